@@ -1,0 +1,23 @@
+"""Tokenisation Workbench: exact references, numba kernels and notebooks for subword tokenisation.
+
+Start with :class:`Vocabulary` and :func:`count_segmentations`; the samplers live in
+:mod:`workbench.grampa`, the closed forms in :mod:`workbench.theory`.
+"""
+
+from .lattice import (
+    Lattice,
+    SegmentationError,
+    count_segmentations,
+    enumerate_segmentations,
+)
+from .vocabulary import Vocabulary, VocabularyFormatError
+
+__all__ = [
+    "Lattice",
+    "SegmentationError",
+    "Vocabulary",
+    "VocabularyFormatError",
+    "count_segmentations",
+    "enumerate_segmentations",
+]
+__version__ = "0.1.0"

@@ -1,0 +1,377 @@
+"""The segmentation lattice of a word under a vocabulary, and exact path counts.
+
+For a word ``s`` (``n`` code points) and vocabulary ``V``, node ``i`` sits before character
+``i`` and there is an arc ``i → j`` whenever ``s[i:j] ∈ V``. Paths from node 0 to node ``n``
+are exactly the segmentations of ``s``.
+
+The *walked graph* is the subgraph GRaMPa's Algorithm 1 keeps for a soft minimum length
+``ell_min``: an arc shorter than ``ell_min`` is kept only where its end node would otherwise
+have no incoming arc, and then only the longest such arc. Arcs that leave a node no path
+reaches carry no paths and are never kept (the reference implementation keeps them, which
+blocks the fallback and divides by zero for ``{ab, bc, c}``, ``"abc"``, ``ell_min=2``).
+With ``direction="l2r"`` the graph is built on the mirrored word: l2r(s, V) mirrors
+r2l(reverse(s), reverse(V)).
+
+This module counts and lists paths exactly (Python ints); it does not sample or weight
+them (see :mod:`workbench.grampa`).
+
+Example
+-------
+>>> from workbench.vocabulary import Vocabulary
+>>> count_segmentations("abc", Vocabulary(["a", "b", "c", "ab", "bc"]))
+3
+>>> enumerate_segmentations("abc", Vocabulary(["a", "b", "c", "ab", "bc"]))
+[('a', 'b', 'c'), ('a', 'bc'), ('ab', 'c')]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+from numba import njit
+
+from ._config import JIT
+from ._trie import child
+from .vocabulary import Vocabulary
+
+DIRECTIONS = ("l2r", "r2l")
+MAX_WORD_LENGTH = 1_000_000  # code points; longer inputs are refused, not attempted
+
+
+class SegmentationError(ValueError):
+    """The word has no segmentation under the vocabulary (message says where it is stuck)."""
+
+
+# --------------------------------------------------------------------------- kernels
+@njit(**JIT)
+def _fill_arc_table(cps, keys, vals, mask, terminal, max_len, table):
+    """``table[j, l]`` = id of ``cps[j-l:j]`` or -1, for ``j <= n``, ``1 <= l <= max_len``.
+
+    ``table`` must have at least ``n + 1`` rows and ``max_len + 1`` columns.
+    """
+    n = cps.shape[0]
+    table[: n + 1, : max_len + 1] = -1
+    for i in range(n):
+        node = np.int64(0)
+        stop = min(n, i + max_len)
+        for j in range(i, stop):
+            node = child(keys, vals, mask, node, cps[j])
+            if node < 0:
+                break
+            tid = terminal[node]
+            if tid >= 0:
+                table[j + 1, j + 1 - i] = tid
+
+
+@njit(**JIT)
+def _select_arcs(table, n, max_len, ell_min, sel, reach):
+    """Algorithm 1's arc selection, with reachability (see module docstring).
+
+    ``sel[j, l]`` is set for every kept arc ``j-l → j``; ``reach[i]`` for reachable nodes.
+    Rows ``0..n`` of ``sel`` and entries ``0..n`` of ``reach`` are overwritten.
+    """
+    sel[: n + 1, : max_len + 1] = False
+    reach[: n + 1] = False
+    reach[0] = True
+    for i in range(n):
+        if not reach[i]:
+            continue
+        stop = min(n, i + max_len)
+        for j in range(i + 1, stop + 1):
+            length = j - i
+            if table[j, length] < 0:
+                continue
+            if length >= ell_min or not reach[j]:
+                sel[j, length] = True
+                reach[j] = True
+
+
+# --------------------------------------------------------------------------- helpers
+def check_word(word: object, what: str = "word") -> str:
+    """Validate a word argument: a ``str`` of at most :data:`MAX_WORD_LENGTH` code points."""
+    if not isinstance(word, str):
+        raise TypeError(f"{what} must be str, not {type(word).__name__}")
+    if len(word) > MAX_WORD_LENGTH:
+        raise ValueError(f"{what} has {len(word):,} characters; the limit is {MAX_WORD_LENGTH:,}")
+    return word
+
+
+def check_ell_min(ell_min: object) -> int:
+    """Validate ``ell_min``: an int >= 1."""
+    if isinstance(ell_min, bool) or not isinstance(ell_min, (int, np.integer)):
+        raise TypeError(f"ell_min must be an int, not {type(ell_min).__name__}")
+    if ell_min < 1:
+        raise ValueError(f"ell_min must be >= 1, got {ell_min}")
+    return int(ell_min)
+
+
+def check_direction(direction: object) -> str:
+    """Validate ``direction``: ``"l2r"`` or ``"r2l"``."""
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction must be 'l2r' or 'r2l', got {direction!r}")
+    return direction  # type: ignore[return-value]
+
+
+def check_vocab(vocab: object) -> Vocabulary:
+    if not isinstance(vocab, Vocabulary):
+        raise TypeError(f"vocab must be a workbench.Vocabulary, not {type(vocab).__name__}")
+    return vocab
+
+
+def code_points(word: str) -> np.ndarray:
+    """The word's code points as an int32 array (no normalisation)."""
+    return np.frombuffer(word.encode("utf-32-le"), dtype=np.uint32).astype(np.int32)
+
+
+def arc_table(word: str, vocab: Vocabulary, *, reverse: bool = False) -> np.ndarray:
+    """Every arc of ``word``'s lattice: ``table[j, l]`` = token id of ``word[j-l:j]`` or -1.
+
+    With ``reverse=True`` the table is that of ``word[::-1]`` under the reversed vocabulary.
+    Finite vocabularies only (shape ``(n + 1, max_token_length + 1)``).
+    """
+    check_vocab(vocab)
+    if vocab.is_infinite:
+        raise TypeError("the infinite vocabulary has no arc table (every arc exists)")
+    check_word(word)
+    trie = vocab.reversed_trie if reverse else vocab.trie
+    cps = code_points(word[::-1] if reverse else word)
+    table = np.empty((len(cps) + 1, trie.max_len + 1), dtype=np.int32)
+    _fill_arc_table(cps, trie.keys, trie.vals, trie.mask, trie.terminal, trie.max_len, table)
+    return table
+
+
+def walked_arcs(word: str, vocab: Vocabulary, ell_min: int = 1, direction: str = "l2r"):
+    """The arcs of the walked graph in the *word's own* coordinates.
+
+    Returns
+    -------
+    arcs : list of (i, j)
+        Kept arcs ``i → j`` (``word[i:j]`` is the token), sorted.
+    reach : numpy.ndarray of bool
+        ``reach[k]``: some path of the walked graph joins node ``k`` to the node the
+        construction starts from (node 0 for r2l, node n for l2r).
+    """
+    word = check_word(word)
+    check_vocab(vocab)
+    ell_min = check_ell_min(ell_min)
+    direction = check_direction(direction)
+    n = len(word)
+    rev = direction == "l2r"
+    if vocab.is_infinite:
+        if n > 4096:
+            raise ValueError("listing arcs of the infinite vocabulary is limited to 4096 chars")
+        table = np.zeros((n + 1, n + 1), dtype=np.int32)
+        for j in range(n + 1):
+            table[j, j + 1:] = -1
+        table[:, 0] = -1
+        max_len = n
+    else:
+        table = arc_table(word, vocab, reverse=rev)
+        max_len = table.shape[1] - 1
+    sel = np.zeros(table.shape, dtype=np.bool_)
+    reach = np.zeros(n + 1, dtype=np.bool_)
+    _select_arcs(table, n, max_len, ell_min, sel, reach)
+    js, ls = np.nonzero(sel)
+    if rev:  # reversed arc (j-l → j) is word[n-j : n-j+l]
+        arcs = sorted((n - int(j), n - int(j) + int(l)) for j, l in zip(js, ls))
+        reach = reach[::-1].copy()
+    else:
+        arcs = sorted((int(j) - int(l), int(j)) for j, l in zip(js, ls))
+    return arcs, reach
+
+
+def _explain(word: str, vocab: Vocabulary, reach: np.ndarray, direction: str) -> str:
+    if not vocab.is_infinite:
+        for pos, ch in enumerate(word):
+            if ch not in vocab.characters:
+                hint = ""
+                if vocab.alphabet != "identity":
+                    hint = f" (words must be in the {vocab.alphabet} alphabet: use to_alphabet)"
+                return (f"no segmentation of {word!r}: character {ch!r} (U+{ord(ch):04X}) at "
+                        f"position {pos} occurs in no token{hint}")
+    if direction == "r2l":
+        pos = int(np.flatnonzero(reach).max())
+        return (f"no segmentation of {word!r}: no token sequence from the start gets past "
+                f"character {word[pos]!r} at position {pos}")
+    pos = int(np.flatnonzero(reach).min()) - 1
+    return (f"no segmentation of {word!r}: no token sequence from the end gets past "
+            f"character {word[pos]!r} at position {pos}")
+
+
+def _counts_from_arcs(n: int, arcs: list[tuple[int, int]], direction: str) -> list[int]:
+    """Exact path counts per node, from the construction's start node."""
+    c = [0] * (n + 1)
+    if direction == "r2l":
+        c[0] = 1
+        into: list[list[int]] = [[] for _ in range(n + 1)]
+        for i, j in arcs:
+            into[j].append(i)
+        for j in range(1, n + 1):
+            c[j] = sum(c[i] for i in into[j])
+    else:
+        c[n] = 1
+        out: list[list[int]] = [[] for _ in range(n + 1)]
+        for i, j in arcs:
+            out[i].append(j)
+        for i in range(n - 1, -1, -1):
+            c[i] = sum(c[j] for j in out[i])
+    return c
+
+
+def _infinite_count(n: int, ell_min: int) -> int:
+    if n == 0:
+        return 1
+    if ell_min == 1:
+        return 1 << (n - 1)
+    # c_j = sum_{i <= j - ell_min} c_i for j >= ell_min, else 1 (the single arc 0 → j)
+    c = [1] * (n + 1)
+    prefix = [1] * (n + 1)
+    for j in range(1, n + 1):
+        c[j] = prefix[j - ell_min] if j >= ell_min else 1
+        prefix[j] = prefix[j - 1] + c[j]
+    return c[n]
+
+
+# --------------------------------------------------------------------------- public API
+def count_segmentations(
+    word: str, vocab: Vocabulary, ell_min: int = 1, direction: str = "l2r"
+) -> int:
+    """The exact number of segmentations of ``word`` in the walked graph.
+
+    With ``ell_min=1`` this is the number of ways to write ``word`` as a concatenation of
+    tokens of ``vocab`` (direction does not matter); for ``ell_min > 1`` it is the number
+    of paths in the graph that :class:`workbench.Grampa` samples from.
+
+    Parameters
+    ----------
+    word : str
+        In the vocabulary's alphabet; the empty word has exactly one (empty) segmentation.
+    vocab : Vocabulary
+    ell_min : int, default 1
+    direction : {"l2r", "r2l"}, default "l2r"
+
+    Returns
+    -------
+    int
+        Exact, as a Python int (no overflow at any length); 0 if there is no segmentation.
+
+    Examples
+    --------
+    >>> count_segmentations("abcd", Vocabulary.infinite())
+    8
+    """
+    word = check_word(word)
+    check_vocab(vocab)
+    ell_min = check_ell_min(ell_min)
+    direction = check_direction(direction)
+    n = len(word)
+    if vocab.is_infinite:
+        return _infinite_count(n, ell_min)
+    arcs, _ = walked_arcs(word, vocab, ell_min, direction)
+    c = _counts_from_arcs(n, arcs, direction)
+    return c[n] if direction == "r2l" else c[0]
+
+
+def enumerate_segmentations(
+    word: str,
+    vocab: Vocabulary,
+    limit: int = 10_000,
+    ell_min: int = 1,
+    direction: str = "l2r",
+) -> list[tuple[str, ...]]:
+    """Every segmentation of ``word`` in the walked graph, in lexicographic order of lengths.
+
+    Raises ``ValueError`` if there are more than ``limit`` of them (check
+    :func:`count_segmentations` first for long words).
+
+    >>> enumerate_segmentations("ab", Vocabulary.infinite())
+    [('a', 'b'), ('ab',)]
+    """
+    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 0:
+        raise ValueError(f"limit must be a non-negative int, got {limit!r}")
+    total = count_segmentations(word, vocab, ell_min, direction)
+    if total > limit:
+        raise ValueError(f"{word!r} has {total:,} segmentations, more than limit={limit:,}")
+    n = len(word)
+    if n == 0:
+        return [()]
+    arcs, _ = walked_arcs(word, vocab, ell_min, direction)
+    out_of: list[list[int]] = [[] for _ in range(n + 1)]
+    for i, j in arcs:
+        out_of[i].append(j)
+    # only nodes that lie on a complete path matter
+    alive = [False] * (n + 1)
+    alive[n] = True
+    for i in range(n - 1, -1, -1):
+        alive[i] = any(alive[j] for j in out_of[i])
+    result: list[tuple[str, ...]] = []
+    stack: list[tuple[int, tuple[str, ...]]] = [(0, ())]
+    while stack:
+        i, prefix = stack.pop()
+        if i == n:
+            result.append(prefix)
+            continue
+        for j in sorted(out_of[i], reverse=True):
+            if alive[j]:
+                stack.append((j, prefix + (word[i:j],)))
+    return result
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """The walked graph of one word, with exact path counts (for inspection and plots).
+
+    Attributes
+    ----------
+    word, vocab, ell_min, direction
+        As given.
+    arcs : list of (i, j)
+        Kept arcs in the word's coordinates; the token is ``word[i:j]``.
+
+    Examples
+    --------
+    >>> lat = Lattice.build("ab", Vocabulary(["a", "b", "ab"]), direction="r2l")
+    >>> lat.arcs, lat.path_counts, lat.count
+    ([(0, 1), (0, 2), (1, 2)], [1, 1, 2], 2)
+    """
+
+    word: str
+    vocab: Vocabulary
+    ell_min: int
+    direction: str
+    arcs: list[tuple[int, int]]
+    reach: np.ndarray
+
+    @classmethod
+    def build(
+        cls, word: str, vocab: Vocabulary, ell_min: int = 1, direction: str = "l2r"
+    ) -> Lattice:
+        """Build the walked graph of ``word`` (see :func:`walked_arcs`)."""
+        arcs, reach = walked_arcs(word, vocab, ell_min, direction)
+        return cls(word, vocab, check_ell_min(ell_min), direction, arcs, reach)
+
+    @property
+    def n(self) -> int:
+        return len(self.word)
+
+    @cached_property
+    def path_counts(self) -> list[int]:
+        """``c[k]``: paths between node k and the construction's start (node 0 for r2l,
+        node n for l2r), exactly as Algorithm 1's counters."""
+        return _counts_from_arcs(self.n, self.arcs, self.direction)
+
+    @property
+    def count(self) -> int:
+        """Number of segmentations (paths through the whole walked graph)."""
+        return self.path_counts[self.n] if self.direction == "r2l" else self.path_counts[0]
+
+    def tokens(self) -> list[tuple[int, int, str]]:
+        """Arcs as ``(i, j, token)`` triples."""
+        return [(i, j, self.word[i:j]) for i, j in self.arcs]
+
+    def require_segmentable(self) -> None:
+        """Raise :class:`SegmentationError` (naming character and position) if count is 0."""
+        if self.count == 0:
+            raise SegmentationError(_explain(self.word, self.vocab, self.reach, self.direction))

@@ -1,0 +1,519 @@
+"""Vocabularies: immutable sets of string tokens with ids, their alphabets and file formats.
+
+A :class:`Vocabulary` is what every segmentation kernel consumes. It holds tokens and ids,
+knows how a plain word is spelled in its alphabet (identity, GPT-2's byte-level alphabet,
+or SentencePiece's ``▁`` word-boundary marker) and compiles itself once into the flat trie
+arrays of :mod:`workbench._trie`.
+
+This module does not segment anything (see :mod:`workbench.lattice`), does not apply
+Unicode normalisation (words are segmented exactly as given, NFC or not), and does not
+train vocabularies (see :mod:`workbench.data`).
+
+Example
+-------
+>>> v = Vocabulary(["a", "b", "ab"])
+>>> len(v), "ab" in v, v.id_of("ab"), v.max_token_length
+(3, True, 2, 2)
+>>> gpt2_like = Vocabulary(["Ġ", "h", "Ġh"], alphabet="byte-level")
+>>> gpt2_like.to_alphabet(" h")
+'Ġh'
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+from collections.abc import Iterable, Iterator
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from ._trie import Trie, build_trie
+
+ALPHABETS = ("identity", "byte-level", "sentencepiece")
+SP_SPACE = "\u2581"  # ▁, SentencePiece's whitespace marker
+
+
+class VocabularyFormatError(ValueError):
+    """A vocabulary file is unreadable or malformed; the message names the path (and line)."""
+
+
+# --------------------------------------------------------------------------- alphabets
+def bytes_to_unicode() -> dict[int, str]:
+    """GPT-2's reversible map from the 256 byte values to printable characters.
+
+    Bytes that are already printable Latin-1 characters (``!``..``~``, ``¡``..``¬``,
+    ``®``..``ÿ``) map to themselves; the remaining 68 bytes map, in increasing order, to
+    ``chr(256)``, ``chr(257)``, ... . So the space byte 0x20 becomes ``'Ġ'`` (U+0120).
+
+    >>> bytes_to_unicode()[ord(" ")]
+    'Ġ'
+    """
+    printable = (
+        list(range(ord("!"), ord("~") + 1))
+        + list(range(ord("¡"), ord("¬") + 1))
+        + list(range(ord("®"), ord("ÿ") + 1))
+    )
+    table = {b: chr(b) for b in printable}
+    extra = 0
+    for b in range(256):
+        if b not in table:
+            table[b] = chr(256 + extra)
+            extra += 1
+    return table
+
+
+_BYTE_TO_CHAR = bytes_to_unicode()
+_CHAR_TO_BYTE = {c: b for b, c in _BYTE_TO_CHAR.items()}
+
+
+def _to_alphabet(alphabet: str, word: str) -> str:
+    if alphabet == "identity":
+        return word
+    if alphabet == "byte-level":
+        return "".join(_BYTE_TO_CHAR[b] for b in word.encode("utf-8"))
+    return word.replace(" ", SP_SPACE)
+
+
+def _from_alphabet(alphabet: str, text: str) -> str:
+    if alphabet == "identity":
+        return text
+    if alphabet == "byte-level":
+        try:
+            raw = bytes(_CHAR_TO_BYTE[c] for c in text)
+        except KeyError as err:
+            raise ValueError(f"{err.args[0]!r} is not a byte-level character") from None
+        return raw.decode("utf-8", errors="replace")
+    return text.replace(SP_SPACE, " ")
+
+
+# --------------------------------------------------------------------------- the class
+class Vocabulary:
+    """An immutable set of non-empty string tokens, each with an integer id.
+
+    Parameters
+    ----------
+    tokens : iterable of str
+        The tokens, spelled in the vocabulary's alphabet. Non-strings raise ``TypeError``;
+        the empty string and duplicates raise ``ValueError``.
+    ids : iterable of int, optional
+        One non-negative, distinct id per token; by default ``0, 1, 2, ...`` in order.
+    alphabet : {"identity", "byte-level", "sentencepiece"}
+        How a plain word is spelled in this vocabulary (see :meth:`to_alphabet`).
+    name : str, optional
+        A label for plots and error messages.
+    scores : iterable of float, optional
+        Per-token scores (e.g. a unigram model's log-probabilities), kept for later use.
+
+    Notes
+    -----
+    Segmentation functions take words already in the vocabulary's alphabet: call
+    ``vocab.to_alphabet(" hello")`` to get ``"Ġhello"`` for GPT-2. No Unicode normalisation
+    is applied anywhere; a non-NFC word is segmented code point by code point as given.
+
+    Examples
+    --------
+    >>> v = Vocabulary(["x", "y", "xy"], ids=[10, 11, 12])
+    >>> v.id_of("xy"), v.token_of(11), sorted(v)
+    (12, 'y', ['x', 'xy', 'y'])
+    """
+
+    __slots__ = ("_tokens", "_ids", "_index", "_alphabet", "_name", "_scores", "_infinite",
+                 "__dict__")
+
+    def __init__(
+        self,
+        tokens: Iterable[str],
+        *,
+        ids: Iterable[int] | None = None,
+        alphabet: str = "identity",
+        name: str | None = None,
+        scores: Iterable[float] | None = None,
+    ) -> None:
+        if isinstance(tokens, (str, bytes)):
+            raise TypeError("tokens must be an iterable of str, not a single string")
+        if alphabet not in ALPHABETS:
+            raise ValueError(f"alphabet must be one of {ALPHABETS}, got {alphabet!r}")
+        toks = list(tokens)
+        index: dict[str, int] = {}
+        for pos, tok in enumerate(toks):
+            if not isinstance(tok, str):
+                raise TypeError(f"token at position {pos} is {type(tok).__name__}, not str")
+            if tok == "":
+                raise ValueError(f"token at position {pos} is the empty string")
+            if tok in index:
+                raise ValueError(f"duplicate token {tok!r} at positions {index[tok]} and {pos}")
+            index[tok] = pos
+        if ids is None:
+            id_arr = np.arange(len(toks), dtype=np.int64)
+        else:
+            id_list = list(ids)
+            if len(id_list) != len(toks):
+                raise ValueError(f"got {len(id_list)} ids for {len(toks)} tokens")
+            for pos, i in enumerate(id_list):
+                if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or i < 0:
+                    raise ValueError(f"id at position {pos} must be a non-negative int: {i!r}")
+            id_arr = np.asarray(id_list, dtype=np.int64)
+            if len(np.unique(id_arr)) != len(id_arr):
+                raise ValueError("ids must be distinct")
+        if id_arr.size and id_arr.max() >= 2**31 - 1:
+            raise ValueError("ids must be below 2**31 - 1")
+        score_arr = None
+        if scores is not None:
+            score_arr = np.asarray(list(scores), dtype=np.float64)
+            if score_arr.shape != (len(toks),):
+                raise ValueError(f"got {score_arr.size} scores for {len(toks)} tokens")
+            score_arr.setflags(write=False)
+        id_arr.setflags(write=False)
+        self._tokens = tuple(toks)
+        self._ids = id_arr
+        self._index = {tok: int(i) for tok, i in zip(toks, id_arr)}
+        self._alphabet = alphabet
+        self._name = name
+        self._scores = score_arr
+        self._infinite = False
+
+    # ---- constructors
+    @classmethod
+    def infinite(cls, alphabet: str = "identity") -> Vocabulary:
+        """The vocabulary in which every non-empty string is a token.
+
+        It has no ids, no length and cannot be iterated; ``in`` is true for any non-empty
+        string and :attr:`max_token_length` is ``None``.
+
+        >>> inf = Vocabulary.infinite()
+        >>> "anything at all" in inf, inf.is_infinite
+        (True, True)
+        """
+        v = cls([], alphabet=alphabet, name="infinite")
+        v._infinite = True
+        return v
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, *, alphabet: str | None = None) -> Vocabulary:
+        """Read a vocabulary file; the format is detected from its name and content.
+
+        Supported: a plain list (one token per line, ids = line numbers), a SentencePiece
+        ``.model``, a HuggingFace ``tokenizer.json``, a GPT-2 style ``encoder.json`` and this
+        package's own ``.json`` (written by :meth:`save`).
+
+        Parameters
+        ----------
+        path : path-like
+        alphabet : str, optional
+            Overrides the alphabet inferred from the file.
+
+        Raises
+        ------
+        VocabularyFormatError
+            If the file cannot be read or is malformed; the message names the path and,
+            for text formats, the line.
+        """
+        p = Path(path)
+        try:
+            raw = p.read_bytes()
+        except OSError as err:
+            raise VocabularyFormatError(f"{p}: cannot read vocabulary file ({err})") from err
+        if p.suffix == ".model":
+            vocab = _load_sentencepiece(p, raw)
+        elif p.suffix == ".json":
+            vocab = _load_json(p, raw)
+        else:
+            vocab = _load_plain(p, raw)
+        if alphabet is not None:
+            vocab = cls(vocab.tokens, ids=vocab.ids, alphabet=alphabet, name=vocab.name,
+                        scores=vocab.scores)
+        return vocab
+
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the vocabulary: ``.json`` keeps everything, any other suffix a plain list.
+
+        A plain list stores tokens only, so it needs ids ``0..N-1``, the identity alphabet
+        is not recorded, and tokens may not contain line breaks.
+        """
+        if self._infinite:
+            raise ValueError("the infinite vocabulary cannot be saved")
+        p = Path(path)
+        if p.suffix == ".json":
+            doc = {
+                "format": "workbench-vocabulary",
+                "version": 1,
+                "name": self._name,
+                "alphabet": self._alphabet,
+                "tokens": list(self._tokens),
+                "ids": self._ids.tolist(),
+                "scores": None if self._scores is None else self._scores.tolist(),
+            }
+            p.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+            return
+        if not np.array_equal(self._ids, np.arange(len(self._tokens))):
+            raise ValueError("a plain list needs ids 0..N-1 in order; save to .json instead")
+        for tok in self._tokens:
+            if any(c in tok for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"):
+                raise ValueError(f"token {tok!r} has a line break; save to .json instead")
+        p.write_text("".join(t + "\n" for t in self._tokens), encoding="utf-8")
+
+    # ---- container protocol
+    def __len__(self) -> int:
+        if self._infinite:
+            raise TypeError("the infinite vocabulary has no length")
+        return len(self._tokens)
+
+    def __contains__(self, token: object) -> bool:
+        if not isinstance(token, str):
+            return False
+        if self._infinite:
+            return token != ""
+        return token in self._index
+
+    def __iter__(self) -> Iterator[str]:
+        if self._infinite:
+            raise TypeError("the infinite vocabulary cannot be iterated")
+        return iter(self._tokens)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Vocabulary):
+            return NotImplemented
+        return (
+            self._infinite == other._infinite
+            and self._alphabet == other._alphabet
+            and self._tokens == other._tokens
+            and np.array_equal(self._ids, other._ids)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self._infinite, self._alphabet, self._tokens))
+
+    def __repr__(self) -> str:
+        if self._infinite:
+            return "Vocabulary.infinite()"
+        label = f" {self._name!r}" if self._name else ""
+        return f"<Vocabulary{label}: {len(self._tokens)} tokens, alphabet={self._alphabet}>"
+
+    # ---- properties
+    @property
+    def is_infinite(self) -> bool:
+        """True for :meth:`infinite` vocabularies."""
+        return self._infinite
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        """The tokens, in the order given."""
+        return self._tokens
+
+    @property
+    def ids(self) -> np.ndarray:
+        """The ids (read-only int64 array), aligned with :attr:`tokens`."""
+        return self._ids
+
+    @property
+    def scores(self) -> np.ndarray | None:
+        """Per-token scores aligned with :attr:`tokens`, or None."""
+        return self._scores
+
+    @property
+    def alphabet(self) -> str:
+        """One of ``"identity"``, ``"byte-level"``, ``"sentencepiece"``."""
+        return self._alphabet
+
+    @property
+    def name(self) -> str | None:
+        return self._name
+
+    @cached_property
+    def max_token_length(self) -> int | None:
+        """Longest token in code points (0 for an empty vocabulary, None if infinite)."""
+        if self._infinite:
+            return None
+        return max((len(t) for t in self._tokens), default=0)
+
+    @cached_property
+    def characters(self) -> frozenset[str]:
+        """Every character that occurs in some token."""
+        return frozenset("".join(self._tokens))
+
+    def id_of(self, token: str) -> int:
+        """The id of ``token``; ``KeyError`` if absent (and for the infinite vocabulary)."""
+        if self._infinite:
+            raise KeyError("the infinite vocabulary has no ids")
+        return self._index[token]
+
+    @cached_property
+    def _by_id(self) -> dict[int, str]:
+        return {int(i): t for t, i in zip(self._tokens, self._ids)}
+
+    def token_of(self, id_: int) -> str:
+        """The token with id ``id_``; ``KeyError`` if there is none."""
+        return self._by_id[int(id_)]
+
+    def decode_ids(self, ids: Iterable[int]) -> list[str]:
+        """Tokens for a sequence of ids."""
+        return [self._by_id[int(i)] for i in ids]
+
+    # ---- alphabet
+    def to_alphabet(self, word: str) -> str:
+        """Spell a plain word in this vocabulary's alphabet.
+
+        ``identity`` returns it unchanged; ``byte-level`` maps its UTF-8 bytes through
+        :func:`bytes_to_unicode` (``" hé"`` → ``"ĠhÃ©"``); ``sentencepiece`` replaces each
+        space by ``▁`` (``" hello"`` → ``"▁hello"``).
+        """
+        if not isinstance(word, str):
+            raise TypeError(f"word must be str, not {type(word).__name__}")
+        return _to_alphabet(self._alphabet, word)
+
+    def from_alphabet(self, text: str) -> str:
+        """Inverse of :meth:`to_alphabet` (for display)."""
+        return _from_alphabet(self._alphabet, text)
+
+    # ---- compiled forms
+    @cached_property
+    def trie(self) -> Trie:
+        """The forward trie (compiled once, reused by every kernel)."""
+        if self._infinite:
+            raise TypeError("the infinite vocabulary has no trie")
+        return build_trie(list(self._tokens), self._ids)
+
+    @cached_property
+    def reversed_trie(self) -> Trie:
+        """Trie of the reversed tokens, for right-to-left walks (same ids)."""
+        if self._infinite:
+            raise TypeError("the infinite vocabulary has no trie")
+        return build_trie([t[::-1] for t in self._tokens], self._ids)
+
+
+# --------------------------------------------------------------------------- loaders
+def _load_plain(p: Path, raw: bytes) -> Vocabulary:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise VocabularyFormatError(f"{p}: not UTF-8 text ({err})") from err
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    tokens = []
+    seen: dict[str, int] = {}
+    for lineno, line in enumerate(lines, start=1):
+        tok = line[:-1] if line.endswith("\r") else line
+        if tok == "":
+            raise VocabularyFormatError(f"{p}, line {lineno}: empty token")
+        if tok in seen:
+            raise VocabularyFormatError(
+                f"{p}, line {lineno}: duplicate token {tok!r} (first on line {seen[tok]})"
+            )
+        seen[tok] = lineno
+        tokens.append(tok)
+    return Vocabulary(tokens, name=p.stem)
+
+
+def _load_json(p: Path, raw: bytes) -> Vocabulary:
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise VocabularyFormatError(f"{p}: malformed JSON ({err})") from err
+    try:
+        if isinstance(doc, dict) and doc.get("format") == "workbench-vocabulary":
+            return Vocabulary(doc["tokens"], ids=doc["ids"], alphabet=doc["alphabet"],
+                              name=doc.get("name"), scores=doc.get("scores"))
+        if isinstance(doc, dict) and isinstance(doc.get("model"), dict):
+            return _from_hf_tokenizer(p, doc)
+        if isinstance(doc, dict) and doc and all(isinstance(v, int) for v in doc.values()):
+            return Vocabulary(list(doc.keys()), ids=list(doc.values()), alphabet="byte-level",
+                              name=p.stem)
+    except VocabularyFormatError:
+        raise
+    except (TypeError, ValueError, KeyError) as err:
+        raise VocabularyFormatError(f"{p}: invalid vocabulary ({err})") from err
+    raise VocabularyFormatError(
+        f"{p}: JSON is neither a tokenizer.json, an encoder.json nor a workbench vocabulary"
+    )
+
+
+def _from_hf_tokenizer(p: Path, doc: dict) -> Vocabulary:
+    model = doc["model"]
+    vocab = model.get("vocab")
+    special = {t.get("content") for t in doc.get("added_tokens") or [] if t.get("special")}
+    if isinstance(vocab, dict):
+        items = [(t, i, None) for t, i in vocab.items()]
+    elif isinstance(vocab, list):  # Unigram: [[piece, score], ...]
+        items = [(pair[0], i, float(pair[1])) for i, pair in enumerate(vocab)]
+    else:
+        raise VocabularyFormatError(f"{p}: tokenizer.json has no model.vocab")
+    items = [it for it in items if it[0] not in special and it[0] != ""]
+    kinds = json.dumps(doc.get("pre_tokenizer")) + json.dumps(doc.get("decoder"))
+    alphabet = "identity"
+    if '"ByteLevel"' in kinds:
+        alphabet = "byte-level"
+    elif '"Metaspace"' in kinds:
+        alphabet = "sentencepiece"
+    scores = [s for _, _, s in items] if all(s is not None for _, _, s in items) else None
+    return Vocabulary([t for t, _, _ in items], ids=[i for _, i, _ in items],
+                      alphabet=alphabet, name=p.stem, scores=scores)
+
+
+# SentencePiece ModelProto, read with a minimal protobuf decoder (no dependency):
+# ModelProto.pieces = field 1 (repeated message SentencePiece{1: piece, 2: score, 3: type}).
+_SP_NORMAL, _SP_USER_DEFINED = 1, 4
+
+
+def _varint(buf: bytes, pos: int) -> tuple[int, int]:
+    result = shift = 0
+    while True:
+        if pos >= len(buf) or shift > 63:
+            raise ValueError("truncated varint")
+        b = buf[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        if b < 0x80:
+            return result, pos
+        shift += 7
+
+
+def _fields(buf: bytes) -> Iterator[tuple[int, int, object]]:
+    pos = 0
+    while pos < len(buf):
+        key, pos = _varint(buf, pos)
+        field, wire = key >> 3, key & 7
+        if wire == 0:
+            val, pos = _varint(buf, pos)
+        elif wire == 1:
+            val, pos = buf[pos:pos + 8], pos + 8
+        elif wire == 2:
+            size, pos = _varint(buf, pos)
+            val, pos = buf[pos:pos + size], pos + size
+        elif wire == 5:
+            val, pos = buf[pos:pos + 4], pos + 4
+        else:
+            raise ValueError(f"unsupported wire type {wire}")
+        if pos > len(buf):
+            raise ValueError("truncated field")
+        yield field, wire, val
+
+
+def _load_sentencepiece(p: Path, raw: bytes) -> Vocabulary:
+    tokens, ids, scores = [], [], []
+    try:
+        index = 0
+        for field, wire, val in _fields(raw):
+            if field != 1 or wire != 2:
+                continue
+            piece, score, kind = "", 0.0, _SP_NORMAL
+            for f, w, v in _fields(val):  # type: ignore[arg-type]
+                if f == 1 and w == 2:
+                    piece = v.decode("utf-8")  # type: ignore[union-attr]
+                elif f == 2 and w == 5:
+                    score = struct.unpack("<f", v)[0]  # type: ignore[arg-type]
+                elif f == 3 and w == 0:
+                    kind = v  # type: ignore[assignment]
+            if kind in (_SP_NORMAL, _SP_USER_DEFINED) and piece:
+                tokens.append(piece)
+                ids.append(index)
+                scores.append(score)
+            index += 1
+    except (ValueError, UnicodeDecodeError) as err:
+        raise VocabularyFormatError(f"{p}: malformed SentencePiece model ({err})") from err
+    if not tokens:
+        raise VocabularyFormatError(f"{p}: no pieces found; is this a SentencePiece model?")
+    return Vocabulary(tokens, ids=ids, alphabet="sentencepiece", name=p.stem, scores=scores)
