@@ -4,16 +4,20 @@ Start with :class:`Vocabulary` and :func:`count_segmentations`; the samplers liv
 :mod:`workbench.grampa`, the closed forms in :mod:`workbench.theory`.
 """
 
+from .grampa import Grampa
 from .lattice import (
     Lattice,
     SegmentationError,
     count_segmentations,
     enumerate_segmentations,
 )
+from .multiplex import Multiplexer
 from .vocabulary import Vocabulary, VocabularyFormatError
 
 __all__ = [
+    "Grampa",
     "Lattice",
+    "Multiplexer",
     "SegmentationError",
     "Vocabulary",
     "VocabularyFormatError",

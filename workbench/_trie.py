@@ -11,7 +11,7 @@ Example
 -------
 >>> t = build_trie(["ab", "a"], [7, 3])
 >>> import numpy as np
->>> int(t.terminal[child(t.keys, t.vals, t.mask, 0, ord("a"))])
+>>> int(t.terminal[step(t.keys, t.vals, t.mask, t.root, 0, ord("a"))])
 3
 """
 
@@ -23,7 +23,6 @@ import numpy as np
 from numba import njit
 
 from ._config import JIT
-from ._rng import _mix
 
 
 class Trie(NamedTuple):
@@ -32,11 +31,17 @@ class Trie(NamedTuple):
     mask: np.int64  # capacity - 1 (capacity is a power of two)
     terminal: np.ndarray  # int32[n_nodes], token id or -1
     max_len: int  # longest token, in code points
+    root: np.ndarray  # int32[R]: child of the root along code point cp < R, or -1
+
+
+_ROOT_MAX = 1 << 16  # the root's direct table covers the Basic Multilingual Plane at most
+_FIB = np.uint64(0x9E3779B97F4A7C15)
 
 
 @njit(**JIT)
 def _slot(key: np.int64, mask: np.int64) -> np.int64:
-    return np.int64(_mix(np.uint64(key)) & np.uint64(mask))
+    # Fibonacci hashing: one multiply; the high bits are the well-mixed ones
+    return np.int64(((np.uint64(key) * _FIB) >> np.uint64(32)) & np.uint64(mask))
 
 
 @njit(**JIT)
@@ -51,6 +56,14 @@ def child(keys, vals, mask, node, cp) -> np.int64:
         if k == -1:
             return np.int64(-1)
         h = (h + 1) & mask
+
+
+@njit(**JIT)
+def step(keys, vals, mask, root, node, cp) -> np.int64:
+    """:func:`child`, with the root's children read from a direct table when possible."""
+    if node == 0 and cp < root.shape[0]:
+        return np.int64(root[cp])
+    return child(keys, vals, mask, node, cp)
 
 
 @njit(**JIT)
@@ -93,4 +106,9 @@ def build_trie(tokens: list[str], ids: list[int] | np.ndarray) -> Trie:
             vals,
             mask,
         )
-    return Trie(keys, vals, mask, np.asarray(terminal, dtype=np.int32), max_len)
+    root_cps = [key & 0x1FFFFF for key in edges if key >> 21 == 0]
+    root = np.full(min(max(root_cps, default=-1) + 1, _ROOT_MAX), -1, dtype=np.int32)
+    for cp in root_cps:
+        if cp < root.shape[0]:
+            root[cp] = edges[cp]
+    return Trie(keys, vals, mask, np.asarray(terminal, dtype=np.int32), max_len, root)

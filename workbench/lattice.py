@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from ._config import JIT
-from ._trie import child
+from ._trie import step
 from .vocabulary import Vocabulary
 
 DIRECTIONS = ("l2r", "r2l")
@@ -46,18 +46,20 @@ class SegmentationError(ValueError):
 
 # --------------------------------------------------------------------------- kernels
 @njit(**JIT)
-def _fill_arc_table(cps, keys, vals, mask, terminal, max_len, table):
+def _fill_arc_table(cps, keys, vals, mask, root, terminal, max_len, table):
     """``table[j, l]`` = id of ``cps[j-l:j]`` or -1, for ``j <= n``, ``1 <= l <= max_len``.
 
     ``table`` must have at least ``n + 1`` rows and ``max_len + 1`` columns.
     """
     n = cps.shape[0]
-    table[: n + 1, : max_len + 1] = -1
+    for j in range(n + 1):
+        for length in range(max_len + 1):
+            table[j, length] = -1
     for i in range(n):
         node = np.int64(0)
         stop = min(n, i + max_len)
         for j in range(i, stop):
-            node = child(keys, vals, mask, node, cps[j])
+            node = step(keys, vals, mask, root, node, cps[j])
             if node < 0:
                 break
             tid = terminal[node]
@@ -72,8 +74,10 @@ def _select_arcs(table, n, max_len, ell_min, sel, reach):
     ``sel[j, l]`` is set for every kept arc ``j-l → j``; ``reach[i]`` for reachable nodes.
     Rows ``0..n`` of ``sel`` and entries ``0..n`` of ``reach`` are overwritten.
     """
-    sel[: n + 1, : max_len + 1] = False
-    reach[: n + 1] = False
+    for j in range(n + 1):
+        reach[j] = False
+        for length in range(max_len + 1):
+            sel[j, length] = False
     reach[0] = True
     for i in range(n):
         if not reach[i]:
@@ -138,7 +142,8 @@ def arc_table(word: str, vocab: Vocabulary, *, reverse: bool = False) -> np.ndar
     trie = vocab.reversed_trie if reverse else vocab.trie
     cps = code_points(word[::-1] if reverse else word)
     table = np.empty((len(cps) + 1, trie.max_len + 1), dtype=np.int32)
-    _fill_arc_table(cps, trie.keys, trie.vals, trie.mask, trie.terminal, trie.max_len, table)
+    _fill_arc_table(cps, trie.keys, trie.vals, trie.mask, trie.root, trie.terminal,
+                    trie.max_len, table)
     return table
 
 
