@@ -500,7 +500,7 @@ class Grampa:
     >>> g = Grampa(Vocabulary.infinite(), tau=1.0, seed=1)
     >>> "".join(g.sample("grampa"))
     'grampa'
-    >>> round(sum(g.token_count_pmf("grampa")), 12)
+    >>> round(float(g.token_count_pmf("grampa").sum()), 12)
     1.0
     """
 
