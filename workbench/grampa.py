@@ -716,8 +716,8 @@ class Grampa:
         probs, _ = self._probs(word)
         n = len(word)
         out = {}
-        for seg in enumerate_segmentations(word, self.vocab, total, self.ell_min,
-                                           self.direction):
+        for seg in enumerate_segmentations(word, self.vocab, self.ell_min, self.direction,
+                                           limit=total):
             lengths = [len(t) for t in seg]
             j, p = n, 1.0
             for length in (lengths if self._reverse else lengths[::-1]):

@@ -126,7 +126,8 @@ def check_vocab(vocab: object) -> Vocabulary:
 
 def code_points(word: str) -> np.ndarray:
     """The word's code points as an int32 array (no normalisation)."""
-    return np.frombuffer(word.encode("utf-32-le"), dtype=np.uint32).astype(np.int32)
+    raw = word.encode("utf-32-le", "surrogatepass")  # lone surrogates are code points too
+    return np.frombuffer(raw, dtype=np.uint32).astype(np.int32)
 
 
 def arc_table(word: str, vocab: Vocabulary, *, reverse: bool = False) -> np.ndarray:
@@ -282,9 +283,10 @@ def count_segmentations(
 def enumerate_segmentations(
     word: str,
     vocab: Vocabulary,
-    limit: int = 10_000,
     ell_min: int = 1,
     direction: str = "l2r",
+    *,
+    limit: int = 10_000,
 ) -> list[tuple[str, ...]]:
     """Every segmentation of ``word`` in the walked graph, in lexicographic order of lengths.
 
@@ -324,9 +326,11 @@ def enumerate_segmentations(
     return result
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Lattice:
     """The walked graph of one word, with exact path counts (for inspection and plots).
+
+    Lattices compare (and hash) by identity.
 
     Attributes
     ----------

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import struct
 from collections.abc import Iterable, Iterator
 from functools import cached_property
@@ -34,6 +35,7 @@ from ._trie import Trie, build_trie
 
 ALPHABETS = ("identity", "byte-level", "sentencepiece")
 SP_SPACE = "\u2581"  # ▁, SentencePiece's whitespace marker
+_BYTE_PIECE = re.compile(r"<0x[0-9A-Fa-f]{2}>")
 
 
 class VocabularyFormatError(ValueError):
@@ -73,7 +75,12 @@ def _to_alphabet(alphabet: str, word: str) -> str:
     if alphabet == "identity":
         return word
     if alphabet == "byte-level":
-        return "".join(_BYTE_TO_CHAR[b] for b in word.encode("utf-8"))
+        try:
+            raw = word.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise ValueError(f"{word!r} cannot be spelled in bytes: {err.reason} at "
+                             f"position {err.start}") from None
+        return "".join(_BYTE_TO_CHAR[b] for b in raw)
     return word.replace(" ", SP_SPACE)
 
 
@@ -442,11 +449,14 @@ def _from_hf_tokenizer(p: Path, doc: dict) -> Vocabulary:
     else:
         raise VocabularyFormatError(f"{p}: tokenizer.json has no model.vocab")
     items = [it for it in items if it[0] not in special and it[0] != ""]
-    kinds = json.dumps(doc.get("pre_tokenizer")) + json.dumps(doc.get("decoder"))
+    if model.get("byte_fallback"):  # <0x41>-style pieces stand for bytes, not for text
+        items = [it for it in items if not _BYTE_PIECE.fullmatch(it[0])]
+    kinds = "".join(json.dumps(doc.get(k), ensure_ascii=False)
+                    for k in ("normalizer", "pre_tokenizer", "decoder"))
     alphabet = "identity"
     if '"ByteLevel"' in kinds:
         alphabet = "byte-level"
-    elif '"Metaspace"' in kinds:
+    elif '"Metaspace"' in kinds or SP_SPACE in kinds:  # Metaspace, or Llama's Replace(" ", ▁)
         alphabet = "sentencepiece"
     scores = [s for _, _, s in items] if all(s is not None for _, _, s in items) else None
     return Vocabulary([t for t, _, _ in items], ids=[i for _, i, _ in items],

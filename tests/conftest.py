@@ -1,0 +1,28 @@
+"""Shared pytest fixtures (kept small). Makes ``import naive`` work in every import mode.
+
+(The numba cache is keyed on the package's sources by ``workbench._config``; the bug that
+motivated it — a stale cached kernel after an edit to ``_trie.py`` — is described there.)
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+_TESTS = Path(__file__).resolve().parent
+if str(_TESTS) not in sys.path:
+    sys.path.insert(0, str(_TESTS))
+
+
+
+@pytest.fixture(scope="session")
+def warm_kernels():
+    """Run each lattice kernel once so that timing tests do not measure JIT compilation."""
+    from workbench import Vocabulary, count_segmentations
+
+    v = Vocabulary(["a", "b", "ab"])
+    for direction in ("l2r", "r2l"):
+        count_segmentations("abab", v, 2, direction)
+    return True
