@@ -1,0 +1,129 @@
+"""Every notebook in ``notebooks/`` runs headless, top to bottom, and is committed clean.
+
+The notebooks are executed in memory with nbclient (their ``assert`` cells are the checks),
+in a kernel started from *this* interpreter: the test writes a throw-away kernelspec whose
+``argv`` is ``sys.executable -m ipykernel_launcher`` into a temporary directory, so it does
+not depend on any kernelspec installed on the machine. The working directory of the kernel
+is ``notebooks/`` (for relative paths); nothing is written back to the working tree.
+
+Waiting for kernel replies is done in short slices: with ipywidgets in a notebook, the
+asyncio poll of a zmq channel sometimes misses the reply and only returns at its timeout
+(jupyter/nbclient#312), which would stall a cell for the whole cell timeout.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import sys
+import time
+from pathlib import Path
+from queue import Empty
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+pytest.importorskip("ipykernel")
+
+NOTEBOOK_DIR = Path(__file__).resolve().parents[1] / "notebooks"
+NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
+KERNEL_NAME = "workbench-tests-python"
+CELL_TIMEOUT = 600  # seconds per cell
+
+
+@pytest.fixture(scope="session")
+def kernel_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A kernelspec directory holding one spec: the running interpreter's ipykernel."""
+    root = tmp_path_factory.mktemp("kernels")
+    spec = root / KERNEL_NAME
+    spec.mkdir()
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "workbench tests (current interpreter)",
+        "language": "python",
+    }), encoding="utf-8")
+    return root
+
+
+POLL_SLICE = 0.2  # seconds; see the module docstring
+
+
+def _poll_in_slices(channel) -> None:
+    """Make ``channel.get_msg(timeout)`` poll afresh every POLL_SLICE seconds.
+
+    A fresh poll checks the socket at once, so a reply whose wake-up was missed is picked
+    up within one slice instead of at the caller's timeout.
+    """
+    get_msg = channel.get_msg
+
+    async def get_msg_in_slices(timeout: float | None = None):
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = POLL_SLICE if deadline is None else min(
+                POLL_SLICE, max(0.0, deadline - time.monotonic()))
+            try:
+                msg = get_msg(timeout=left)
+                return await msg if inspect.isawaitable(msg) else msg
+            except Empty:
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise
+
+    channel.get_msg = get_msg_in_slices
+
+
+class _SlicedPollClient(nbclient.NotebookClient):
+    """A NotebookClient whose shell and iopub channels poll in slices."""
+
+    async def async_start_new_kernel_client(self):
+        kc = await super().async_start_new_kernel_client()
+        _poll_in_slices(kc.shell_channel)
+        _poll_in_slices(kc.iopub_channel)
+        return kc
+
+
+def _kernel_manager(kernel_dir: Path):
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import AsyncKernelManager
+
+    specs = KernelSpecManager(kernel_dirs=[str(kernel_dir)], ensure_native_kernel=False)
+    return AsyncKernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=specs)
+
+
+def _tree_snapshot() -> dict[str, float]:
+    return {str(p): p.stat().st_mtime for p in NOTEBOOK_DIR.rglob("*") if p.is_file()}
+
+
+def test_there_are_notebooks() -> None:
+    assert NOTEBOOKS, f"no notebooks found in {NOTEBOOK_DIR}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_executes(path: Path, kernel_dir: Path) -> None:
+    nb = nbformat.read(path, as_version=4)
+    before = _tree_snapshot()
+    client = _SlicedPollClient(
+        nb,
+        km=_kernel_manager(kernel_dir),
+        timeout=CELL_TIMEOUT,
+        allow_errors=False,
+        resources={"metadata": {"path": str(NOTEBOOK_DIR)}},
+    )
+    start = time.perf_counter()
+    client.execute()  # raises CellExecutionError (with the traceback) if a cell fails
+    elapsed = time.perf_counter() - start
+    errors = [out for cell in nb.cells if cell.cell_type == "code"
+              for out in cell.outputs if out.output_type == "error"]
+    assert not errors
+    assert _tree_snapshot() == before, "executing a notebook must not write into notebooks/"
+    print(f"{path.name}: executed in {elapsed:.1f} s")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_is_committed_clean(path: Path) -> None:
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    dirty = [i for i, cell in enumerate(nb.cells) if cell.cell_type == "code"
+             and (cell.outputs or cell.execution_count is not None)]
+    assert not dirty, f"{path.name}: cells {dirty} have outputs or execution counts"
