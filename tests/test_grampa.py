@@ -379,3 +379,16 @@ def test_fast_kernel_draws_the_same_samples_as_the_general_kernel(tau, direction
                           seed=17)._batch(words, fast=False)
             for a, b in zip(fast, slow):
                 assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("tau", [5.0, -10.0, 0.01, -0.01])
+def test_power_table_edges_agree_with_general_kernel(tau):
+    """Counts above the c ** alpha table (4096) and |alpha| above its bound (80) take pow();
+    every branch must draw the same samples as the log-space kernel."""
+    vocab = Vocabulary(["a", "b", "ab", "ba", "aba", "bab", "abab"])
+    word = "ab" * 12  # path counts reach the tens of thousands
+    assert wb.count_segmentations(word, vocab) > 4096
+    fast = Grampa(vocab, tau=tau, seed=8)._batch([word] * 300, fast=True)
+    slow = Grampa(vocab, tau=tau, seed=8)._batch([word] * 300, fast=False)
+    for a, b in zip(fast, slow):
+        assert np.array_equal(a, b)

@@ -1,8 +1,11 @@
-"""A character trie compiled into flat NumPy arrays for numba kernels.
+"""A character trie compiled into a double array for numba kernels.
 
-Edges live in an open-addressing hash table keyed on ``(parent_node << 21) | code_point``
-(code points are below 2**21), so a walk from node 0 along a word costs one probe per
-character. ``terminal[node]`` is the id of the token spelled by the path to ``node``, or -1.
+Characters are first mapped to dense codes ``1..A`` (most frequent first; 0 = "occurs in no
+token"). Node ``s`` has its child along code ``c`` at ``t = base[s] + c`` exactly when
+``check[t] == s`` (Aoe's double array, as in Darts/SentencePiece). ``base``, ``check`` and
+``terminal`` (the token id spelled by the path to a node, or -1) are interleaved in one
+``int32[size, 3]`` array, so one trie step reads one code and one row: a walk from the
+root along a word costs one cache line per character.
 
 This module knows nothing about alphabets, files or sampling; :mod:`workbench.vocabulary`
 builds tries (one forward, one over reversed tokens) and :mod:`workbench.lattice` walks them.
@@ -10,13 +13,16 @@ builds tries (one forward, one over reversed tokens) and :mod:`workbench.lattice
 Example
 -------
 >>> t = build_trie(["ab", "a"], [7, 3])
->>> import numpy as np
->>> int(t.terminal[step(t.keys, t.vals, t.mask, t.root, 0, ord("a"))])
-3
+>>> a = step(t.nodes, t.codes, 0, ord("a"))
+>>> int(t.nodes[a, 2]), int(t.nodes[step(t.nodes, t.codes, a, ord("b")), 2])
+(3, 7)
+>>> step(t.nodes, t.codes, a, ord("z"))
+-1
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import NamedTuple
 
 import numpy as np
@@ -24,91 +30,134 @@ from numba import njit
 
 from ._config import JIT
 
+_BASE, _CHECK, _TERMINAL = 0, 1, 2
+
 
 class Trie(NamedTuple):
-    keys: np.ndarray  # int64[capacity], -1 = empty slot
-    vals: np.ndarray  # int32[capacity], child node of the edge
-    mask: np.int64  # capacity - 1 (capacity is a power of two)
-    terminal: np.ndarray  # int32[n_nodes], token id or -1
+    nodes: np.ndarray  # int32[size, 3]: base, check (parent; -1 = free), terminal token id
+    codes: np.ndarray  # int32[max code point + 1]: dense character code, 0 = unused
     max_len: int  # longest token, in code points
-    root: np.ndarray  # int32[R]: child of the root along code point cp < R, or -1
-
-
-_ROOT_MAX = 1 << 16  # the root's direct table covers the Basic Multilingual Plane at most
-_FIB = np.uint64(0x9E3779B97F4A7C15)
 
 
 @njit(**JIT)
-def _slot(key: np.int64, mask: np.int64) -> np.int64:
-    # Fibonacci hashing: one multiply; the high bits are the well-mixed ones
-    return np.int64(((np.uint64(key) * _FIB) >> np.uint64(32)) & np.uint64(mask))
-
-
-@njit(**JIT)
-def child(keys, vals, mask, node, cp) -> np.int64:
+def step(nodes, codes, node, cp) -> np.int64:
     """Child of ``node`` along code point ``cp``, or -1."""
-    key = (np.int64(node) << 21) | np.int64(cp)
-    h = _slot(key, mask)
-    while True:
-        k = keys[h]
-        if k == key:
-            return np.int64(vals[h])
-        if k == -1:
-            return np.int64(-1)
-        h = (h + 1) & mask
+    if cp >= codes.shape[0]:
+        return np.int64(-1)
+    c = codes[cp]
+    if c == 0:
+        return np.int64(-1)
+    t = nodes[node, _BASE] + c
+    if t < nodes.shape[0] and nodes[t, _CHECK] == node:
+        return np.int64(t)
+    return np.int64(-1)
 
 
 @njit(**JIT)
-def step(keys, vals, mask, root, node, cp) -> np.int64:
-    """:func:`child`, with the root's children read from a direct table when possible."""
-    if node == 0 and cp < root.shape[0]:
-        return np.int64(root[cp])
-    return child(keys, vals, mask, node, cp)
+def _place(child_start, child_codes, child_ids, terminal_tmp, n_codes):
+    """Lay the pointer trie (CSR over temporary node ids, 0 = root) into a double array.
 
-
-@njit(**JIT)
-def _fill(edge_keys, edge_vals, keys, vals, mask):
-    for e in range(edge_keys.shape[0]):
-        key = edge_keys[e]
-        h = _slot(key, mask)
-        while keys[h] != -1:
-            h = (h + 1) & mask
-        keys[h] = key
-        vals[h] = edge_vals[e]
+    First fit over a doubly linked list of free cells: a node's children try the bases
+    ``f - code_of_first_child`` for free cells ``f`` in increasing order, so the trial count
+    stays small even where the array is already dense.
+    """
+    n_tmp = terminal_tmp.shape[0]
+    size = n_tmp + n_codes + 2
+    nodes = np.full((size, 3), -1, dtype=np.int32)
+    nodes[:, _BASE] = 0
+    nxt = np.arange(1, size + 1, dtype=np.int64)  # free list over cells 1..size-1
+    prv = np.arange(-1, size - 1, dtype=np.int64)
+    head_free = 1
+    pos = np.full(n_tmp, -1, dtype=np.int64)
+    pos[0] = 0
+    nodes[0, _CHECK] = -2  # the root is nobody's child
+    nodes[0, _TERMINAL] = terminal_tmp[0]
+    queue = np.empty(n_tmp, dtype=np.int64)
+    queue[0] = 0
+    head, tail, used = 0, 1, 1
+    while head < tail:
+        tmp = queue[head]
+        head += 1
+        s = pos[tmp]
+        lo, hi = child_start[tmp], child_start[tmp + 1]
+        if lo == hi:
+            continue
+        first = child_codes[lo]
+        f = head_free
+        while True:
+            if f >= size or f + child_codes[hi - 1] - first >= size:  # grow
+                old = size
+                size = 2 * size
+                bigger = np.full((size, 3), -1, dtype=np.int32)
+                bigger[:, _BASE] = 0
+                bigger[:old] = nodes
+                nodes = bigger
+                nxt2 = np.arange(1, size + 1, dtype=np.int64)
+                prv2 = np.arange(-1, size - 1, dtype=np.int64)
+                nxt2[:old] = nxt
+                prv2[:old] = prv
+                # the old list ended at cell `old`: it now continues into the new cells
+                nxt, prv = nxt2, prv2
+                if f >= old:
+                    f = old
+                continue
+            b = f - first
+            ok = b >= 1
+            if ok:  # (the first child's cell too: after a grow the list may be stale)
+                for k in range(lo, hi):
+                    if nodes[b + child_codes[k], _CHECK] != -1:
+                        ok = False
+                        break
+            if ok:
+                break
+            f = nxt[f]
+        nodes[s, _BASE] = b
+        for k in range(lo, hi):
+            t = b + child_codes[k]
+            nodes[t, _CHECK] = s
+            nodes[t, _TERMINAL] = terminal_tmp[child_ids[k]]
+            pos[child_ids[k]] = t
+            used = max(used, t + 1)
+            queue[tail] = child_ids[k]
+            tail += 1
+            # unlink t from the free list
+            if prv[t] >= 1:
+                nxt[prv[t]] = nxt[t]
+            else:
+                head_free = nxt[t]
+            if nxt[t] < size:
+                prv[nxt[t]] = prv[t]
+    return nodes[:used].copy()
 
 
 def build_trie(tokens: list[str], ids: list[int] | np.ndarray) -> Trie:
-    """Compile ``tokens`` (with their ``ids``) into a :class:`Trie`."""
-    edges: dict[int, int] = {}
+    """Compile ``tokens`` (with their ``ids``) into a double-array :class:`Trie`."""
+    freq = Counter("".join(tokens))
+    code_of = {ch: k + 1 for k, (ch, _) in enumerate(freq.most_common())}
+    children: list[dict[int, int]] = [{}]
     terminal = [-1]
     max_len = 0
     for tok, tid in zip(tokens, ids):
         node = 0
         for ch in tok:
-            key = (node << 21) | ord(ch)
-            nxt = edges.get(key)
+            c = code_of[ch]
+            nxt = children[node].get(c)
             if nxt is None:
                 nxt = len(terminal)
-                edges[key] = nxt
+                children[node][c] = nxt
+                children.append({})
                 terminal.append(-1)
             node = nxt
         terminal[node] = int(tid)
         max_len = max(max_len, len(tok))
-    capacity = 1 << max(4, (2 * len(edges) + 1).bit_length())
-    keys = np.full(capacity, -1, dtype=np.int64)
-    vals = np.zeros(capacity, dtype=np.int32)
-    mask = np.int64(capacity - 1)
-    if edges:
-        _fill(
-            np.fromiter(edges.keys(), dtype=np.int64, count=len(edges)),
-            np.fromiter(edges.values(), dtype=np.int32, count=len(edges)),
-            keys,
-            vals,
-            mask,
-        )
-    root_cps = [key & 0x1FFFFF for key in edges if key >> 21 == 0]
-    root = np.full(min(max(root_cps, default=-1) + 1, _ROOT_MAX), -1, dtype=np.int32)
-    for cp in root_cps:
-        if cp < root.shape[0]:
-            root[cp] = edges[cp]
-    return Trie(keys, vals, mask, np.asarray(terminal, dtype=np.int32), max_len, root)
+    start = np.zeros(len(children) + 1, dtype=np.int64)
+    start[1:] = np.cumsum([len(c) for c in children])
+    flat = [kv for c in children for kv in sorted(c.items())]
+    child_codes = np.array([c for c, _ in flat], dtype=np.int64)
+    child_ids = np.array([i for _, i in flat], dtype=np.int64)
+    nodes = _place(start, child_codes, child_ids, np.asarray(terminal, dtype=np.int32),
+                   len(code_of))
+    codes = np.zeros(max((ord(ch) for ch in code_of), default=-1) + 1, dtype=np.int32)
+    for ch, c in code_of.items():
+        codes[ord(ch)] = c
+    return Trie(nodes, codes, max_len)

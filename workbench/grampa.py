@@ -58,6 +58,8 @@ _TABLE_BUDGET = 1 << 24  # cells of a per-word probability table before falling 
 _CHUNK = 64  # words per parallel task
 #: Words of finite vocabularies up to this length take the fused float-count kernel.
 SHORT_WORD = 1000
+_POWER_TABLE_SIZE = 4096  # c ** alpha tabulated for path counts c below this
+_POWER_TABLE_MAX_ALPHA = 80.0  # 4096 ** 80 < 1e290: table entries stay finite and non-zero
 
 
 # =========================================================================== kernels
@@ -71,7 +73,7 @@ def _has_arc(j, length, sel, infinite, ell_min):
 
 
 @njit(**JIT)
-def _build(cps, keys, vals, mask, root, terminal, max_len, infinite, ell_min, table, sel,
+def _build(cps, nodes, codes, max_len, infinite, ell_min, table, sel,
            reach, logc):
     """Algorithm 1 (with reachability) on ``cps``; log path counts into ``logc``.
 
@@ -83,7 +85,7 @@ def _build(cps, keys, vals, mask, root, terminal, max_len, infinite, ell_min, ta
         reach[: n + 1] = True
     else:
         span = max_len
-        _fill_arc_table(cps, keys, vals, mask, root, terminal, max_len, table)
+        _fill_arc_table(cps, nodes, codes, max_len, table)
         _select_arcs(table, n, max_len, ell_min, sel, reach)
     logc[0] = 0.0
     for j in range(1, n + 1):
@@ -160,8 +162,8 @@ def _walk(n, span, alpha, logc, sel, infinite, ell_min, row, state, out, start):
 
 
 @njit(**JIT)
-def _short_word(cps, start, n, reverse, keys, vals, mask, root, terminal, max_len, ell_min,
-                alpha, state, counts, indeg, arc_len, arc_id, row, out_len, out_id):
+def _short_word(cps, start, n, reverse, nodes, codes, max_len, ell_min, alpha, powers,
+                state, counts, indeg, arc_len, arc_id, row, out_len, out_id):
     """Fused Algorithm 1 + 2 for one word of a finite vocabulary, ``n <= SHORT_WORD``.
 
     Path counts are plain floats (exact integers up to 2**53, no overflow below 2**1000),
@@ -182,10 +184,10 @@ def _short_word(cps, start, n, reverse, keys, vals, mask, root, terminal, max_le
         for j in range(i + 1, min(n, i + max_len) + 1):
             p = j - 1
             cp = cps[start + n - 1 - p] if reverse else cps[start + p]
-            node = step(keys, vals, mask, root, node, cp)
+            node = step(nodes, codes, node, cp)
             if node < 0:
                 break
-            tid = terminal[node]
+            tid = nodes[node, 2]
             if tid < 0:
                 continue
             length = j - i
@@ -219,8 +221,16 @@ def _short_word(cps, start, n, reverse, keys, vals, mask, root, terminal, max_le
                     if (alpha > 0.0 and v > ref) or (alpha < 0.0 and v < ref):
                         ref = v
                 total = 0.0
+                table = ref < powers.shape[0]  # c ** alpha looked up for small counts
+                inv = 1.0 / powers[int(ref)] if table else 1.0
                 for a in range(m):
-                    w = 1.0 if alpha == 0.0 else (counts[j - arc_len[j, a]] / ref) ** alpha
+                    c = counts[j - arc_len[j, a]]
+                    if alpha == 0.0:
+                        w = 1.0
+                    elif table and c < powers.shape[0]:
+                        w = powers[int(c)] * inv
+                    else:
+                        w = (c / ref) ** alpha
                     row[a] = w
                     total += w
                 target = u * total
@@ -247,8 +257,8 @@ def _short_word(cps, start, n, reverse, keys, vals, mask, root, terminal, max_le
 
 
 @njit(**JIT_PARALLEL)
-def _sample_batch_short(cps, offsets, reverse, keys, vals, mask, root, terminal, max_len,
-                        ell_min, alpha, seed, out_len, out_id, ntok):
+def _sample_batch_short(cps, offsets, reverse, nodes, codes, max_len, ell_min, alpha, powers,
+                        seed, out_len, out_id, ntok):
     """:func:`_sample_batch` for finite vocabularies and words of at most SHORT_WORD chars."""
     n_words = offsets.shape[0] - 1
     n_chunks = (n_words + _CHUNK - 1) // _CHUNK
@@ -265,8 +275,8 @@ def _sample_batch_short(cps, offsets, reverse, keys, vals, mask, root, terminal,
         row = np.empty(max(max_len, 1))
         for w in range(lo, hi):
             start = offsets[w]
-            k, _ = _short_word(cps, start, offsets[w + 1] - start, reverse, keys, vals, mask,
-                               root, terminal, max_len, ell_min, alpha, stream_state(seed, w),
+            k, _ = _short_word(cps, start, offsets[w + 1] - start, reverse, nodes, codes,
+                               max_len, ell_min, alpha, powers, stream_state(seed, w),
                                counts, indeg, arc_len, arc_id, row, out_len, out_id)
             ntok[w] = k
 
@@ -285,7 +295,7 @@ def _prob_table(n, span, alpha, logc, sel, infinite, ell_min, probs):
 
 
 @njit(**JIT)
-def _prepare(cps, reverse, keys, vals, mask, root, terminal, max_len, infinite, ell_min):
+def _prepare(cps, reverse, nodes, codes, max_len, infinite, ell_min):
     """Allocate workspace and run :func:`_build` on ``cps`` (reversed first if asked)."""
     n = cps.shape[0]
     work = np.empty(n, dtype=np.int32)
@@ -297,13 +307,13 @@ def _prepare(cps, reverse, keys, vals, mask, root, terminal, max_len, infinite, 
     sel = np.zeros((1, 1) if infinite else (rows, cols), dtype=np.bool_)
     reach = np.zeros(rows, dtype=np.bool_)
     logc = np.empty(rows)
-    span = _build(work, keys, vals, mask, root, terminal, max_len, infinite, ell_min,
+    span = _build(work, nodes, codes, max_len, infinite, ell_min,
                   table, sel, reach, logc)
     return table, sel, logc, span
 
 
 @njit(**JIT_PARALLEL)
-def _sample_batch(cps, offsets, reverse, keys, vals, mask, root, terminal, max_len, infinite,
+def _sample_batch(cps, offsets, reverse, nodes, codes, max_len, infinite,
                   ell_min, alpha, seed, out_len, out_id, ntok):
     """One sample per word, in parallel over chunks of words.
 
@@ -332,7 +342,7 @@ def _sample_batch(cps, offsets, reverse, keys, vals, mask, root, terminal, max_l
             n = offsets[w + 1] - start
             for k in range(n):
                 work[k] = cps[start + n - 1 - k] if reverse else cps[start + k]
-            span = _build(work[:n], keys, vals, mask, root, terminal, max_len, infinite, ell_min,
+            span = _build(work[:n], nodes, codes, max_len, infinite, ell_min,
                           table, sel, reach, logc)
             if logc[n] == -np.inf:
                 ntok[w] = -1
@@ -451,15 +461,21 @@ def check_tau(tau: object) -> float:
 
 
 def _as_words(words: object) -> list[str]:
-    """A list of str from a sequence of words (checked in bulk: this is a hot path)."""
+    """A list from a sequence of words; element types are checked by :func:`_joined`."""
     if isinstance(words, str):
         raise TypeError("words must be a sequence of str; for one word use sample(word)")
-    words = list(words)  # type: ignore[call-overload]
-    if not all(type(w) is str for w in words):
+    return list(words)  # type: ignore[call-overload]
+
+
+def _joined(words: list[str]) -> str:
+    """``"".join(words)``, which also checks every element is a str (hot path)."""
+    try:
+        return "".join(words)
+    except TypeError:
         for k, w in enumerate(words):
             if not isinstance(w, str):
-                raise TypeError(f"word {k} is {type(w).__name__}, not str")
-    return words
+                raise TypeError(f"word {k} is {type(w).__name__}, not str") from None
+        raise
 
 
 def _check_count(n: object, what: str = "n") -> int:
@@ -519,13 +535,17 @@ class Grampa:
         self.direction = check_direction(direction)
         self._rng = as_generator(seed)
         self._reverse = self.direction == "l2r"
+        # c ** alpha for small path counts c (exact integers), so that the fast kernel's
+        # skewed steps need no pow(); empty where it could overflow or is not needed
+        self._powers = np.zeros(0)
+        if self.alpha not in (0.0, 1.0) and abs(self.alpha) <= _POWER_TABLE_MAX_ALPHA:
+            with np.errstate(divide="ignore"):
+                self._powers = np.arange(_POWER_TABLE_SIZE, dtype=np.float64) ** self.alpha
         if vocab.is_infinite:
-            empty = np.zeros(1, dtype=np.int64)
-            none = np.full(1, -1, dtype=np.int32)
-            self._trie = (empty, np.zeros(1, dtype=np.int32), np.int64(0), none, none, 0)
+            self._trie = (np.full((1, 3), -1, dtype=np.int32), np.zeros(1, dtype=np.int32), 0)
         else:
             t = vocab.reversed_trie if self._reverse else vocab.trie
-            self._trie = (t.keys, t.vals, t.mask, t.root, t.terminal, t.max_len)
+            self._trie = (t.nodes, t.codes, t.max_len)
 
     def __repr__(self) -> str:
         return (f"Grampa({self.vocab!r}, tau={self.tau}, ell_min={self.ell_min}, "
@@ -548,24 +568,26 @@ class Grampa:
         return SegmentationError(f"no segmentation of {word!r}")  # pragma: no cover
 
     def _batch(self, words: list[str], fast: bool = True):
+        text = _joined(words)
         lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
         longest = int(lengths.max(initial=0))
         if longest > MAX_INFINITE_LENGTH and self.vocab.is_infinite or longest > MAX_WORD_LENGTH:
             self._check_word(words[int(lengths.argmax())])  # raises the usual message
         offsets = np.zeros(len(words) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
-        cps = code_points("".join(words))
+        cps = code_points(text)
         total = int(offsets[-1])
         out_len = np.zeros(max(total, 1), dtype=np.int32)
         out_id = np.full(max(total, 1), -1, dtype=np.int32)
         ntok = np.zeros(len(words), dtype=np.int64)
-        keys, vals, mask, root, terminal, max_len = self._trie
+        nodes, codes, max_len = self._trie
         seed = base_seed(self._rng)
         if fast and not self.vocab.is_infinite and longest <= SHORT_WORD:
-            _sample_batch_short(cps, offsets, self._reverse, keys, vals, mask, root, terminal,
-                                max_len, self.ell_min, self.alpha, seed, out_len, out_id, ntok)
+            _sample_batch_short(cps, offsets, self._reverse, nodes, codes, max_len,
+                                self.ell_min, self.alpha, self._powers, seed, out_len, out_id,
+                                ntok)
         else:
-            _sample_batch(cps, offsets, self._reverse, keys, vals, mask, root, terminal, max_len,
+            _sample_batch(cps, offsets, self._reverse, nodes, codes, max_len,
                           self.vocab.is_infinite, self.ell_min, self.alpha, seed, out_len,
                           out_id, ntok)
         bad = np.flatnonzero(ntok < 0)
@@ -574,9 +596,9 @@ class Grampa:
         return offsets, out_len, out_id, ntok
 
     def _graph(self, word: str):
-        keys, vals, mask, root, terminal, max_len = self._trie
-        return _prepare(code_points(word), self._reverse, keys, vals, mask, root, terminal,
-                        max_len, self.vocab.is_infinite, self.ell_min)
+        nodes, codes, max_len = self._trie
+        return _prepare(code_points(word), self._reverse, nodes, codes, max_len,
+                        self.vocab.is_infinite, self.ell_min)
 
     def _probs(self, word: str) -> tuple[np.ndarray, int]:
         """Arc probability table in construction coordinates (raises if unsegmentable)."""

@@ -46,7 +46,7 @@ class SegmentationError(ValueError):
 
 # --------------------------------------------------------------------------- kernels
 @njit(**JIT)
-def _fill_arc_table(cps, keys, vals, mask, root, terminal, max_len, table):
+def _fill_arc_table(cps, nodes, codes, max_len, table):
     """``table[j, l]`` = id of ``cps[j-l:j]`` or -1, for ``j <= n``, ``1 <= l <= max_len``.
 
     ``table`` must have at least ``n + 1`` rows and ``max_len + 1`` columns.
@@ -59,10 +59,10 @@ def _fill_arc_table(cps, keys, vals, mask, root, terminal, max_len, table):
         node = np.int64(0)
         stop = min(n, i + max_len)
         for j in range(i, stop):
-            node = step(keys, vals, mask, root, node, cps[j])
+            node = step(nodes, codes, node, cps[j])
             if node < 0:
                 break
-            tid = terminal[node]
+            tid = nodes[node, 2]
             if tid >= 0:
                 table[j + 1, j + 1 - i] = tid
 
@@ -143,8 +143,7 @@ def arc_table(word: str, vocab: Vocabulary, *, reverse: bool = False) -> np.ndar
     trie = vocab.reversed_trie if reverse else vocab.trie
     cps = code_points(word[::-1] if reverse else word)
     table = np.empty((len(cps) + 1, trie.max_len + 1), dtype=np.int32)
-    _fill_arc_table(cps, trie.keys, trie.vals, trie.mask, trie.root, trie.terminal,
-                    trie.max_len, table)
+    _fill_arc_table(cps, trie.nodes, trie.codes, trie.max_len, table)
     return table
 
 
