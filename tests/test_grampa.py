@@ -392,3 +392,25 @@ def test_power_table_edges_agree_with_general_kernel(tau):
     slow = Grampa(vocab, tau=tau, seed=8)._batch([word] * 300, fast=False)
     for a, b in zip(fast, slow):
         assert np.array_equal(a, b)
+
+
+def test_ten_thousand_characters_with_a_real_vocabulary():
+    """A 10,000-character stretch of Shakespeare as one string under the shipped 8k ULM
+    vocabulary: valid samples for skewed and uniform τ, and finite exact laws."""
+    from workbench import data
+
+    vocab = data.load_vocabulary("ulm-8k")
+    text = " ".join(data.load_text("shakespeare").split())[:10_000]
+    word = vocab.to_alphabet(text)
+    assert len(word) == 10_000
+    for tau, ell_min, direction in ((1.0, 1, "l2r"), (-10.0, 2, "r2l"), (5.0, 3, "l2r")):
+        g = Grampa(vocab, tau=tau, ell_min=ell_min, direction=direction, seed=0)
+        seg = g.sample(word)
+        assert "".join(seg) == word and all(t in vocab for t in seg)
+        ids, offsets = g.encode([word])
+        assert offsets.tolist() == [0, len(ids)]
+        assert "".join(vocab.decode_ids(ids)) == word
+    m = np.diff(Grampa(vocab, seed=1).sample_lengths(word, 50)[1])
+    assert np.all(m > 0)
+    # exact counts at this length are astronomically large but finite as Python ints
+    assert wb.count_segmentations(word, vocab).bit_length() > 1000

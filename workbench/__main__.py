@@ -6,9 +6,11 @@ happen inside ``run`` so that ``--help`` stays fast.
 
 This module does no work itself; it only parses arguments and dispatches.
 
-Example
--------
-``python -m workbench verify`` prints the verification table of :mod:`workbench.theory`
+Examples
+--------
+``python -m workbench sample --vocab gpt2 --space --tau 5 -n 3 tokenisation`` prints three
+GRaMPa segmentations of " tokenisation"; ``python -m workbench count --vocab infinite abcd``
+prints 8; ``python -m workbench verify`` prints the verification table of :mod:`workbench.theory`
 and exits with status 1 if any check failed.
 """
 
@@ -53,7 +55,69 @@ def _run_verify(args: argparse.Namespace) -> int:
     return 0 if all_passed(rows) else 1
 
 
+# --------------------------------------------------------------------------- sample, count
+def _vocabulary(spec: str):
+    """A shipped name (``ulm-8k``, ``bpe-8k``, ``gpt2``), ``infinite``, or a file path."""
+    from workbench import Vocabulary, data
+
+    if spec == "infinite":
+        return Vocabulary.infinite()
+    if spec in data.available_vocabularies():
+        return data.load_vocabulary(spec)
+    return Vocabulary.load(spec)
+
+
+def _configure_segmenting(parser: argparse.ArgumentParser, sampling: bool) -> None:
+    parser.add_argument("words", nargs="+", help="plain words (spelled with to_alphabet)")
+    parser.add_argument("--vocab", default="ulm-8k",
+                        help="ulm-8k, bpe-8k, gpt2, infinite or a vocabulary file")
+    parser.add_argument("--ell-min", type=int, default=1, help="soft minimum token length")
+    parser.add_argument("--direction", choices=("l2r", "r2l"), default="l2r")
+    parser.add_argument("--space", action="store_true",
+                        help="prefix each word with a space (GPT-2 / SentencePiece style)")
+    if sampling:
+        parser.add_argument("--tau", type=float, default=1.0, help="temperature (not 0)")
+        parser.add_argument("-n", type=int, default=5, help="samples per word")
+        parser.add_argument("--seed", type=int, default=0)
+
+
+def _spelled(args: argparse.Namespace, vocab) -> list[str]:
+    return [vocab.to_alphabet((" " if args.space else "") + w) for w in args.words]
+
+
+def _run_sample(args: argparse.Namespace) -> int:
+    from workbench import Grampa
+
+    vocab = _vocabulary(args.vocab)
+    g = Grampa(vocab, tau=args.tau, ell_min=args.ell_min, direction=args.direction,
+               seed=args.seed)
+    for word in _spelled(args, vocab):
+        for seg in g.sample_many(word, args.n):
+            print(" | ".join(seg))
+    return 0
+
+
+def _run_count(args: argparse.Namespace) -> int:
+    from workbench import count_segmentations
+
+    vocab = _vocabulary(args.vocab)
+    for word in _spelled(args, vocab):
+        n = count_segmentations(word, vocab, args.ell_min, args.direction)
+        print(f"{word}\t{n}")
+    return 0
+
+
 COMMANDS: dict[str, Command] = {
+    "sample": Command(
+        help="sample GRaMPa segmentations of words",
+        configure=lambda p: _configure_segmenting(p, sampling=True),
+        run=_run_sample,
+    ),
+    "count": Command(
+        help="exact number of segmentations of words (in the walked graph for --ell-min)",
+        configure=lambda p: _configure_segmenting(p, sampling=False),
+        run=_run_count,
+    ),
     "verify": Command(
         help="check every closed form of workbench.theory (symbolic, exact, statistical)",
         configure=_configure_verify,
@@ -76,7 +140,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` (default ``sys.argv[1:]``), run the subcommand, return its exit code."""
     args = build_parser().parse_args(argv)
-    return COMMANDS[args.command].run(args)
+    try:
+        return COMMANDS[args.command].run(args)
+    except (ValueError, TypeError, OSError) as err:  # bad input: a message, not a traceback
+        print(f"workbench {args.command}: error: {err}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -1,0 +1,48 @@
+"""``python -m workbench sample|count``: outputs checked against the library, errors clean."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import naive
+
+from workbench import Grampa, Vocabulary, count_segmentations
+from workbench.__main__ import main
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "workbench", *args], capture_output=True,
+                          text=True)
+
+
+def test_count_matches_reference(capsys):
+    assert main(["count", "--vocab", "infinite", "abcd", "xy"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"abcd\t{naive.count_segmentations('abcd', 'infinite')}", "xy\t2"]
+
+
+def test_sample_prints_the_seeded_samples(tmp_path, capsys):
+    path = tmp_path / "v.txt"
+    Vocabulary(["a", "b", "ab", "ba"]).save(path)
+    assert main(["sample", "--vocab", str(path), "-n", "4", "--seed", "3", "--tau", "-2",
+                 "abab"]) == 0
+    printed = [line.split(" | ") for line in capsys.readouterr().out.splitlines()]
+    expected = Grampa(Vocabulary.load(path), tau=-2.0, seed=3).sample_many("abab", 4)
+    assert printed == expected
+
+
+def test_space_prefix_and_shipped_vocabulary(capsys):
+    assert main(["count", "--vocab", "gpt2", "--space", "hi"]) == 0
+    from workbench import data
+
+    gpt2 = data.load_vocabulary("gpt2")
+    assert capsys.readouterr().out == f"Ġhi\t{count_segmentations('Ġhi', gpt2)}\n"
+
+
+def test_bad_input_is_a_message_not_a_traceback():
+    for args in (["sample", "--tau", "0", "abc"], ["sample", "--vocab", "/no/such/file", "a"],
+                 ["count", "--vocab", "infinite", "--ell-min", "0", "ab"]):
+        proc = _run(*args)
+        assert proc.returncode == 2, proc
+        assert "error:" in proc.stderr and "Traceback" not in proc.stderr
