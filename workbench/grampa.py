@@ -146,6 +146,16 @@ def _pick(row, hi, total, u):
 
 
 @njit(**JIT)
+def _reverse_span(values, start, count):
+    """Reverse ``values[start:start + count]`` in place."""
+    a, b = start, start + count - 1
+    while a < b:
+        values[a], values[b] = values[b], values[a]
+        a += 1
+        b -= 1
+
+
+@njit(**JIT)
 def _walk(n, span, alpha, logc, sel, infinite, ell_min, row, state, out, start):
     """One backward walk (Algorithm 2) from node n; lengths to ``out[start:]``, last first."""
     j = n
@@ -247,12 +257,8 @@ def _short_word(cps, start, n, reverse, nodes, codes, max_len, ell_min, alpha, p
         k += 1
         j -= length
     if not reverse:  # r2l emits the last token first
-        a, b = start, start + k - 1
-        while a < b:
-            out_len[a], out_len[b] = out_len[b], out_len[a]
-            out_id[a], out_id[b] = out_id[b], out_id[a]
-            a += 1
-            b -= 1
+        _reverse_span(out_len, start, k)
+        _reverse_span(out_id, start, k)
     return k, state
 
 
@@ -353,11 +359,7 @@ def _sample_batch(cps, offsets, reverse, nodes, codes, max_len, infinite,
             # lengths come out last-token-first in construction order: in word order for
             # l2r (construction on the reversed word), reversed for r2l.
             if not reverse:
-                a, b = start, start + k - 1
-                while a < b:
-                    out_len[a], out_len[b] = out_len[b], out_len[a]
-                    a += 1
-                    b -= 1
+                _reverse_span(out_len, start, k)
             if not infinite:
                 j = n
                 for t in range(k):  # ids follow the construction order, then get placed
@@ -393,11 +395,7 @@ def _sample_many(n, span, alpha, logc, sel, infinite, ell_min, reverse, use_tabl
                 k, state = _walk(n, span, alpha, logc, sel, infinite, ell_min, row, state,
                                  out_len, start)
             if not reverse:
-                a, b = start, start + k - 1
-                while a < b:
-                    out_len[a], out_len[b] = out_len[b], out_len[a]
-                    a += 1
-                    b -= 1
+                _reverse_span(out_len, start, k)
             ntok[s] = k
 
 
