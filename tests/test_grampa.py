@@ -414,3 +414,23 @@ def test_ten_thousand_characters_with_a_real_vocabulary():
     assert np.all(m > 0)
     # exact counts at this length are astronomically large but finite as Python ints
     assert wb.count_segmentations(word, vocab).bit_length() > 1000
+
+
+def test_serial_small_batches_equal_parallel_large_batches():
+    """Small calls run the chunk kernels serially, large ones in parallel: word w (sample s)
+    uses stream w (s) either way, so a prefix of a large call equals the small call."""
+    vocab = Vocabulary(["a", "b", "c", "ab", "bc", "ca", "abc"])
+    n_words = 2 * wb.grampa._PARALLEL_MIN_WORDS
+    words = ["abcabcab"[: 1 + k % 8] * (1 + k % 3) for k in range(n_words)]
+    for fast in (True, False):
+        big = Grampa(vocab, tau=-2.0, seed=5)._batch(words, fast=fast)
+        small = Grampa(vocab, tau=-2.0, seed=5)._batch(words[:50], fast=fast)
+        n_chars = int(small[0][-1])
+        assert np.array_equal(big[3][:50], small[3])
+        assert np.array_equal(big[1][:n_chars], small[1][:n_chars])
+        assert np.array_equal(big[2][:n_chars], small[2][:n_chars])
+    word = "abc" * 10
+    big_l, big_o = Grampa(vocab, seed=6).sample_lengths(word, 5000)  # parallel
+    small_l, small_o = Grampa(vocab, seed=6).sample_lengths(word, 40)  # serial
+    assert np.array_equal(big_o[:41], small_o)
+    assert np.array_equal(big_l[: small_o[-1]], small_l)

@@ -16,18 +16,21 @@ import numba
 
 
 def _source_keyed_cache_dir() -> str:
-    """A numba cache directory keyed on a hash of every source file of the package.
+    """A numba cache directory keyed on a hash of every kernel-defining source file.
 
     Numba's ``cache=True`` re-checks only the file of the cached function, not kernels it
     inlines from other modules: after an edit to ``_trie.py`` a cached kernel of
     ``lattice.py`` would keep the old trie lookup and silently return wrong arcs. Keying the
-    directory on all sources makes any edit start from a clean cache.
+    directory on all files that define kernels (and this one) makes any kernel edit start
+    from a clean cache, while edits to plotting or docs keep it.
     """
     digest = hashlib.sha256()
     package = Path(__file__).resolve().parent
     for path in sorted(package.rglob("*.py")):
-        digest.update(path.relative_to(package).as_posix().encode())
-        digest.update(path.read_bytes())
+        text = path.read_bytes()
+        if b"@njit" in text or path.name == "_config.py":
+            digest.update(path.relative_to(package).as_posix().encode())
+            digest.update(text)
     return os.path.join(tempfile.gettempdir(), f"workbench-numba-{digest.hexdigest()[:16]}")
 
 

@@ -56,6 +56,8 @@ MAX_INFINITE_LENGTH = 20_000
 MAX_DISTRIBUTION_SIZE = 200_000
 _TABLE_BUDGET = 1 << 24  # cells of a per-word probability table before falling back to rows
 _CHUNK = 64  # words per parallel task
+_PARALLEL_MIN_WORDS = 512  # smaller batches run serially: a thread launch costs more
+_PARALLEL_MIN_CELLS = 1 << 16  # samples x characters below which sample_lengths is serial
 #: Words of finite vocabularies up to this length take the fused float-count kernel.
 SHORT_WORD = 1000
 _POWER_TABLE_SIZE = 4096  # c ** alpha tabulated for path counts c below this
@@ -262,29 +264,35 @@ def _short_word(cps, start, n, reverse, nodes, codes, max_len, ell_min, alpha, p
     return k, state
 
 
+@njit(**JIT)
+def _short_chunk(cps, offsets, lo, hi, reverse, nodes, codes, max_len, ell_min, alpha, powers,
+                 seed, out_len, out_id, ntok):
+    """Words ``lo .. hi-1`` through :func:`_short_word`, sharing one workspace."""
+    longest = 0
+    for w in range(lo, hi):
+        longest = max(longest, offsets[w + 1] - offsets[w])
+    counts = np.empty(longest + 1)
+    indeg = np.empty(longest + 1, dtype=np.int32)
+    arc_len = np.empty((longest + 1, max(max_len, 1)), dtype=np.int32)
+    arc_id = np.empty((longest + 1, max(max_len, 1)), dtype=np.int32)
+    row = np.empty(max(max_len, 1))
+    for w in range(lo, hi):
+        start = offsets[w]
+        k, _ = _short_word(cps, start, offsets[w + 1] - start, reverse, nodes, codes, max_len,
+                           ell_min, alpha, powers, stream_state(seed, w), counts, indeg,
+                           arc_len, arc_id, row, out_len, out_id)
+        ntok[w] = k
+
+
 @njit(**JIT_PARALLEL)
 def _sample_batch_short(cps, offsets, reverse, nodes, codes, max_len, ell_min, alpha, powers,
                         seed, out_len, out_id, ntok):
-    """:func:`_sample_batch` for finite vocabularies and words of at most SHORT_WORD chars."""
+    """:func:`_short_chunk` over all words, in parallel over chunks (same results)."""
     n_words = offsets.shape[0] - 1
     n_chunks = (n_words + _CHUNK - 1) // _CHUNK
     for c in prange(n_chunks):
-        lo = c * _CHUNK
-        hi = min(n_words, lo + _CHUNK)
-        longest = 0
-        for w in range(lo, hi):
-            longest = max(longest, offsets[w + 1] - offsets[w])
-        counts = np.empty(longest + 1)
-        indeg = np.empty(longest + 1, dtype=np.int32)
-        arc_len = np.empty((longest + 1, max(max_len, 1)), dtype=np.int32)
-        arc_id = np.empty((longest + 1, max(max_len, 1)), dtype=np.int32)
-        row = np.empty(max(max_len, 1))
-        for w in range(lo, hi):
-            start = offsets[w]
-            k, _ = _short_word(cps, start, offsets[w + 1] - start, reverse, nodes, codes,
-                               max_len, ell_min, alpha, powers, stream_state(seed, w),
-                               counts, indeg, arc_len, arc_id, row, out_len, out_id)
-            ntok[w] = k
+        _short_chunk(cps, offsets, c * _CHUNK, min(n_words, (c + 1) * _CHUNK), reverse, nodes,
+                     codes, max_len, ell_min, alpha, powers, seed, out_len, out_id, ntok)
 
 
 @njit(**JIT)
@@ -318,85 +326,101 @@ def _prepare(cps, reverse, nodes, codes, max_len, infinite, ell_min):
     return table, sel, logc, span
 
 
-@njit(**JIT_PARALLEL)
-def _sample_batch(cps, offsets, reverse, nodes, codes, max_len, infinite,
-                  ell_min, alpha, seed, out_len, out_id, ntok):
-    """One sample per word, in parallel over chunks of words.
+@njit(**JIT)
+def _general_chunk(cps, offsets, lo, hi, reverse, nodes, codes, max_len, infinite, ell_min,
+                   alpha, seed, out_len, out_id, ntok):
+    """One sample for each of words ``lo .. hi-1`` with the log-space kernel.
 
     Word ``w`` is ``cps[offsets[w]:offsets[w+1]]``; its token lengths (in word order) and
     ids go to ``out_len/out_id[offsets[w]:]`` and its token count to ``ntok[w]`` (-1 when
     the word has no segmentation). Word ``w`` draws from stream ``w`` of ``seed``.
     """
+    longest = 0
+    for w in range(lo, hi):
+        longest = max(longest, offsets[w + 1] - offsets[w])
+    rows = longest + 1
+    cols = longest + 1 if infinite else max_len + 1
+    table = np.empty((1, 1) if infinite else (rows, cols), dtype=np.int32)
+    sel = np.zeros((1, 1) if infinite else (rows, cols), dtype=np.bool_)
+    reach = np.zeros(rows, dtype=np.bool_)
+    logc = np.empty(rows)
+    row = np.empty(cols)
+    work = np.empty(longest, dtype=np.int32)
+    for w in range(lo, hi):
+        start = offsets[w]
+        n = offsets[w + 1] - start
+        for k in range(n):
+            work[k] = cps[start + n - 1 - k] if reverse else cps[start + k]
+        span = _build(work[:n], nodes, codes, max_len, infinite, ell_min, table, sel, reach,
+                      logc)
+        if logc[n] == -np.inf:
+            ntok[w] = -1
+            continue
+        state = stream_state(seed, w)
+        k, state = _walk(n, span, alpha, logc, sel, infinite, ell_min, row, state, out_len,
+                         start)
+        # lengths come out last-token-first in construction order: in word order for
+        # l2r (construction on the reversed word), reversed for r2l.
+        if not reverse:
+            _reverse_span(out_len, start, k)
+        if not infinite:
+            j = n
+            for t in range(k):  # ids follow the construction order, then get placed
+                length = out_len[start + (t if reverse else k - 1 - t)]
+                out_id[start + (t if reverse else k - 1 - t)] = table[j, length]
+                j -= length
+        ntok[w] = k
+
+
+@njit(**JIT_PARALLEL)
+def _sample_batch(cps, offsets, reverse, nodes, codes, max_len, infinite, ell_min, alpha, seed,
+                  out_len, out_id, ntok):
+    """:func:`_general_chunk` over all words, in parallel over chunks (same results)."""
     n_words = offsets.shape[0] - 1
     n_chunks = (n_words + _CHUNK - 1) // _CHUNK
     for c in prange(n_chunks):
-        lo = c * _CHUNK
-        hi = min(n_words, lo + _CHUNK)
-        longest = 0
-        for w in range(lo, hi):
-            longest = max(longest, offsets[w + 1] - offsets[w])
-        rows = longest + 1
-        cols = longest + 1 if infinite else max_len + 1
-        table = np.empty((1, 1) if infinite else (rows, cols), dtype=np.int32)
-        sel = np.zeros((1, 1) if infinite else (rows, cols), dtype=np.bool_)
-        reach = np.zeros(rows, dtype=np.bool_)
-        logc = np.empty(rows)
-        row = np.empty(cols)
-        work = np.empty(longest, dtype=np.int32)
-        for w in range(lo, hi):
-            start = offsets[w]
-            n = offsets[w + 1] - start
-            for k in range(n):
-                work[k] = cps[start + n - 1 - k] if reverse else cps[start + k]
-            span = _build(work[:n], nodes, codes, max_len, infinite, ell_min,
-                          table, sel, reach, logc)
-            if logc[n] == -np.inf:
-                ntok[w] = -1
-                continue
-            state = stream_state(seed, w)
-            k, state = _walk(n, span, alpha, logc, sel, infinite, ell_min, row, state,
-                             out_len, start)
-            # lengths come out last-token-first in construction order: in word order for
-            # l2r (construction on the reversed word), reversed for r2l.
-            if not reverse:
-                _reverse_span(out_len, start, k)
-            if not infinite:
-                j = n
-                for t in range(k):  # ids follow the construction order, then get placed
-                    length = out_len[start + (t if reverse else k - 1 - t)]
-                    tid = table[j, length]
-                    out_id[start + (t if reverse else k - 1 - t)] = tid
-                    j -= length
-            ntok[w] = k
+        _general_chunk(cps, offsets, c * _CHUNK, min(n_words, (c + 1) * _CHUNK), reverse,
+                       nodes, codes, max_len, infinite, ell_min, alpha, seed, out_len, out_id,
+                       ntok)
+
+
+@njit(**JIT)
+def _many_chunk(n, span, alpha, logc, sel, infinite, ell_min, reverse, use_table, probs, seed,
+                first, lo, hi, out_len, ntok):
+    """Samples ``first+lo .. first+hi-1`` of one word; sample ``s`` uses stream ``s``.
+
+    With ``use_table`` the walk reads the precomputed arc probabilities ``probs``; otherwise
+    it recomputes each visited node's row (for words too long for a table).
+    """
+    row = np.empty(span + 1)
+    for s in range(lo, hi):
+        state = stream_state(seed, first + s)
+        start = s * n
+        if use_table:
+            j = n
+            k = 0
+            while j > 0:
+                u, state = next_double(state)
+                length = _pick(probs[j], min(j, span), 1.0, u)
+                out_len[start + k] = length
+                k += 1
+                j -= length
+        else:
+            k, state = _walk(n, span, alpha, logc, sel, infinite, ell_min, row, state, out_len,
+                             start)
+        if not reverse:
+            _reverse_span(out_len, start, k)
+        ntok[s] = k
 
 
 @njit(**JIT_PARALLEL)
 def _sample_many(n, span, alpha, logc, sel, infinite, ell_min, reverse, use_table, probs,
                  seed, first, count, out_len, ntok):
-    """Samples ``first .. first+count-1`` of one word; sample ``s`` uses stream ``s``."""
-    n_chunks = (count + _CHUNK * 4 - 1) // (_CHUNK * 4)
-    for c in prange(n_chunks):
-        lo = c * _CHUNK * 4
-        hi = min(count, lo + _CHUNK * 4)
-        row = np.empty(span + 1)
-        for s in range(lo, hi):
-            state = stream_state(seed, first + s)
-            start = s * n
-            if use_table:
-                j = n
-                k = 0
-                while j > 0:
-                    u, state = next_double(state)
-                    length = _pick(probs[j], min(j, span), 1.0, u)
-                    out_len[start + k] = length
-                    k += 1
-                    j -= length
-            else:
-                k, state = _walk(n, span, alpha, logc, sel, infinite, ell_min, row, state,
-                                 out_len, start)
-            if not reverse:
-                _reverse_span(out_len, start, k)
-            ntok[s] = k
+    """:func:`_many_chunk` over ``count`` samples, in parallel over blocks (same results)."""
+    block = _CHUNK * 4
+    for c in prange((count + block - 1) // block):
+        _many_chunk(n, span, alpha, logc, sel, infinite, ell_min, reverse, use_table, probs,
+                    seed, first, c * block, min(count, (c + 1) * block), out_len, ntok)
 
 
 @njit(**JIT)
@@ -580,14 +604,21 @@ class Grampa:
         ntok = np.zeros(len(words), dtype=np.int64)
         nodes, codes, max_len = self._trie
         seed = base_seed(self._rng)
+        parallel = len(words) >= _PARALLEL_MIN_WORDS
         if fast and not self.vocab.is_infinite and longest <= SHORT_WORD:
-            _sample_batch_short(cps, offsets, self._reverse, nodes, codes, max_len,
-                                self.ell_min, self.alpha, self._powers, seed, out_len, out_id,
-                                ntok)
+            args = (self._reverse, nodes, codes, max_len, self.ell_min, self.alpha,
+                    self._powers, seed, out_len, out_id, ntok)
+            if parallel:
+                _sample_batch_short(cps, offsets, *args)
+            else:
+                _short_chunk(cps, offsets, 0, len(words), *args)
         else:
-            _sample_batch(cps, offsets, self._reverse, nodes, codes, max_len,
-                          self.vocab.is_infinite, self.ell_min, self.alpha, seed, out_len,
-                          out_id, ntok)
+            args = (self._reverse, nodes, codes, max_len, self.vocab.is_infinite, self.ell_min,
+                    self.alpha, seed, out_len, out_id, ntok)
+            if parallel:
+                _sample_batch(cps, offsets, *args)
+            else:
+                _general_chunk(cps, offsets, 0, len(words), *args)
         bad = np.flatnonzero(ntok < 0)
         if bad.size:
             raise self._fail(words[int(bad[0])])
@@ -668,9 +699,12 @@ class Grampa:
             count = min(block, n - first)
             out = np.zeros(max(count * size, 1), dtype=np.int32)
             ntok = np.zeros(count, dtype=np.int64)
-            _sample_many(size, span, self.alpha, logc, sel, self.vocab.is_infinite,
-                         self.ell_min, self._reverse, use_table, probs, seed, first, count,
-                         out, ntok)
+            args = (size, span, self.alpha, logc, sel, self.vocab.is_infinite, self.ell_min,
+                    self._reverse, use_table, probs, seed, first)
+            if count * max(size, 1) >= _PARALLEL_MIN_CELLS:
+                _sample_many(*args, count, out, ntok)
+            else:
+                _many_chunk(*args, 0, count, out, ntok)
             flat = np.empty(int(ntok.sum()), dtype=np.int32)
             offs = np.empty(count + 1, dtype=np.int64)
             _compact(out, np.arange(count, dtype=np.int64) * size, ntok, flat, offs)

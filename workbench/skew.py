@@ -15,7 +15,7 @@ This module draws nothing; see :mod:`workbench.viz` for plots.
 Example
 -------
 >>> [round(skew_coordinate(t), 2) for t in (0.5, 1.0, 5.0, float("inf"), -10.0)]
-[-2.0, -1.0, -0.2, -0.0, 0.1]
+[-2.0, -1.0, -0.2, 0.0, 0.1]
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ TAU_GRID = (0.25, 0.5, 1.0, 2.0, 5.0, 20.0, math.inf, -20.0, -10.0, -5.0, -2.0, 
 
 def skew_coordinate(tau: float) -> float:
     """−1/τ (−α): increases with the skew towards longer tokens; ±inf both map to 0."""
-    return -check_tau(tau)
+    return 0.0 - check_tau(tau)  # 0.0 - 0.0 is +0.0 (plain negation would give -0.0)
 
 
 def arc_probabilities(
