@@ -446,7 +446,7 @@ def test_cli_verify_subprocess():
 
 def test_cli_exit_codes(monkeypatch, capsys):
     # the package re-exports the function ``verify``, which shadows the submodule attribute
-    verify_module = importlib.import_module("workbench.theory.verify")
+    verify_module = importlib.import_module("workbench.theory.checks")
 
     bad = [th.CheckResult("a claim", "Eq. 0", "1", "2", "fail")]
     monkeypatch.setattr(verify_module, "verify", lambda only=None: bad)

@@ -3,7 +3,7 @@
 * :mod:`.laws` — uniform-sampling laws under the infinite vocabulary (§3.1, App. A.3–A.4);
 * :mod:`.rejection` — rejection samplers and their expected cost (§3.2, App. A.5);
 * :mod:`.lock` — bit keys and length-ordered composition keys (App. C);
-* :mod:`.verify` — every claim checked symbolically, exactly and statistically
+* :mod:`.checks` — every claim checked symbolically, exactly and statistically
   (``python -m workbench verify``).
 
 This package does not implement GRaMPa itself (see :mod:`workbench.grampa`) and does not
@@ -18,6 +18,7 @@ Example
 (4, Fraction(3, 1))
 """
 
+from .checks import CheckResult, all_passed, check_grampa_uniform, format_table, to_frame, verify
 from .laws import (
     chao_strawderman,
     expected_chars_per_token,
@@ -58,7 +59,6 @@ from .rejection import (
     markov_rejection_sample,
     markov_rejection_samples,
 )
-from .verify import CheckResult, all_passed, check_grampa_uniform, format_table, to_frame, verify
 
 __all__ = [
     "CheckResult",

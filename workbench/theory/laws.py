@@ -21,7 +21,7 @@ Appendix A.4 writes ``n = |s| - 1``.
 
 This module does not sample (see :mod:`workbench.grampa` and
 :mod:`workbench.theory.rejection`), does not know about finite vocabularies, and does not
-verify itself (see :mod:`workbench.theory.verify`).
+verify itself (see :mod:`workbench.theory.checks`).
 
 Example
 -------

@@ -20,7 +20,7 @@ RNG state.
 
 This module does not implement GRaMPa (see :mod:`workbench.grampa`), does not handle
 finite vocabularies other than "all strings up to length L", and does not verify the laws
-against the samplers (see :mod:`workbench.theory.verify`).
+against the samplers (see :mod:`workbench.theory.checks`).
 
 Example
 -------
