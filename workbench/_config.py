@@ -39,3 +39,5 @@ if not os.environ.get("NUMBA_CACHE_DIR"):
 
 JIT = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
 JIT_PARALLEL = {**JIT, "parallel": True}
+#: Small hot helpers are inlined at numba-IR level: no call, no array refcounting per call.
+JIT_INLINE = {**JIT, "inline": "always"}

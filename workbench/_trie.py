@@ -28,7 +28,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ._config import JIT
+from ._config import JIT, JIT_INLINE
 
 _BASE, _CHECK, _TERMINAL = 0, 1, 2
 
@@ -39,7 +39,7 @@ class Trie(NamedTuple):
     max_len: int  # longest token, in code points
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def step(nodes, codes, node, cp) -> np.int64:
     """Child of ``node`` along code point ``cp``, or -1."""
     if cp >= codes.shape[0]:

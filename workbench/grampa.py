@@ -31,7 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit, prange
 
-from ._config import JIT, JIT_PARALLEL
+from ._config import JIT, JIT_INLINE, JIT_PARALLEL
 from ._rng import as_generator, base_seed, next_double, stream_state
 from ._trie import step
 from .lattice import (
@@ -173,7 +173,7 @@ def _walk(n, span, alpha, logc, sel, infinite, ell_min, row, state, out, start):
     return k, state
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def _short_word(cps, start, n, reverse, nodes, codes, max_len, ell_min, alpha, powers,
                 state, counts, indeg, arc_len, arc_id, row, out_len, out_id):
     """Fused Algorithm 1 + 2 for one word of a finite vocabulary, ``n <= SHORT_WORD``.
