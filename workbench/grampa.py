@@ -264,13 +264,20 @@ def _short_word(cps, start, n, reverse, nodes, codes, max_len, ell_min, alpha, p
     return k, state
 
 
+@njit(**JIT_INLINE)
+def _longest(offsets, lo, hi):
+    """Length of the longest of words ``lo .. hi-1`` (sizes a chunk's workspace)."""
+    longest = 0
+    for w in range(lo, hi):
+        longest = max(longest, offsets[w + 1] - offsets[w])
+    return longest
+
+
 @njit(**JIT)
 def _short_chunk(cps, offsets, lo, hi, reverse, nodes, codes, max_len, ell_min, alpha, powers,
                  seed, out_len, out_id, ntok):
     """Words ``lo .. hi-1`` through :func:`_short_word`, sharing one workspace."""
-    longest = 0
-    for w in range(lo, hi):
-        longest = max(longest, offsets[w + 1] - offsets[w])
+    longest = _longest(offsets, lo, hi)
     counts = np.empty(longest + 1)
     indeg = np.empty(longest + 1, dtype=np.int32)
     arc_len = np.empty((longest + 1, max(max_len, 1)), dtype=np.int32)
@@ -335,9 +342,7 @@ def _general_chunk(cps, offsets, lo, hi, reverse, nodes, codes, max_len, infinit
     ids go to ``out_len/out_id[offsets[w]:]`` and its token count to ``ntok[w]`` (-1 when
     the word has no segmentation). Word ``w`` draws from stream ``w`` of ``seed``.
     """
-    longest = 0
-    for w in range(lo, hi):
-        longest = max(longest, offsets[w + 1] - offsets[w])
+    longest = _longest(offsets, lo, hi)
     rows = longest + 1
     cols = longest + 1 if infinite else max_len + 1
     table = np.empty((1, 1) if infinite else (rows, cols), dtype=np.int32)

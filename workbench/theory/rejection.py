@@ -223,6 +223,19 @@ def _check_size(size: object) -> int:
 
 
 # --------------------------------------------------------------------------- samplers
+def _check_budget(expected, size: int, unit: str) -> None:
+    """Refuse calls whose expected number of trials exceeds :data:`MAX_EXPECTED_DRAWS`."""
+    if expected > MAX_EXPECTED_DRAWS:
+        raise ValueError(f"size = {size} would need ~{float(expected):.3g} {unit} in "
+                         f"expectation; the limit is {MAX_EXPECTED_DRAWS:.0e}")
+
+
+def _buffers(n: int, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Output arrays of a rejection kernel: flat lengths, offsets, trials per sample."""
+    return (np.empty(size * n, dtype=np.int64), np.zeros(size + 1, dtype=np.int64),
+            np.empty(size, dtype=np.int64))
+
+
 def markov_rejection_samples(n: int, size: int, seed: int | np.random.Generator | None = None
                              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Batch Markov rejection sampling on the full lattice (Cognetta et al. 2024).
@@ -258,15 +271,10 @@ def markov_rejection_samples(n: int, size: int, seed: int | np.random.Generator 
     n = check_n(n, maximum=MAX_MARKOV_N,
                 why=f" (E[T] = n!/2^(n-1) trials; capped at n = {MAX_MARKOV_N})")
     size = _check_size(size)
-    expected = markov_rejection_expected_trials(n) * size
-    if expected > MAX_EXPECTED_DRAWS:
-        raise ValueError(f"size = {size} would need ~{float(expected):.3g} walks in "
-                         f"expectation; the limit is {MAX_EXPECTED_DRAWS:.0e}")
-    seed64 = base_seed(as_generator(seed))
-    lengths = np.empty(size * n, dtype=np.int64)
-    offsets = np.zeros(size + 1, dtype=np.int64)
-    trials = np.empty(size, dtype=np.int64)
-    _markov_kernel(n, size, seed64, float(factorial(n)), lengths, offsets, trials)
+    _check_budget(markov_rejection_expected_trials(n) * size, size, "walks")
+    lengths, offsets, trials = _buffers(n, size)
+    _markov_kernel(n, size, base_seed(as_generator(seed)), float(factorial(n)), lengths,
+                   offsets, trials)
     return lengths[: offsets[-1]].copy(), offsets, trials
 
 
@@ -328,13 +336,8 @@ def bit_rejection_samples(n: int, max_token_length: int, size: int,
     n = check_n(n, maximum=MAX_BIT_N)
     cap = check_int(max_token_length, "max_token_length", minimum=1)
     size = _check_size(size)
-    expected = bit_rejection_expected_trials(bounded_composition_count(n, cap), n) * size
-    if expected > MAX_EXPECTED_DRAWS:
-        raise ValueError(f"size = {size} would need ~{float(expected):.3g} draws in "
-                         f"expectation; the limit is {MAX_EXPECTED_DRAWS:.0e}")
-    seed64 = base_seed(as_generator(seed))
-    lengths = np.empty(size * n, dtype=np.int64)
-    offsets = np.zeros(size + 1, dtype=np.int64)
-    trials = np.empty(size, dtype=np.int64)
-    _bit_kernel(n, cap, size, seed64, lengths, offsets, trials)
+    _check_budget(bit_rejection_expected_trials(bounded_composition_count(n, cap), n) * size,
+                  size, "draws")
+    lengths, offsets, trials = _buffers(n, size)
+    _bit_kernel(n, cap, size, base_seed(as_generator(seed)), lengths, offsets, trials)
     return lengths[: offsets[-1]].copy(), offsets, trials
