@@ -316,18 +316,26 @@ def _prob_table(n, span, alpha, logc, sel, infinite, ell_min, probs):
 
 
 @njit(**JIT)
+def _workspace(longest, max_len, infinite):
+    """Arrays for :func:`_build` on words of up to ``longest`` characters.
+
+    The arc table and selection are ``(longest + 1, max_len + 1)`` (dummies for the infinite
+    vocabulary, whose arcs are implicit); ``reach`` and ``logc`` have one entry per node.
+    """
+    rows = longest + 1
+    shape = (1, 1) if infinite else (rows, max_len + 1)
+    return (np.empty(shape, dtype=np.int32), np.zeros(shape, dtype=np.bool_),
+            np.zeros(rows, dtype=np.bool_), np.empty(rows))
+
+
+@njit(**JIT)
 def _prepare(cps, reverse, nodes, codes, max_len, infinite, ell_min):
     """Allocate workspace and run :func:`_build` on ``cps`` (reversed first if asked)."""
     n = cps.shape[0]
     work = np.empty(n, dtype=np.int32)
     for k in range(n):
         work[k] = cps[n - 1 - k] if reverse else cps[k]
-    rows = n + 1
-    cols = n + 1 if infinite else max_len + 1
-    table = np.empty((1, 1) if infinite else (rows, cols), dtype=np.int32)
-    sel = np.zeros((1, 1) if infinite else (rows, cols), dtype=np.bool_)
-    reach = np.zeros(rows, dtype=np.bool_)
-    logc = np.empty(rows)
+    table, sel, reach, logc = _workspace(n, max_len, infinite)
     span = _build(work, nodes, codes, max_len, infinite, ell_min,
                   table, sel, reach, logc)
     return table, sel, logc, span
@@ -343,13 +351,8 @@ def _general_chunk(cps, offsets, lo, hi, reverse, nodes, codes, max_len, infinit
     the word has no segmentation). Word ``w`` draws from stream ``w`` of ``seed``.
     """
     longest = _longest(offsets, lo, hi)
-    rows = longest + 1
-    cols = longest + 1 if infinite else max_len + 1
-    table = np.empty((1, 1) if infinite else (rows, cols), dtype=np.int32)
-    sel = np.zeros((1, 1) if infinite else (rows, cols), dtype=np.bool_)
-    reach = np.zeros(rows, dtype=np.bool_)
-    logc = np.empty(rows)
-    row = np.empty(cols)
+    table, sel, reach, logc = _workspace(longest, max_len, infinite)
+    row = np.empty(longest + 1 if infinite else max_len + 1)
     work = np.empty(longest, dtype=np.int32)
     for w in range(lo, hi):
         start = offsets[w]
