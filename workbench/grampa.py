@@ -33,7 +33,7 @@ from numba import njit, prange
 
 from ._config import JIT, JIT_INLINE, JIT_PARALLEL
 from ._rng import as_generator, base_seed, next_double, stream_state
-from ._trie import step
+from ._trie import child, word_codes
 from .lattice import (
     MAX_WORD_LENGTH,
     Lattice,
@@ -75,7 +75,7 @@ def _has_arc(j, length, sel, infinite, ell_min):
 
 
 @njit(**JIT)
-def _build(cps, nodes, codes, max_len, infinite, ell_min, table, sel,
+def _build(cps, da, codes, max_len, infinite, ell_min, table, sel,
            reach, logc):
     """Algorithm 1 (with reachability) on ``cps``; log path counts into ``logc``.
 
@@ -87,7 +87,7 @@ def _build(cps, nodes, codes, max_len, infinite, ell_min, table, sel,
         reach[: n + 1] = True
     else:
         span = max_len
-        _fill_arc_table(cps, nodes, codes, max_len, table)
+        _fill_arc_table(cps, da, codes, max_len, table)
         _select_arcs(table, n, max_len, ell_min, sel, reach)
     logc[0] = 0.0
     for j in range(1, n + 1):
@@ -174,32 +174,34 @@ def _walk(n, span, alpha, logc, sel, infinite, ell_min, row, state, out, start):
 
 
 @njit(**JIT_INLINE)
-def _short_word(cps, start, n, reverse, nodes, codes, max_len, ell_min, alpha, powers,
-                state, counts, indeg, arc_len, arc_id, row, out_len, out_id):
+def _short_word(wc, n, base, check, terminal, ell_min, alpha, powers, reverse, state, counts,
+                indeg, arc_len, arc_id, row, out_len, out_id, start):
     """Fused Algorithm 1 + 2 for one word of a finite vocabulary, ``n <= SHORT_WORD``.
 
-    Path counts are plain floats (exact integers up to 2**53, no overflow below 2**1000),
-    so τ = 1 needs no exp or log. Arcs into each node are kept in the order Algorithm 1
-    finds them; the walk visits them by increasing length and draws one uniform per node,
-    exactly like :func:`_walk`, so both paths give the same sample for the same stream.
-    Returns ``(k, state)``: the number of tokens written to ``out_*[start:]`` in word
-    order, or -1 if the word has no segmentation.
+    ``wc`` holds the word's trie codes in construction order, ending in a 0
+    (:func:`workbench._trie.word_codes`). Path counts are plain floats (exact integers up to
+    2**53, no overflow below 2**1000), so τ = 1 needs no exp or log. Arcs into each node are
+    kept in the order Algorithm 1 finds them; the walk visits them by increasing length and
+    draws one uniform per node, exactly like :func:`_walk`, so both paths give the same
+    sample for the same stream. Returns ``(k, state)``: the number of tokens written to
+    ``out_*[start:]`` in word order, or -1 if the word has no segmentation.
     """
     for j in range(n + 1):
         counts[j] = 0.0
         indeg[j] = 0
     counts[0] = 1.0
     for i in range(n):
-        if counts[i] == 0.0:  # unreachable: its arcs carry no paths and are not kept
+        c_i = counts[i]
+        if c_i == 0.0:  # unreachable: its arcs carry no paths and are not kept
             continue
         node = np.int64(0)
-        for j in range(i + 1, min(n, i + max_len) + 1):
-            p = j - 1
-            cp = cps[start + n - 1 - p] if reverse else cps[start + p]
-            node = step(nodes, codes, node, cp)
+        j = i
+        while True:  # stops at the first code that leaves the trie (wc[n] = 0 at the latest)
+            node = child(base, check, node, wc[j])
             if node < 0:
                 break
-            tid = nodes[node, 2]
+            j += 1
+            tid = terminal[node]
             if tid < 0:
                 continue
             length = j - i
@@ -208,7 +210,7 @@ def _short_word(cps, start, n, reverse, nodes, codes, max_len, ell_min, alpha, p
                 arc_len[j, k] = length
                 arc_id[j, k] = tid
                 indeg[j] = k + 1
-                counts[j] += counts[i]
+                counts[j] += c_i
     if counts[n] == 0.0:
         return -1, state
     j = n
@@ -274,31 +276,35 @@ def _longest(offsets, lo, hi):
 
 
 @njit(**JIT)
-def _short_chunk(cps, offsets, lo, hi, reverse, nodes, codes, max_len, ell_min, alpha, powers,
+def _short_chunk(cps, offsets, lo, hi, reverse, da, codes, max_len, ell_min, alpha, powers,
                  seed, out_len, out_id, ntok):
     """Words ``lo .. hi-1`` through :func:`_short_word`, sharing one workspace."""
     longest = _longest(offsets, lo, hi)
+    wc = np.empty(longest + 1, dtype=np.int32)
     counts = np.empty(longest + 1)
     indeg = np.empty(longest + 1, dtype=np.int32)
     arc_len = np.empty((longest + 1, max(max_len, 1)), dtype=np.int32)
     arc_id = np.empty((longest + 1, max(max_len, 1)), dtype=np.int32)
     row = np.empty(max(max_len, 1))
+    base, check, terminal = da[0], da[1], da[2]
     for w in range(lo, hi):
         start = offsets[w]
-        k, _ = _short_word(cps, start, offsets[w + 1] - start, reverse, nodes, codes, max_len,
-                           ell_min, alpha, powers, stream_state(seed, w), counts, indeg,
-                           arc_len, arc_id, row, out_len, out_id)
+        n = offsets[w + 1] - start
+        word_codes(cps, start, n, reverse, codes, wc)
+        k, _ = _short_word(wc, n, base, check, terminal, ell_min, alpha, powers, reverse,
+                           stream_state(seed, w), counts, indeg, arc_len, arc_id, row,
+                           out_len, out_id, start)
         ntok[w] = k
 
 
 @njit(**JIT_PARALLEL)
-def _sample_batch_short(cps, offsets, reverse, nodes, codes, max_len, ell_min, alpha, powers,
+def _sample_batch_short(cps, offsets, reverse, da, codes, max_len, ell_min, alpha, powers,
                         seed, out_len, out_id, ntok):
     """:func:`_short_chunk` over all words, in parallel over chunks (same results)."""
     n_words = offsets.shape[0] - 1
     n_chunks = (n_words + _CHUNK - 1) // _CHUNK
     for c in prange(n_chunks):
-        _short_chunk(cps, offsets, c * _CHUNK, min(n_words, (c + 1) * _CHUNK), reverse, nodes,
+        _short_chunk(cps, offsets, c * _CHUNK, min(n_words, (c + 1) * _CHUNK), reverse, da,
                      codes, max_len, ell_min, alpha, powers, seed, out_len, out_id, ntok)
 
 
@@ -329,20 +335,20 @@ def _workspace(longest, max_len, infinite):
 
 
 @njit(**JIT)
-def _prepare(cps, reverse, nodes, codes, max_len, infinite, ell_min):
+def _prepare(cps, reverse, da, codes, max_len, infinite, ell_min):
     """Allocate workspace and run :func:`_build` on ``cps`` (reversed first if asked)."""
     n = cps.shape[0]
     work = np.empty(n, dtype=np.int32)
     for k in range(n):
         work[k] = cps[n - 1 - k] if reverse else cps[k]
     table, sel, reach, logc = _workspace(n, max_len, infinite)
-    span = _build(work, nodes, codes, max_len, infinite, ell_min,
+    span = _build(work, da, codes, max_len, infinite, ell_min,
                   table, sel, reach, logc)
     return table, sel, logc, span
 
 
 @njit(**JIT)
-def _general_chunk(cps, offsets, lo, hi, reverse, nodes, codes, max_len, infinite, ell_min,
+def _general_chunk(cps, offsets, lo, hi, reverse, da, codes, max_len, infinite, ell_min,
                    alpha, seed, out_len, out_id, ntok):
     """One sample for each of words ``lo .. hi-1`` with the log-space kernel.
 
@@ -359,7 +365,7 @@ def _general_chunk(cps, offsets, lo, hi, reverse, nodes, codes, max_len, infinit
         n = offsets[w + 1] - start
         for k in range(n):
             work[k] = cps[start + n - 1 - k] if reverse else cps[start + k]
-        span = _build(work[:n], nodes, codes, max_len, infinite, ell_min, table, sel, reach,
+        span = _build(work[:n], da, codes, max_len, infinite, ell_min, table, sel, reach,
                       logc)
         if logc[n] == -np.inf:
             ntok[w] = -1
@@ -381,14 +387,14 @@ def _general_chunk(cps, offsets, lo, hi, reverse, nodes, codes, max_len, infinit
 
 
 @njit(**JIT_PARALLEL)
-def _sample_batch(cps, offsets, reverse, nodes, codes, max_len, infinite, ell_min, alpha, seed,
+def _sample_batch(cps, offsets, reverse, da, codes, max_len, infinite, ell_min, alpha, seed,
                   out_len, out_id, ntok):
     """:func:`_general_chunk` over all words, in parallel over chunks (same results)."""
     n_words = offsets.shape[0] - 1
     n_chunks = (n_words + _CHUNK - 1) // _CHUNK
     for c in prange(n_chunks):
         _general_chunk(cps, offsets, c * _CHUNK, min(n_words, (c + 1) * _CHUNK), reverse,
-                       nodes, codes, max_len, infinite, ell_min, alpha, seed, out_len, out_id,
+                       da, codes, max_len, infinite, ell_min, alpha, seed, out_len, out_id,
                        ntok)
 
 
@@ -572,10 +578,10 @@ class Grampa:
             with np.errstate(divide="ignore"):
                 self._powers = np.arange(_POWER_TABLE_SIZE, dtype=np.float64) ** self.alpha
         if vocab.is_infinite:
-            self._trie = (np.full((1, 3), -1, dtype=np.int32), np.zeros(1, dtype=np.int32), 0)
+            self._trie = (np.full((3, 1), -1, dtype=np.int32), np.zeros(1, dtype=np.int32), 0)
         else:
             t = vocab.reversed_trie if self._reverse else vocab.trie
-            self._trie = (t.nodes, t.codes, t.max_len)
+            self._trie = (t.da, t.codes, t.max_len)
 
     def __repr__(self) -> str:
         return (f"Grampa({self.vocab!r}, tau={self.tau}, ell_min={self.ell_min}, "
@@ -610,18 +616,18 @@ class Grampa:
         out_len = np.zeros(max(total, 1), dtype=np.int32)
         out_id = np.full(max(total, 1), -1, dtype=np.int32)
         ntok = np.zeros(len(words), dtype=np.int64)
-        nodes, codes, max_len = self._trie
+        da, codes, max_len = self._trie
         seed = base_seed(self._rng)
         parallel = len(words) >= _PARALLEL_MIN_WORDS
         if fast and not self.vocab.is_infinite and longest <= SHORT_WORD:
-            args = (self._reverse, nodes, codes, max_len, self.ell_min, self.alpha,
+            args = (self._reverse, da, codes, max_len, self.ell_min, self.alpha,
                     self._powers, seed, out_len, out_id, ntok)
             if parallel:
                 _sample_batch_short(cps, offsets, *args)
             else:
                 _short_chunk(cps, offsets, 0, len(words), *args)
         else:
-            args = (self._reverse, nodes, codes, max_len, self.vocab.is_infinite, self.ell_min,
+            args = (self._reverse, da, codes, max_len, self.vocab.is_infinite, self.ell_min,
                     self.alpha, seed, out_len, out_id, ntok)
             if parallel:
                 _sample_batch(cps, offsets, *args)
@@ -633,8 +639,8 @@ class Grampa:
         return offsets, out_len, out_id, ntok
 
     def _graph(self, word: str):
-        nodes, codes, max_len = self._trie
-        return _prepare(code_points(word), self._reverse, nodes, codes, max_len,
+        da, codes, max_len = self._trie
+        return _prepare(code_points(word), self._reverse, da, codes, max_len,
                         self.vocab.is_infinite, self.ell_min)
 
     def _probs(self, word: str) -> tuple[np.ndarray, int]:

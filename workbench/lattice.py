@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit
 
 from ._config import JIT
-from ._trie import step
+from ._trie import child, word_codes
 from .vocabulary import Vocabulary
 
 DIRECTIONS = ("l2r", "r2l")
@@ -46,7 +46,7 @@ class SegmentationError(ValueError):
 
 # --------------------------------------------------------------------------- kernels
 @njit(**JIT)
-def _fill_arc_table(cps, nodes, codes, max_len, table):
+def _fill_arc_table(cps, da, codes, max_len, table):
     """``table[j, l]`` = id of ``cps[j-l:j]`` or -1, for ``j <= n``, ``1 <= l <= max_len``.
 
     ``table`` must have at least ``n + 1`` rows and ``max_len + 1`` columns.
@@ -55,16 +55,20 @@ def _fill_arc_table(cps, nodes, codes, max_len, table):
     for j in range(n + 1):
         for length in range(max_len + 1):
             table[j, length] = -1
+    wc = np.empty(n + 1, dtype=np.int32)
+    word_codes(cps, 0, n, False, codes, wc)
+    base, check, terminal = da[0], da[1], da[2]
     for i in range(n):
         node = np.int64(0)
-        stop = min(n, i + max_len)
-        for j in range(i, stop):
-            node = step(nodes, codes, node, cps[j])
+        j = i
+        while True:  # ends at the first code that leaves the trie (wc[n] = 0 at the latest)
+            node = child(base, check, node, wc[j])
             if node < 0:
                 break
-            tid = nodes[node, 2]
+            j += 1
+            tid = terminal[node]
             if tid >= 0:
-                table[j + 1, j + 1 - i] = tid
+                table[j, j - i] = tid
 
 
 @njit(**JIT)
@@ -143,7 +147,7 @@ def arc_table(word: str, vocab: Vocabulary, *, reverse: bool = False) -> np.ndar
     trie = vocab.reversed_trie if reverse else vocab.trie
     cps = code_points(word[::-1] if reverse else word)
     table = np.empty((len(cps) + 1, trie.max_len + 1), dtype=np.int32)
-    _fill_arc_table(cps, trie.nodes, trie.codes, trie.max_len, table)
+    _fill_arc_table(cps, trie.da, trie.codes, trie.max_len, table)
     return table
 
 
