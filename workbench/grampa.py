@@ -174,26 +174,46 @@ def _walk(n, span, alpha, logc, sel, infinite, ell_min, row, state, out, start):
 
 
 @njit(**JIT_INLINE)
-def _short_word(wc, n, base, check, terminal, ell_min, alpha, powers, reverse, state, counts,
+def _short_word(wc, n, base, check, terminal, ell_min, alpha, powers, reverse, state, work,
                 indeg, arc_len, arc_id, row, out_len, out_id, start):
     """Fused Algorithm 1 + 2 for one word of a finite vocabulary, ``n <= SHORT_WORD``.
 
     ``wc`` holds the word's trie codes in construction order, ending in a 0
-    (:func:`workbench._trie.word_codes`). Path counts are plain floats (exact integers up to
-    2**53, no overflow below 2**1000), so τ = 1 needs no exp or log. Arcs into each node are
-    kept in the order Algorithm 1 finds them; the walk visits them by increasing length and
-    draws one uniform per node, exactly like :func:`_walk`, so both paths give the same
-    sample for the same stream. Returns ``(k, state)``: the number of tokens written to
-    ``out_*[start:]`` in word order, or -1 if the word has no segmentation.
+    (:func:`workbench._trie.word_codes`). ``work`` is a ``(3, >= n + 1)`` float workspace:
+    path counts ``c`` (plain floats: exact integers up to 2**53, no overflow below 2**1000),
+    node weights ``c ** α`` and, per node, the sum of the weights of the arcs into it, all
+    built in one forward pass. Where every weight is exact without rescaling (τ = 1: the
+    counts themselves; τ = ±∞: ones; otherwise counts below the ``powers`` table's size),
+    each sampling step is one uniform and one partial sum. Otherwise the step rescales by
+    the largest (α > 0) or smallest (α < 0) count first, so no weight overflows.
+
+    Arcs into each node are kept in the order Algorithm 1 finds them; the walk visits them
+    by increasing length and draws one uniform per node, exactly like :func:`_walk`, so both
+    kernels give the same sample for the same stream. Returns ``(k, state)``: the number of
+    tokens written to ``out_*[start:]`` in word order, or -1 if the word has no segmentation.
     """
+    counts, weight, wsum = work[0], work[1], work[2]
+    n_powers = powers.shape[0]
     for j in range(n + 1):
         counts[j] = 0.0
+        wsum[j] = 0.0
         indeg[j] = 0
     counts[0] = 1.0
+    tabulated = True  # every weight is c ** alpha itself, without rescaling
     for i in range(n):
         c_i = counts[i]
         if c_i == 0.0:  # unreachable: its arcs carry no paths and are not kept
             continue
+        if alpha == 1.0:
+            w_i = c_i
+        elif alpha == 0.0:
+            w_i = 1.0
+        elif c_i < n_powers:
+            w_i = powers[int(c_i)]
+        else:
+            w_i = 0.0
+            tabulated = False
+        weight[i] = w_i
         node = np.int64(0)
         j = i
         while True:  # stops at the first code that leaves the trie (wc[n] = 0 at the latest)
@@ -211,6 +231,7 @@ def _short_word(wc, n, base, check, terminal, ell_min, alpha, powers, reverse, s
                 arc_id[j, k] = tid
                 indeg[j] = k + 1
                 counts[j] += c_i
+                wsum[j] += w_i
     if counts[n] == 0.0:
         return -1, state
     j = n
@@ -220,11 +241,11 @@ def _short_word(wc, n, base, check, terminal, ell_min, alpha, powers, reverse, s
         u, state = next_double(state)
         pick = m - 1  # arcs were stored longest first; m - 1 is the shortest
         if m > 1:
-            if alpha == 1.0:
-                target = u * counts[j]
+            if tabulated:
+                target = u * wsum[j]
                 acc = 0.0
                 for a in range(m - 1, -1, -1):
-                    acc += counts[j - arc_len[j, a]]
+                    acc += weight[j - arc_len[j, a]]
                     pick = a
                     if acc > target:
                         break
@@ -235,16 +256,8 @@ def _short_word(wc, n, base, check, terminal, ell_min, alpha, powers, reverse, s
                     if (alpha > 0.0 and v > ref) or (alpha < 0.0 and v < ref):
                         ref = v
                 total = 0.0
-                table = ref < powers.shape[0]  # c ** alpha looked up for small counts
-                inv = 1.0 / powers[int(ref)] if table else 1.0
                 for a in range(m):
-                    c = counts[j - arc_len[j, a]]
-                    if alpha == 0.0:
-                        w = 1.0
-                    elif table and c < powers.shape[0]:
-                        w = powers[int(c)] * inv
-                    else:
-                        w = (c / ref) ** alpha
+                    w = (counts[j - arc_len[j, a]] / ref) ** alpha
                     row[a] = w
                     total += w
                 target = u * total
@@ -281,7 +294,7 @@ def _short_chunk(cps, offsets, lo, hi, reverse, da, codes, max_len, ell_min, alp
     """Words ``lo .. hi-1`` through :func:`_short_word`, sharing one workspace."""
     longest = _longest(offsets, lo, hi)
     wc = np.empty(longest + 1, dtype=np.int32)
-    counts = np.empty(longest + 1)
+    work = np.empty((3, longest + 1))
     indeg = np.empty(longest + 1, dtype=np.int32)
     arc_len = np.empty((longest + 1, max(max_len, 1)), dtype=np.int32)
     arc_id = np.empty((longest + 1, max(max_len, 1)), dtype=np.int32)
@@ -292,7 +305,7 @@ def _short_chunk(cps, offsets, lo, hi, reverse, da, codes, max_len, ell_min, alp
         n = offsets[w + 1] - start
         word_codes(cps, start, n, reverse, codes, wc)
         k, _ = _short_word(wc, n, base, check, terminal, ell_min, alpha, powers, reverse,
-                           stream_state(seed, w), counts, indeg, arc_len, arc_id, row,
+                           stream_state(seed, w), work, indeg, arc_len, arc_id, row,
                            out_len, out_id, start)
         ntok[w] = k
 
