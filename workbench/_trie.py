@@ -11,8 +11,8 @@ The array is padded so that ``base[s] + c < size`` for *every* node ``s`` and co
 into codes (:func:`word_codes`, which ends them with a 0) can therefore walk with one add
 and one compare per character and no bounds or end-of-word test: the walk stops by itself
 at the first character that leaves the trie, at the word's end at the latest. (Measured on
-the lattice walk of 20,000 English words: 2.0–2.4x faster than testing the code point,
-the code and the array bounds at every step.)
+the bare walks over 20,000 English words, one thread: 2.3x faster with the 8k ULM trie and
+2.7x with GPT-2's than testing the code point, the code and the bounds at every step.)
 
 This module knows nothing about alphabets, files or sampling; :mod:`workbench.vocabulary`
 builds tries (one forward, one over reversed tokens) and :mod:`workbench.lattice` walks them.
