@@ -175,24 +175,26 @@ def _walk(n, span, alpha, logc, sel, infinite, ell_min, row, state, out, start):
 
 @njit(**JIT_INLINE)
 def _short_word(wc, n, base, check, terminal, ell_min, alpha, powers, reverse, state, work,
-                indeg, arc_len, arc_id, row, out_len, out_id, start):
+                indeg, arc_len, arc_id, arc_cum, row, out_len, out_id, start):
     """Fused Algorithm 1 + 2 for one word of a finite vocabulary, ``n <= SHORT_WORD``.
 
     ``wc`` holds the word's trie codes in construction order, ending in a 0
-    (:func:`workbench._trie.word_codes`). ``work`` is a ``(3, >= n + 1)`` float workspace:
-    path counts ``c`` (plain floats: exact integers up to 2**53, no overflow below 2**1000),
-    node weights ``c ** α`` and, per node, the sum of the weights of the arcs into it, all
-    built in one forward pass. Where every weight is exact without rescaling (τ = 1: the
-    counts themselves; τ = ±∞: ones; otherwise counts below the ``powers`` table's size),
-    each sampling step is one uniform and one partial sum. Otherwise the step rescales by
-    the largest (α > 0) or smallest (α < 0) count first, so no weight overflows.
+    (:func:`workbench._trie.word_codes`). ``work`` is a ``(2, >= n + 1)`` float workspace:
+    path counts ``c`` (plain floats: exact integers up to 2**53, no overflow below 2**1000)
+    and, per node, the total weight ``Σ c_i ** α`` of the arcs into it; ``arc_cum[j, k]`` is
+    that total over the first ``k + 1`` arcs kept into ``j``. All are built in one forward
+    pass. Where every weight is exact without rescaling (τ = 1: the counts themselves;
+    τ = ±∞: ones; otherwise counts below the ``powers`` table's size), a sampling step is
+    one uniform and a count of prefix sums. Otherwise the step rescales by the largest
+    (α > 0) or smallest (α < 0) count first, so no weight overflows.
 
-    Arcs into each node are kept in the order Algorithm 1 finds them; the walk visits them
-    by increasing length and draws one uniform per node, exactly like :func:`_walk`, so both
-    kernels give the same sample for the same stream. Returns ``(k, state)``: the number of
-    tokens written to ``out_*[start:]`` in word order, or -1 if the word has no segmentation.
+    Arcs into each node are kept in the order Algorithm 1 finds them (longest first); the
+    walk picks among them as if accumulating by increasing length and draws one uniform per
+    node, exactly like :func:`_walk`, so both kernels give the same sample for the same
+    stream (up to rounding at the boundaries). Returns ``(k, state)``: the number of tokens
+    written to ``out_*[start:]`` in word order, or -1 if the word has no segmentation.
     """
-    counts, weight, wsum = work[0], work[1], work[2]
+    counts, wsum = work[0], work[1]
     n_powers = powers.shape[0]
     for j in range(n + 1):
         counts[j] = 0.0
@@ -213,7 +215,6 @@ def _short_word(wc, n, base, check, terminal, ell_min, alpha, powers, reverse, s
         else:
             w_i = 0.0
             tabulated = False
-        weight[i] = w_i
         node = np.int64(0)
         j = i
         while True:  # stops at the first code that leaves the trie (wc[n] = 0 at the latest)
@@ -232,6 +233,7 @@ def _short_word(wc, n, base, check, terminal, ell_min, alpha, powers, reverse, s
                 indeg[j] = k + 1
                 counts[j] += c_i
                 wsum[j] += w_i
+                arc_cum[j, k] = wsum[j]
     if counts[n] == 0.0:
         return -1, state
     j = n
@@ -242,13 +244,13 @@ def _short_word(wc, n, base, check, terminal, ell_min, alpha, powers, reverse, s
         pick = m - 1  # arcs were stored longest first; m - 1 is the shortest
         if m > 1:
             if tabulated:
-                target = u * wsum[j]
-                acc = 0.0
-                for a in range(m - 1, -1, -1):
-                    acc += weight[j - arc_len[j, a]]
-                    pick = a
-                    if acc > target:
-                        break
+                # the shortest arcs a..m-1 carry total - cum[a-1]: pick the largest a whose
+                # share exceeds u * total, i.e. count the prefix sums below (1 - u) * total
+                total = wsum[j]
+                threshold = total - u * total
+                pick = 0
+                for a in range(m - 1):
+                    pick += arc_cum[j, a] < threshold
             else:
                 ref = counts[j - arc_len[j, 0]]
                 for a in range(1, m):
@@ -294,10 +296,11 @@ def _short_chunk(cps, offsets, lo, hi, reverse, da, codes, max_len, ell_min, alp
     """Words ``lo .. hi-1`` through :func:`_short_word`, sharing one workspace."""
     longest = _longest(offsets, lo, hi)
     wc = np.empty(longest + 1, dtype=np.int32)
-    work = np.empty((3, longest + 1))
+    work = np.empty((2, longest + 1))
     indeg = np.empty(longest + 1, dtype=np.int32)
     arc_len = np.empty((longest + 1, max(max_len, 1)), dtype=np.int32)
     arc_id = np.empty((longest + 1, max(max_len, 1)), dtype=np.int32)
+    arc_cum = np.empty((longest + 1, max(max_len, 1)))
     row = np.empty(max(max_len, 1))
     base, check, terminal = da[0], da[1], da[2]
     for w in range(lo, hi):
@@ -305,7 +308,7 @@ def _short_chunk(cps, offsets, lo, hi, reverse, da, codes, max_len, ell_min, alp
         n = offsets[w + 1] - start
         word_codes(cps, start, n, reverse, codes, wc)
         k, _ = _short_word(wc, n, base, check, terminal, ell_min, alpha, powers, reverse,
-                           stream_state(seed, w), work, indeg, arc_len, arc_id, row,
+                           stream_state(seed, w), work, indeg, arc_len, arc_id, arc_cum, row,
                            out_len, out_id, start)
         ntok[w] = k
 
