@@ -38,8 +38,8 @@ from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros
 
 from workbench import data
-from workbench._rng import next_double, stream_state
-from workbench._trie import word_codes
+from workbench._core.rng import next_double, stream_state
+from workbench._core.trie import word_codes
 from workbench.grampa import Grampa, _reverse_span, _short_chunk
 from workbench.lattice import code_points
 

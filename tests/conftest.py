@@ -1,7 +1,7 @@
 """Shared pytest fixtures (kept small). Makes ``import naive`` work in every import mode.
 
-(The numba cache is keyed on the package's sources by ``workbench._config``; the bug that
-motivated it — a stale cached kernel after an edit to ``_trie.py`` — is described there.)
+(The numba cache is keyed on the package's sources by ``workbench._core.config``; the bug that
+motivated it — a stale cached kernel after an edit to ``_core/trie.py`` — is described there.)
 """
 
 from __future__ import annotations

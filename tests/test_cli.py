@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import naive
+from naive import grampa as naive
 
 from workbench import Grampa, Vocabulary, count_segmentations
 from workbench.__main__ import main

@@ -7,10 +7,10 @@ import subprocess
 import sys
 from collections import Counter
 
-import naive
 import numba
 import numpy as np
 import pytest
+from naive import grampa as naive
 from scipy import stats
 
 import workbench as wb

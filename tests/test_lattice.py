@@ -11,11 +11,11 @@ import random
 import time
 from fractions import Fraction
 
-import naive
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from naive import grampa as naive
 
 import workbench
 from workbench import (

@@ -47,5 +47,7 @@ def test_every_package_module_is_in_the_file_map():
     listed = set(_file_map())
     modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "workbench").rglob("*.py")
                if not p.name.startswith("_") or p.name in ("__init__.py", "__main__.py")}
-    modules = {m for m in modules if not m.endswith("theory/__init__.py")}
+    # a subpackage's __init__.py is covered by its folder's line
+    modules = {m for m in modules if not (m.endswith("/__init__.py") and m.count("/") > 1
+                                          and m.rsplit("/", 1)[0] + "/" in listed)}
     assert modules <= listed, sorted(modules - listed)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 
-import naive
 import numpy as np
 import pytest
+from naive import grampa as naive
 
 from workbench import SegmentationError, Vocabulary
 from workbench.baselines import default_segmenter, longest_match, unigram_viterbi

@@ -15,11 +15,11 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
-import naive_theory as naive
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from naive import theory as naive
 from scipy import stats
 
 import workbench.theory as th

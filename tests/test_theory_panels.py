@@ -20,7 +20,7 @@ import pytest
 
 matplotlib.use("Agg")
 
-import naive_theory as naive  # noqa: E402
+from naive import theory as naive  # noqa: E402
 
 from workbench import Grampa, Vocabulary  # noqa: E402
 from workbench.theory import markov_rejection_samples, panels, plots  # noqa: E402

@@ -1,6 +1,6 @@
 """The double-array trie: every (node, code) pair, including the 0 end-of-word code.
 
-The kernels walk the trie with no bounds or end-of-word test (see ``workbench._trie``): they
+The kernels walk the trie with no bounds or end-of-word test (see ``workbench._core.trie``): they
 rely on the array being padded so that ``base[s] + c`` is inside it for every node ``s``
 and code ``0 <= c <= A``, and on no cell being a child along code 0. Numba does not check
 bounds, so a gap in that padding would read past the array silently; here every pair is
@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from workbench._trie import build_trie, child, step, word_codes
+from workbench._core.trie import build_trie, child, step, word_codes
 
 
 def _random_tokens(rng: np.random.Generator, alphabet: str, n_tokens: int, max_len: int):

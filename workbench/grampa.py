@@ -31,9 +31,9 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit, prange
 
-from ._config import JIT, JIT_INLINE, JIT_PARALLEL
-from ._rng import as_generator, base_seed, next_double, stream_state
-from ._trie import child, word_codes
+from ._core.config import JIT, JIT_INLINE, JIT_PARALLEL
+from ._core.rng import as_generator, base_seed, next_double, stream_state
+from ._core.trie import child, word_codes
 from .lattice import (
     MAX_WORD_LENGTH,
     Lattice,

@@ -32,8 +32,8 @@ from functools import cached_property
 import numpy as np
 from numba import njit
 
-from ._config import JIT
-from ._trie import child, word_codes
+from ._core.config import JIT
+from ._core.trie import child, word_codes
 from .vocabulary import Vocabulary
 
 DIRECTIONS = ("l2r", "r2l")

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ._rng import as_generator
+from ._core.rng import as_generator
 from .baselines import default_segmenter
 from .grampa import Grampa, check_tau
 from .lattice import check_word

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ._trie import Trie, build_trie
+from ._core.trie import Trie, build_trie
 
 ALPHABETS = ("identity", "byte-level", "sentencepiece")
 SP_SPACE = "\u2581"  # ▁, SentencePiece's whitespace marker

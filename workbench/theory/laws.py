@@ -40,7 +40,7 @@ from math import comb
 
 import numpy as np
 
-from ._args import check_int, check_n
+from .._core.validate import check_int, check_n
 
 MAX_PMF_N = 4096
 """Largest ``n`` for which a whole pmf (``n`` exact big-integer fractions) is built."""

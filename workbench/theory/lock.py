@@ -45,8 +45,8 @@ from math import comb, factorial
 import numpy as np
 from numba import njit, prange
 
-from .._config import JIT, JIT_PARALLEL
-from ._args import check_int, check_lengths, check_n
+from .._core.config import JIT, JIT_PARALLEL
+from .._core.validate import check_int, check_lengths, check_n
 
 MAX_LOCK_N = 4096
 """Largest string length for the exact (Python-int) scalar keys."""

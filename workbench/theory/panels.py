@@ -44,9 +44,9 @@ from typing import Any
 
 import numpy as np
 
+from .._core.validate import check_int, check_n
 from ..grampa import Grampa
 from ..vocabulary import Vocabulary
-from ._args import check_int, check_n
 from .laws import (
     expected_chars_per_token,
     segmentality_pmf,

@@ -39,9 +39,9 @@ from math import factorial
 import numpy as np
 from numba import njit
 
-from .._config import JIT
-from .._rng import as_generator, base_seed, next_double, stream_state
-from ._args import check_int, check_lengths, check_n
+from .._core.config import JIT
+from .._core.rng import as_generator, base_seed, next_double, stream_state
+from .._core.validate import check_int, check_lengths, check_n
 
 MAX_MARKOV_N = 14
 """Largest ``n`` for the Markov rejection sampler: ``E[T] = n!/2^(n-1)`` is ~1.1e7 at 14."""

@@ -35,7 +35,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from ._config import JIT, JIT_INLINE
+from .config import JIT, JIT_INLINE
 
 _BASE, _CHECK, _TERMINAL = 0, 1, 2
 

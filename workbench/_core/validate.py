@@ -1,0 +1,181 @@
+"""Argument checks for every public function of the package: one place, one error style.
+
+The rule everywhere: the wrong *type* raises ``TypeError`` (``True``, ``3.0`` and ``"3"`` are
+not ints; ``NaN`` is not a real number), a value of the right type but out of range raises
+``ValueError``, and a request whose memory or time would exceed a stated budget raises
+:class:`BudgetError` (a ``ValueError``) *before* anything is allocated. Numba kernels never see
+unchecked input: public wrappers call these first.
+
+This module does no mathematics and imports nothing of the package.
+
+Example
+-------
+>>> check_n(5)
+5
+>>> check_lengths([2, 1, 3])
+(2, 1, 3)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import numpy as np
+
+#: Default memory budget of one public call (bytes): a quarter of the reference machine's
+#: 24 GiB, so no single call can exhaust it.
+MEMORY_BUDGET = 6 * 2**30
+
+
+class BudgetError(ValueError):
+    """A request would exceed a stated memory or time budget (raised before allocating)."""
+
+
+def check_int(value: object, name: str, *, minimum: int | None = None,
+              maximum: int | None = None, why: str = "") -> int:
+    """Return ``value`` as a Python ``int``; refuse bools, floats and out-of-range values.
+
+    Parameters
+    ----------
+    value : object
+        The candidate (``int`` or NumPy integer).
+    name : str
+        Argument name used in error messages.
+    minimum, maximum : int, optional
+        Inclusive bounds.
+    why : str
+        Appended to the error message when ``maximum`` is exceeded (e.g. why a cap exists).
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not an integer (``True``, ``3.0`` and ``"3"`` are refused).
+    ValueError
+        If ``value`` is out of range.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__} ({value!r})")
+    value = int(value)
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"{name} must be <= {maximum}, got {value}{why}")
+    return value
+
+
+def check_n(n: object, *, minimum: int = 1, maximum: int | None = None, why: str = "") -> int:
+    """Validate a string length ``n`` (an int ``>= minimum``, default 1)."""
+    return check_int(n, "n", minimum=minimum, maximum=maximum, why=why)
+
+
+def check_lengths(lengths: Iterable[object], n: int | None = None) -> tuple[int, ...]:
+    """Validate a composition: a non-empty sequence of positive ints (summing to ``n`` if given).
+
+    Returns the lengths as a tuple of Python ints.
+
+    Raises
+    ------
+    TypeError
+        If ``lengths`` is not a sequence of ints (a ``str`` is refused).
+    ValueError
+        If it is empty, has a non-positive entry, or does not sum to ``n``.
+    """
+    if type(lengths) in (tuple, list) and all(type(x) is int for x in lengths):
+        out = tuple(lengths)  # fast path: plain ints need no per-element conversion
+        if out and min(out) >= 1 and (n is None or sum(out) == n):
+            return out
+    if isinstance(lengths, (str, bytes)) or not isinstance(lengths, (Iterable, np.ndarray)):
+        raise TypeError(f"lengths must be a sequence of ints, not {type(lengths).__name__}")
+    if isinstance(lengths, np.ndarray):
+        if lengths.ndim != 1:
+            raise ValueError(f"lengths must be one-dimensional, got shape {lengths.shape}")
+        if lengths.size and not np.issubdtype(lengths.dtype, np.integer):
+            raise TypeError(f"lengths must hold integers, not {lengths.dtype}")
+    out = tuple(check_int(x, "every token length") for x in lengths)
+    if not out:
+        raise ValueError("lengths must contain at least one token length")
+    if min(out) < 1:
+        raise ValueError(f"token lengths must be positive, got {list(out)}")
+    if n is not None and sum(out) != n:
+        raise ValueError(f"token lengths {list(out)} sum to {sum(out)}, not n = {n}")
+    return out
+
+
+def check_real(value: object, name: str, *, minimum: float | None = None,
+               maximum: float | None = None, allow_inf: bool = False,
+               open_minimum: bool = False, open_maximum: bool = False) -> float:
+    """Return ``value`` as a Python ``float``; refuse bools, strings, NaN and (unless allowed) ±inf.
+
+    Parameters
+    ----------
+    value : object
+        The candidate (``int``, ``float`` or a NumPy scalar).
+    name : str
+        Argument name used in error messages.
+    minimum, maximum : float, optional
+        Bounds, inclusive unless ``open_minimum`` / ``open_maximum``.
+    allow_inf : bool
+        Accept ``±inf`` (still subject to the bounds).
+
+    Examples
+    --------
+    >>> check_real(0.5, "p", minimum=0.0, maximum=1.0)
+    0.5
+    >>> check_real(float("nan"), "tau")
+    Traceback (most recent call last):
+    ...
+    ValueError: tau must be a number, got nan
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                       np.floating)):
+        raise TypeError(f"{name} must be a real number, not {type(value).__name__} ({value!r})")
+    out = float(value)
+    if math.isnan(out):
+        raise ValueError(f"{name} must be a number, got nan")
+    if math.isinf(out) and not allow_inf:
+        raise ValueError(f"{name} must be finite, got {out}")
+    if minimum is not None and (out < minimum or (open_minimum and out == minimum)):
+        raise ValueError(f"{name} must be {'>' if open_minimum else '>='} {minimum}, got {out}")
+    if maximum is not None and (out > maximum or (open_maximum and out == maximum)):
+        raise ValueError(f"{name} must be {'<' if open_maximum else '<='} {maximum}, got {out}")
+    return out
+
+
+def check_probability(value: object, name: str = "p") -> float:
+    """A probability in ``[0, 1]`` as a float (``TypeError`` / ``ValueError`` otherwise).
+
+    >>> check_probability(1)
+    1.0
+    """
+    return check_real(value, name, minimum=0.0, maximum=1.0)
+
+
+def check_choice(value: object, name: str, choices: Iterable[str]) -> str:
+    """One of a fixed set of strings; the error lists the valid ones.
+
+    >>> check_choice("l2r", "direction", ("l2r", "r2l"))
+    'l2r'
+    """
+    choices = tuple(choices)
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be one of {', '.join(map(repr, choices))}, "
+                        f"not {type(value).__name__}")
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
+    return value
+
+
+def check_budget(n_bytes: int | float, what: str, *, budget: int = MEMORY_BUDGET,
+                 hint: str = "") -> None:
+    """Refuse a request whose estimated size ``n_bytes`` exceeds ``budget`` (before allocating).
+
+    >>> try:
+    ...     check_budget(10**12, "a table")
+    ... except BudgetError as err:
+    ...     print(err)
+    a table needs ~931.3 GiB, over the budget of 6.0 GiB per call
+    """
+    if n_bytes > budget:
+        raise BudgetError(f"{what} needs ~{n_bytes / 2**30:.1f} GiB, over the budget of "
+                          f"{budget / 2**30:.1f} GiB per call{hint}")

@@ -1,0 +1,172 @@
+"""Chunk→count tables: the corpus form every trainer of the workbench reads.
+
+A *count table* maps a chunk (a pretokenised word, e.g. ``" the"``) to how often it occurs.
+On disk it is the TSV format of ``shared/data/``: one ``chunk<TAB>count`` per line, written by
+Python's :mod:`csv` with ``delimiter="\\t"``, so a chunk holding a tab, newline or quote is
+quoted csv-style; no header.
+
+This module reads, writes and validates such tables. It does not pretokenise text (see
+:mod:`workbench.bpe.counting`) and does not train anything.
+
+Example
+-------
+>>> import io, tempfile, os
+>>> path = os.path.join(tempfile.mkdtemp(), "t.tsv")
+>>> write_counts({" the": 3, 'say "hi"\\t': 1}, path)
+>>> read_counts(path)
+{' the': 3, 'say "hi"\\t': 1}
+>>> as_counts({"ab": 2})
+{'ab': 2}
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+
+from ._core.validate import MEMORY_BUDGET, check_budget
+
+#: Rough resident bytes per table entry (dict slot, str, int) when a TSV is loaded.
+_BYTES_PER_ENTRY = 200
+
+
+class CountsFormatError(ValueError):
+    """A malformed count-table file; the message names the file and the line."""
+
+
+def read_counts(path: str | os.PathLike, *, budget: int = MEMORY_BUDGET) -> dict[str, int]:
+    """Read a ``chunk<TAB>count`` TSV into a dict (insertion order = file order).
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    budget : int
+        Memory budget in bytes; a file whose table would exceed it is refused before reading.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``path`` does not exist.
+    CountsFormatError
+        On a line without exactly two fields, a non-integer or non-positive count, an empty
+        chunk, or a repeated chunk; the message names the file and the line number.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no count table at {path}")
+    # A line is at least 4 bytes ("a\t1\n"); the estimate is generous on purpose.
+    check_budget(path.stat().st_size // 4 * _BYTES_PER_ENTRY, f"reading {path}", budget=budget)
+    out: dict[str, int] = {}
+    with open(path, encoding="utf-8", newline="") as handle:
+        reader = csv.reader(handle, delimiter="\t")
+        line = 0
+        try:
+            for row in reader:
+                line = reader.line_num
+                if len(row) != 2:
+                    raise CountsFormatError(
+                        f"{path}, line {line}: expected 'chunk<TAB>count', got {len(row)} "
+                        f"field(s): {row!r:.80}")
+                chunk, count = row
+                if not count.isdigit():
+                    raise CountsFormatError(
+                        f"{path}, line {line}: count {count!r:.40} is not a positive integer")
+                value = int(count)
+                if value <= 0:
+                    raise CountsFormatError(f"{path}, line {line}: count must be positive, got 0")
+                if not chunk:
+                    raise CountsFormatError(f"{path}, line {line}: empty chunk")
+                if chunk in out:
+                    raise CountsFormatError(f"{path}, line {line}: chunk {chunk!r:.40} repeated")
+                out[chunk] = value
+        except csv.Error as err:
+            raise CountsFormatError(f"{path}, line {reader.line_num}: {err}") from None
+        except UnicodeDecodeError as err:
+            raise CountsFormatError(f"{path}, after line {line}: not UTF-8 ({err})") from None
+    return out
+
+
+def write_counts(counts: Mapping[str, int], path: str | os.PathLike) -> None:
+    """Write a table as ``chunk<TAB>count`` TSV (csv-quoted where needed), most common first.
+
+    Ties keep the mapping's order. The table is validated first (see :func:`as_counts`).
+    """
+    table = as_counts(counts)
+    order = sorted(table.items(), key=lambda kv: -kv[1])
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
+        writer.writerows(order)
+
+
+def as_counts(counts: Mapping[str, int] | str | os.PathLike, *,
+              name: str = "counts") -> dict[str, int]:
+    """Validate a count table given as a mapping or as a path to a TSV; return a plain dict.
+
+    Parameters
+    ----------
+    counts : Mapping[str, int] or str or os.PathLike
+        Chunk → positive integer count, or the path of a ``chunk<TAB>count`` file.
+    name : str
+        Argument name used in error messages.
+
+    Raises
+    ------
+    TypeError
+        A key that is not a ``str``, a count that is not an integer (``2.0``, ``True``).
+    ValueError
+        An empty table, an empty chunk, a count ``<= 0``.
+
+    Examples
+    --------
+    >>> as_counts({"a": 0})
+    Traceback (most recent call last):
+    ...
+    ValueError: counts: count of 'a' must be positive, got 0
+    """
+    if isinstance(counts, (str, os.PathLike)):
+        table = read_counts(counts)
+        if not table:
+            raise ValueError(f"{name}: the file {counts} holds no chunks (empty corpus)")
+        return table
+    if not isinstance(counts, Mapping):
+        raise TypeError(f"{name} must be a mapping chunk -> count or a path to a TSV, "
+                        f"not {type(counts).__name__}")
+    if not counts:
+        raise ValueError(f"{name} is empty: nothing to learn from (empty corpus)")
+    out: dict[str, int] = {}
+    for chunk, count in counts.items():
+        if not isinstance(chunk, str):
+            raise TypeError(f"{name}: every chunk must be a str, got {type(chunk).__name__} "
+                            f"{chunk!r:.40}")
+        if not chunk:
+            raise ValueError(f"{name}: the empty string is not a chunk")
+        if isinstance(count, (bool, np.bool_)) or not isinstance(count, (int, np.integer)):
+            raise TypeError(f"{name}: count of {chunk!r:.40} must be an int, got "
+                            f"{type(count).__name__} {count!r}")
+        if count <= 0:
+            raise ValueError(f"{name}: count of {chunk!r:.40} must be positive, got {count}")
+        out[chunk] = int(count)
+    return out
+
+
+def shared_table(name: str) -> Path | None:
+    """Path of a table in the steering repository's ``shared/data/`` (``None`` if absent).
+
+    Looks beside the project checkout (``../shared/data/NAME.tsv``) and under
+    ``$WORKBENCH_SHARED_DATA``. Tests and benchmarks skip cleanly when it returns ``None``.
+    """
+    roots = []
+    if os.environ.get("WORKBENCH_SHARED_DATA"):
+        roots.append(Path(os.environ["WORKBENCH_SHARED_DATA"]))
+    here = Path(__file__).resolve().parent.parent
+    roots += [here.parent / "shared" / "data", Path.cwd().parent / "shared" / "data"]
+    for root in roots:
+        candidate = root / f"{name}.tsv"
+        if candidate.is_file():
+            return candidate
+    return None
