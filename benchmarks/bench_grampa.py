@@ -13,7 +13,7 @@ numba kernels and checks that every tokeniser's output spells the word back):
   segmentation of the unigram lattice is equally likely: the same law as GRaMPa with
   τ = 1, ℓ_min = 1 on the same vocabulary.
 
-Words are the most frequent English words (``workbench.data.english_words``), spelled as
+Words are the most frequent English words (``workbench.datasets.english_words``), spelled as
 each tokeniser expects them: ``vocab.to_alphabet(" " + w)`` (``"▁word"`` for the ULM
 vocabulary, ``"Ġword"`` for GPT-2's) for workbench and TkTkT; the plain word ``w`` for
 SentencePiece, which normalises it and adds ``"▁"`` itself (inside the timed call).
@@ -431,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
     out = ["", "## GRaMPa throughput (single thread)", ""]
     out += [f"- {k}: {v}" for k, v in machine_info()]
     out += [f"- words: the {len(plain):,} most frequent English words "
-            f"(`workbench.data.english_words`), `vocab.to_alphabet(' ' + w)` for workbench and "
+            f"(`workbench.datasets.english_words`), `vocab.to_alphabet(' ' + w)` for workbench and "
             f"TkTkT, plain `w` for SentencePiece (it adds `▁` itself); TkTkT on "
             f"{len(subset):,} of them (every {step}th)",
             f"- medians of {args.repeats} interleaved rounds after a warm-up call; "

@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros
 
-from workbench import data
+from workbench import datasets as data
 from workbench._core.rng import next_double, stream_state
 from workbench._core.trie import word_codes
 from workbench.grampa import Grampa, _reverse_span, _short_chunk

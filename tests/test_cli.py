@@ -34,7 +34,7 @@ def test_sample_prints_the_seeded_samples(tmp_path, capsys):
 
 def test_space_prefix_and_shipped_vocabulary(capsys):
     assert main(["count", "--vocab", "gpt2", "--space", "hi"]) == 0
-    from workbench import data
+    from workbench import datasets as data
 
     gpt2 = data.load_vocabulary("gpt2")
     assert capsys.readouterr().out == f"Ġhi\t{count_segmentations('Ġhi', gpt2)}\n"

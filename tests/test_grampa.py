@@ -397,7 +397,7 @@ def test_power_table_edges_agree_with_general_kernel(tau):
 def test_ten_thousand_characters_with_a_real_vocabulary():
     """A 10,000-character stretch of Shakespeare as one string under the shipped 8k ULM
     vocabulary: valid samples for skewed and uniform τ, and finite exact laws."""
-    from workbench import data
+    from workbench import datasets as data
 
     vocab = data.load_vocabulary("ulm-8k")
     text = " ".join(data.load_text("shakespeare").split())[:10_000]

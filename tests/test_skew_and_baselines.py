@@ -9,7 +9,7 @@ import pytest
 from naive import grampa as naive
 
 from workbench import SegmentationError, Vocabulary
-from workbench.baselines import default_segmenter, longest_match, unigram_viterbi
+from workbench.segmenters import default_segmenter, longest_match, unigram_viterbi
 from workbench.skew import (
     TAU_GRID,
     arc_probabilities,

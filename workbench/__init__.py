@@ -11,7 +11,7 @@ from .lattice import (
     count_segmentations,
     enumerate_segmentations,
 )
-from .multiplex import Multiplexer
+from .segmenters import Multiplexer
 from .vocabulary import Vocabulary, VocabularyFormatError
 
 __all__ = [

@@ -58,7 +58,8 @@ def _run_verify(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- sample, count
 def _vocabulary(spec: str):
     """A shipped name (``ulm-8k``, ``bpe-8k``, ``gpt2``), ``infinite``, or a file path."""
-    from workbench import Vocabulary, data
+    from workbench import Vocabulary
+    from workbench import datasets as data
 
     if spec == "infinite":
         return Vocabulary.infinite()

@@ -13,7 +13,7 @@ overflows at any word length.
 
 The private ``@njit`` kernels never see unchecked input; :class:`Grampa` validates and
 converts. This module does not train vocabularies, compute closed-form laws
-(:mod:`workbench.theory`) or multiplex (:mod:`workbench.multiplex`).
+(:mod:`workbench.theory`) or multiplex (:mod:`workbench.segmenters`).
 
 Example
 -------
@@ -835,3 +835,34 @@ class Grampa:
         """E[m], from :meth:`token_count_pmf`."""
         pmf = self.token_count_pmf(word)
         return float(np.dot(np.arange(pmf.size), pmf))
+
+
+def arc_probabilities(
+    word: str, vocab: Vocabulary, tau: float = 1.0, ell_min: int = 1, direction: str = "l2r"
+) -> dict[tuple[int, int], float]:
+    """GRaMPa's transition probability of every arc ``(i, j)`` (token ``word[i:j]``).
+
+    For ``"r2l"`` it is P(previous node is i | at node j) — sampling walks right to left;
+    for ``"l2r"`` it is P(next node is j | at node i). Arcs outside the walked graph are
+    absent.
+
+    >>> from workbench import Vocabulary
+    >>> arc_probabilities("ab", Vocabulary(["a", "b", "ab"]), direction="r2l")
+    {(0, 1): 1.0, (0, 2): 0.5, (1, 2): 0.5}
+    """
+    g = Grampa(vocab, tau=tau, ell_min=ell_min, direction=direction)
+    word = g._check_word(word)
+    if word == "":
+        return {}
+    probs, span = g._probs(word)
+    n = len(word)
+    out = {}
+    for j in range(1, n + 1):
+        for length in range(1, min(j, span) + 1):
+            p = float(probs[j, length])
+            if p > 0.0:
+                if direction == "r2l":
+                    out[(j - length, j)] = p
+                else:  # construction coordinates are mirrored
+                    out[(n - j, n - j + length)] = p
+    return dict(sorted(out.items()))

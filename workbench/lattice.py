@@ -244,6 +244,23 @@ def _infinite_count(n: int, ell_min: int) -> int:
 
 
 # --------------------------------------------------------------------------- public API
+def tokens_from_lengths(word: str, lengths) -> list[str]:
+    """Cut ``word`` into consecutive tokens of the given lengths (in word order).
+
+    The one place where a sampled length sequence becomes tokens.
+
+    >>> tokens_from_lengths("grampa", [2, 1, 3])
+    ['gr', 'a', 'mpa']
+    """
+    out, pos = [], 0
+    for length in lengths:
+        out.append(word[pos:pos + length])
+        pos += length
+    if pos != len(word):
+        raise ValueError(f"token lengths sum to {pos}, not len(word) = {len(word)}")
+    return out
+
+
 def count_segmentations(
     word: str, vocab: Vocabulary, ell_min: int = 1, direction: str = "l2r"
 ) -> int:

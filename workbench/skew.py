@@ -26,9 +26,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ._core.rng import as_generator
-from .baselines import default_segmenter
-from .grampa import Grampa, check_tau
+from .grampa import Grampa, arc_probabilities, check_tau  # noqa: F401  (notebook 02 uses skew.arc_probabilities)
 from .lattice import check_word
+from .segmenters import default_segmenter
 from .vocabulary import Vocabulary
 
 #: τ values in increasing skew towards longer tokens (footnote 10's order).
@@ -38,37 +38,6 @@ TAU_GRID = (0.25, 0.5, 1.0, 2.0, 5.0, 20.0, math.inf, -20.0, -10.0, -5.0, -2.0, 
 def skew_coordinate(tau: float) -> float:
     """−1/τ (−α): increases with the skew towards longer tokens; ±inf both map to 0."""
     return 0.0 - check_tau(tau)  # 0.0 - 0.0 is +0.0 (plain negation would give -0.0)
-
-
-def arc_probabilities(
-    word: str, vocab: Vocabulary, tau: float = 1.0, ell_min: int = 1, direction: str = "l2r"
-) -> dict[tuple[int, int], float]:
-    """GRaMPa's transition probability of every arc ``(i, j)`` (token ``word[i:j]``).
-
-    For ``"r2l"`` it is P(previous node is i | at node j) — sampling walks right to left;
-    for ``"l2r"`` it is P(next node is j | at node i). Arcs outside the walked graph are
-    absent.
-
-    >>> from workbench import Vocabulary
-    >>> arc_probabilities("ab", Vocabulary(["a", "b", "ab"]), direction="r2l")
-    {(0, 1): 1.0, (0, 2): 0.5, (1, 2): 0.5}
-    """
-    g = Grampa(vocab, tau=tau, ell_min=ell_min, direction=direction)
-    word = check_word(word)
-    if word == "":
-        return {}
-    probs, span = g._probs(word)
-    n = len(word)
-    out = {}
-    for j in range(1, n + 1):
-        for length in range(1, min(j, span) + 1):
-            p = float(probs[j, length])
-            if p > 0.0:
-                if direction == "r2l":
-                    out[(j - length, j)] = p
-                else:  # construction coordinates are mirrored
-                    out[(n - j, n - j + length)] = p
-    return dict(sorted(out.items()))
 
 
 def segmentality_moments(
@@ -122,7 +91,7 @@ def skew_panel(
     """Samples and exact laws of the number of tokens m and of token lengths for one word.
 
     With multiplexing rate ``p`` < 1, each sample is GRaMPa's with probability ``p`` and
-    ``deterministic(word)`` otherwise (default: :func:`workbench.baselines.default_segmenter`),
+    ``deterministic(word)`` otherwise (default: :func:`workbench.segmenters.default_segmenter`),
     and the exact laws are the corresponding mixtures.
 
     Returns

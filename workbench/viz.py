@@ -10,7 +10,7 @@ count of Algorithm 1 at each node and one curve per arc, labelled by its token.
 This module does not sample, weight or count anything itself: every number it shows comes
 from :mod:`workbench.lattice` (or from the caller, e.g. ``arc_probabilities``), and the
 only arithmetic here is layout and label formatting. It does not train or download
-vocabularies either; :func:`vocabulary_options` lists what :mod:`workbench.data` ships when
+vocabularies either; :func:`vocabulary_options` lists what :mod:`workbench.datasets` ships when
 that module is present.
 
 The last section (notebook 02) plots what :mod:`workbench.skew` computes: histograms of
@@ -448,12 +448,12 @@ def vocabulary_options(
 
     The shipped vocabularies come first (``workbench.data.available_vocabularies()``,
     loaded lazily with ``workbench.data.load_vocabulary(name)``), then ``"infinite"``,
-    ``"figure-1"`` and ``extra``. If :mod:`workbench.data` is missing or its files are not
+    ``"figure-1"`` and ``extra``. If :mod:`workbench.datasets` is missing or its files are not
     there, only the built-in entries are listed.
     """
     options: dict[str, Callable[[], Vocabulary]] = {}
     try:
-        from . import data  # optional: written separately
+        from . import datasets as data
 
         for name in data.available_vocabularies():
             options[str(name)] = lru_cache(maxsize=1)(

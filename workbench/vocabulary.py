@@ -7,7 +7,7 @@ arrays of :mod:`workbench._trie`.
 
 This module does not segment anything (see :mod:`workbench.lattice`), does not apply
 Unicode normalisation (words are segmented exactly as given, NFC or not), and does not
-train vocabularies (see :mod:`workbench.data`).
+train vocabularies (see :mod:`workbench.datasets`).
 
 Example
 -------

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ._core.rng import as_generator
+from .._core.rng import as_generator
 
 
 class Multiplexer:

@@ -1,4 +1,4 @@
-"""Tests for workbench.data: shipped files match data/README.md, loaders, retraining."""
+"""Tests for workbench.datasets: shipped files match data/README.md, loaders, retraining."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import shutil
 
 import pytest
 
-from workbench import data
+from workbench.datasets import loaders as data
+from workbench.datasets import build as data_build
 from workbench.vocabulary import Vocabulary
 
 README = data.DATA_DIR / "README.md"
@@ -148,7 +149,7 @@ def test_brown():
         lambda: data.sentencepiece_model_path("gpt2"),
         lambda: data.load_text("gutenberg"),
         lambda: data.load_documents("Brown"),
-        lambda: data.train_sentencepiece("a b", "unused.model", model_type="word"),
+        lambda: data_build.train_sentencepiece("a b", "unused.model", model_type="word"),
     ],
 )
 def test_unknown_names_raise_value_error(call):
@@ -159,9 +160,9 @@ def test_unknown_names_raise_value_error(call):
 def test_missing_files_say_how_to_rebuild(tmp_path, monkeypatch):
     monkeypatch.setattr(data, "DATA_DIR", tmp_path)
     assert data.available_vocabularies() == []
-    with pytest.raises(FileNotFoundError, match="python -m workbench.data build"):
+    with pytest.raises(FileNotFoundError, match="python -m workbench.datasets.build"):
         data.sentencepiece_model_path("ulm-8k")
-    with pytest.raises(FileNotFoundError, match="python -m workbench.data build"):
+    with pytest.raises(FileNotFoundError, match="python -m workbench.datasets.build"):
         data.load_gpt2_merges()
 
 
@@ -170,9 +171,9 @@ def test_missing_files_say_how_to_rebuild(tmp_path, monkeypatch):
 def test_train_small_model_is_loadable_and_deterministic(tmp_path, model_type):
     spm = pytest.importorskip("sentencepiece")
     text = data.load_text()[:100_000]
-    first = data.train_sentencepiece(text, tmp_path / "a.model", model_type=model_type,
+    first = data_build.train_sentencepiece(text, tmp_path / "a.model", model_type=model_type,
                                      vocab_size=200)
-    second = data.train_sentencepiece(text, tmp_path / "b.model", model_type=model_type,
+    second = data_build.train_sentencepiece(text, tmp_path / "b.model", model_type=model_type,
                                       vocab_size=200)
     assert first.read_bytes() == second.read_bytes()
     vocab = Vocabulary.load(first)
@@ -185,8 +186,8 @@ def test_train_small_model_is_loadable_and_deterministic(tmp_path, model_type):
 def test_build_cli_retrains_into_out_dir(tmp_path, capsys):
     pytest.importorskip("sentencepiece")
     shutil.copy(data.DATA_DIR / data.SHAKESPEARE_FILE, tmp_path)
-    argv = ["build", "--out-dir", str(tmp_path), "--vocab-size", "300", "--model-types", "bpe"]
-    assert data.main(argv) == 0
+    argv = ["--out-dir", str(tmp_path), "--vocab-size", "300", "--model-types", "bpe"]
+    assert data_build.main(argv) == 0
     model = tmp_path / "sp_bpe_300.model"
     assert len(Vocabulary.load(model)) == 299
     assert "sp_bpe_300.model" in capsys.readouterr().out

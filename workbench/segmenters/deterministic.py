@@ -21,8 +21,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from .lattice import SegmentationError, check_vocab, check_word
-from .vocabulary import Vocabulary
+from ..lattice import SegmentationError, check_vocab, check_word
+from ..vocabulary import Vocabulary
 
 
 def _checked(word: str, vocab: Vocabulary) -> tuple[str, Vocabulary]:
