@@ -9,8 +9,8 @@ import shutil
 
 import pytest
 
-from workbench.datasets import loaders as data
 from workbench.datasets import build as data_build
+from workbench.datasets import loaders as data
 from workbench.vocabulary import Vocabulary
 
 README = data.DATA_DIR / "README.md"
