@@ -17,7 +17,7 @@ them (see :mod:`workbench.grampa`).
 
 Example
 -------
->>> from workbench.vocabulary import Vocabulary
+>>> from workbench.vocab import Vocabulary
 >>> count_segmentations("abc", Vocabulary(["a", "b", "c", "ab", "bc"]))
 3
 >>> enumerate_segmentations("abc", Vocabulary(["a", "b", "c", "ab", "bc"]))
@@ -35,7 +35,7 @@ from numba import njit
 from ._core.config import JIT, JIT_INLINE
 from ._core.trie import child, word_codes
 from ._core.validate import check_choice, check_int
-from .vocabulary import Vocabulary
+from .vocab import Vocabulary
 
 DIRECTIONS = ("l2r", "r2l")
 MAX_WORD_LENGTH = 1_000_000  # code points; longer inputs are refused, not attempted

@@ -29,7 +29,7 @@ from ._core.rng import as_generator
 from .grampa import Grampa, arc_probabilities, check_tau  # noqa: F401  (notebook 02 uses skew.arc_probabilities)
 from .lattice import check_word
 from .segmenters import default_segmenter
-from .vocabulary import Vocabulary
+from .vocab import Vocabulary
 
 #: τ values in increasing skew towards longer tokens (footnote 10's order).
 TAU_GRID = (0.25, 0.5, 1.0, 2.0, 5.0, 20.0, math.inf, -20.0, -10.0, -5.0, -2.0, -1.0)

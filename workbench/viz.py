@@ -44,7 +44,7 @@ from matplotlib.figure import Figure, FigureBase
 
 from . import skew as _skew
 from .lattice import Lattice, SegmentationError, enumerate_segmentations
-from .vocabulary import Vocabulary
+from .vocab import Vocabulary
 
 __all__ = [
     "FIGURE1_TOKENS",

@@ -19,7 +19,7 @@ from numba import njit
 
 from .._core.config import JIT
 from ..lattice import to_word_arc
-from ..vocabulary import Vocabulary
+from ..vocab import Vocabulary
 
 
 def path_probability(probs: np.ndarray, span: int, lengths: Sequence[int],

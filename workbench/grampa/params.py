@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._core.validate import check_real
-from ..vocabulary import Vocabulary
+from ..vocab import Vocabulary
 
 _POWER_TABLE_SIZE = 4096  # c ** alpha tabulated for path counts c below this
 _POWER_TABLE_MAX_ALPHA = 80.0  # 4096 ** 80 < 1e290: table entries stay finite and non-zero

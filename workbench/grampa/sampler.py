@@ -32,7 +32,7 @@ from ..lattice import (
     enumerate_segmentations,
     tokens_from_lengths,
 )
-from ..vocabulary import Vocabulary
+from ..vocab import Vocabulary
 from . import fused, laws, logspace, many
 from .params import check_tau, make_walk
 

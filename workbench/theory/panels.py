@@ -46,7 +46,7 @@ import numpy as np
 
 from .._core.validate import check_int, check_n
 from ..grampa import Grampa
-from ..vocabulary import Vocabulary
+from ..vocab import Vocabulary
 from .laws import (
     expected_chars_per_token,
     segmentality_pmf,
