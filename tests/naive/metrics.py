@@ -76,3 +76,17 @@ def sequence_length(sequences) -> Fraction:
         n += 1
         total += len(seq)
     return Fraction(total, n)
+
+
+def power_sum(counts, alpha: int) -> Fraction:
+    """Σ p^α exactly, for an integer ``alpha``."""
+    return sum((p ** alpha for p in probabilities(counts)), Fraction(0))
+
+
+def drop_raises_renyi(counts: dict, x, y, z, alpha: int) -> bool:
+    """Does replacing every ``x`` by ``y z`` raise H_α (integer α > 1)? Exact, from the tables."""
+    after = dict(counts)
+    cx = after.pop(x)
+    after[y] = after[y] + cx
+    after[z] = after[z] + cx
+    return power_sum(after, alpha) < power_sum(counts, alpha)  # H_α = log(Σp^α)/(1-α)
