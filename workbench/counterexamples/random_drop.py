@@ -133,12 +133,18 @@ class RandomDropBPE:
             flat[offsets[t]:offsets[t + 1]] = p
         return offsets, flat
 
+    def decompose_ids(self, ids: Sequence[int]) -> list[int]:
+        """Eq. 5 on a base encoding: every id replaced by ``DEC`` of it."""
+        arr = np.asarray(ids, dtype=np.int64)
+        if arr.size == 0:
+            return []
+        if arr.ndim != 1 or arr.min() < 0 or arr.max() >= self._offsets.size - 1:
+            raise ValueError("ids must be a 1-D sequence of base vocabulary ids")
+        return expand_ids(arr, self._offsets, self._flat).tolist()
+
     def encode(self, text: str) -> list[int]:
         """Token ids: the base model's encoding with every token replaced by ``DEC`` (Eq. 5)."""
-        ids = np.asarray(self.model.encode(text), dtype=np.int64)
-        if ids.size == 0:
-            return []
-        return expand_ids(ids, self._offsets, self._flat).tolist()
+        return self.decompose_ids(self.model.encode(text))
 
     def tokens(self, text: str) -> list[bytes]:
         """The encoding as bytes tokens."""
