@@ -6,7 +6,8 @@ in this order, makes :func:`verify` run them all:
 * :mod:`.laws` — uniform-sampling laws (Eqs. 11–36);
 * :mod:`.rejection` — rejection samplers and costs (Eqs. 43–47);
 * :mod:`.grampa` — GRaMPa's samples are uniform under the infinite vocabulary;
-* :mod:`.lock` — LOCK keys (App. C).
+* :mod:`.lock` — LOCK keys (App. C);
+* :mod:`.renyi` — Theorems 4.1–4.3 and Example 2 of the Rényi counterexamples paper.
 
 Statistical checks use fixed seeds and pass iff their p-value exceeds ``P_THRESHOLD`` (1e-3).
 This subpackage does not time anything (see ``benchmarks/bench_lock.py``) and does not plot.
@@ -18,7 +19,7 @@ Example
 [('Eq. 21', 'pass')]
 """
 
-from . import grampa, laws, lock, rejection  # noqa: F401  (each registers its checks)
+from . import grampa, laws, lock, rejection, renyi  # noqa: F401  (each registers its checks)
 from .grampa import check_grampa_uniform
 from .registry import (
     CHECKS,
