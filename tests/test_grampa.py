@@ -420,7 +420,7 @@ def test_serial_small_batches_equal_parallel_large_batches():
     """Small calls run the chunk kernels serially, large ones in parallel: word w (sample s)
     uses stream w (s) either way, so a prefix of a large call equals the small call."""
     vocab = Vocabulary(["a", "b", "c", "ab", "bc", "ca", "abc"])
-    n_words = 2 * wb.grampa._PARALLEL_MIN_WORDS
+    n_words = 2 * wb.grampa.sampler._PARALLEL_MIN_WORDS
     words = ["abcabcab"[: 1 + k % 8] * (1 + k % 3) for k in range(n_words)]
     for fast in (True, False):
         big = Grampa(vocab, tau=-2.0, seed=5)._batch(words, fast=fast)

@@ -12,7 +12,7 @@ from .lattice import (
     enumerate_segmentations,
 )
 from .segmenters import Multiplexer
-from .vocabulary import Vocabulary, VocabularyFormatError
+from .vocab import Vocabulary, VocabularyFormatError
 
 __all__ = [
     "Grampa",

@@ -17,7 +17,7 @@ them (see :mod:`workbench.grampa`).
 
 Example
 -------
->>> from workbench.vocabulary import Vocabulary
+>>> from workbench.vocab import Vocabulary
 >>> count_segmentations("abc", Vocabulary(["a", "b", "c", "ab", "bc"]))
 3
 >>> enumerate_segmentations("abc", Vocabulary(["a", "b", "c", "ab", "bc"]))
@@ -32,9 +32,10 @@ from functools import cached_property
 import numpy as np
 from numba import njit
 
-from ._core.config import JIT
+from ._core.config import JIT, JIT_INLINE
 from ._core.trie import child, word_codes
-from .vocabulary import Vocabulary
+from ._core.validate import check_choice, check_int
+from .vocab import Vocabulary
 
 DIRECTIONS = ("l2r", "r2l")
 MAX_WORD_LENGTH = 1_000_000  # code points; longer inputs are refused, not attempted
@@ -45,8 +46,37 @@ class SegmentationError(ValueError):
 
 
 # --------------------------------------------------------------------------- kernels
+@njit(**JIT_INLINE)
+def keeps_arc(length, ell_min, has_incoming):
+    """The soft-ℓ_min rule (Algorithm 1, §4.4), in the one place it is written.
+
+    Arcs into a node are offered longest first (from the reachable node nearest the start);
+    an arc is kept if it is at least ``ell_min`` long, or if no arc into its end node has
+    been kept yet (so the first, i.e. longest, short arc keeps the node reachable).
+
+    >>> keeps_arc(1, 2, False), keeps_arc(1, 2, True), keeps_arc(3, 2, True)
+    (True, False, True)
+    """
+    return length >= ell_min or not has_incoming
+
+
+@njit(**JIT_INLINE)
+def to_word_arc(n, j, length, mirror):
+    """Arc ``j - length → j`` of the construction, as ``(i, j)`` in the word's coordinates.
+
+    With ``mirror`` (``direction="l2r"``) the construction ran on the mirrored word, whose
+    node ``j`` is the word's node ``n - j``.
+
+    >>> to_word_arc(5, 3, 2, False), to_word_arc(5, 3, 2, True)
+    ((1, 3), (2, 4))
+    """
+    if mirror:
+        return n - j, n - j + length
+    return j - length, j
+
+
 @njit(**JIT)
-def _fill_arc_table(cps, da, codes, max_len, table):
+def fill_arc_table(cps, da, codes, max_len, table):
     """``table[j, l]`` = id of ``cps[j-l:j]`` or -1, for ``j <= n``, ``1 <= l <= max_len``.
 
     ``table`` must have at least ``n + 1`` rows and ``max_len + 1`` columns.
@@ -72,7 +102,7 @@ def _fill_arc_table(cps, da, codes, max_len, table):
 
 
 @njit(**JIT)
-def _select_arcs(table, n, max_len, ell_min, sel, reach):
+def select_arcs(table, n, max_len, ell_min, sel, reach):
     """Algorithm 1's arc selection, with reachability (see module docstring).
 
     ``sel[j, l]`` is set for every kept arc ``j-l → j``; ``reach[i]`` for reachable nodes.
@@ -91,7 +121,7 @@ def _select_arcs(table, n, max_len, ell_min, sel, reach):
             length = j - i
             if table[j, length] < 0:
                 continue
-            if length >= ell_min or not reach[j]:
+            if keeps_arc(length, ell_min, reach[j]):
                 sel[j, length] = True
                 reach[j] = True
 
@@ -108,21 +138,16 @@ def check_word(word: object, what: str = "word") -> str:
 
 def check_ell_min(ell_min: object) -> int:
     """Validate ``ell_min``: an int >= 1."""
-    if isinstance(ell_min, bool) or not isinstance(ell_min, (int, np.integer)):
-        raise TypeError(f"ell_min must be an int, not {type(ell_min).__name__}")
-    if ell_min < 1:
-        raise ValueError(f"ell_min must be >= 1, got {ell_min}")
-    return int(ell_min)
+    return check_int(ell_min, "ell_min", minimum=1)
 
 
 def check_direction(direction: object) -> str:
     """Validate ``direction``: ``"l2r"`` or ``"r2l"``."""
-    if direction not in DIRECTIONS:
-        raise ValueError(f"direction must be 'l2r' or 'r2l', got {direction!r}")
-    return direction  # type: ignore[return-value]
+    return check_choice(direction, "direction", DIRECTIONS)
 
 
 def check_vocab(vocab: object) -> Vocabulary:
+    """Validate a vocabulary argument (a :class:`workbench.Vocabulary`)."""
     if not isinstance(vocab, Vocabulary):
         raise TypeError(f"vocab must be a workbench.Vocabulary, not {type(vocab).__name__}")
     return vocab
@@ -147,7 +172,7 @@ def arc_table(word: str, vocab: Vocabulary, *, reverse: bool = False) -> np.ndar
     trie = vocab.reversed_trie if reverse else vocab.trie
     cps = code_points(word[::-1] if reverse else word)
     table = np.empty((len(cps) + 1, trie.max_len + 1), dtype=np.int32)
-    _fill_arc_table(cps, trie.da, trie.codes, trie.max_len, table)
+    fill_arc_table(cps, trie.da, trie.codes, trie.max_len, table)
     return table
 
 
@@ -181,13 +206,11 @@ def walked_arcs(word: str, vocab: Vocabulary, ell_min: int = 1, direction: str =
         max_len = table.shape[1] - 1
     sel = np.zeros(table.shape, dtype=np.bool_)
     reach = np.zeros(n + 1, dtype=np.bool_)
-    _select_arcs(table, n, max_len, ell_min, sel, reach)
+    select_arcs(table, n, max_len, ell_min, sel, reach)
     js, ls = np.nonzero(sel)
-    if rev:  # reversed arc (j-l → j) is word[n-j : n-j+l]
-        arcs = sorted((n - int(j), n - int(j) + int(l)) for j, l in zip(js, ls))
+    arcs = sorted(to_word_arc(n, int(j), int(length), rev) for j, length in zip(js, ls))
+    if rev:
         reach = reach[::-1].copy()
-    else:
-        arcs = sorted((int(j) - int(l), int(j)) for j, l in zip(js, ls))
     return arcs, reach
 
 
@@ -316,8 +339,7 @@ def enumerate_segmentations(
     >>> enumerate_segmentations("ab", Vocabulary.infinite())
     [('a', 'b'), ('ab',)]
     """
-    if isinstance(limit, bool) or not isinstance(limit, (int, np.integer)) or limit < 0:
-        raise ValueError(f"limit must be a non-negative int, got {limit!r}")
+    limit = check_int(limit, "limit", minimum=0)
     total = count_segmentations(word, vocab, ell_min, direction)
     if total > limit:
         raise ValueError(f"{word!r} has {total:,} segmentations, more than limit={limit:,}")

@@ -1,5 +1,7 @@
-"""Statistics the notebooks and tests hold samples to: one TV distance, one TV bound.
+"""Statistical comparisons of samples with exact laws, shared by checks, figures and tests.
 
+* :func:`chisquare_test` — Pearson goodness of fit; :func:`z_test` — a z-test of a mean
+  (fixed thresholds live with the caller, e.g. ``workbench.theory.checks.P_THRESHOLD``);
 * :func:`frequencies` — a histogram of counts as shares (optionally padded with empty cells);
 * :func:`tv_distance` — the total-variation distance of two distributions on the same cells;
 * :func:`tv_sampling_bound` — how far an empirical histogram of ``N`` i.i.d. draws may stray
@@ -8,7 +10,6 @@
 * :func:`trial_tolerance` — ``z`` standard errors of a mean of geometric trial counts.
 
 This module samples nothing and plots nothing; it takes numbers and returns numbers.
-(The chi-square and z-test helpers of :mod:`workbench.theory.checks` are not here yet.)
 
 Example
 -------
@@ -16,19 +17,29 @@ Example
 0.25
 >>> bool(tv_distance(frequencies([2010, 1990]), [0.5, 0.5]) < tv_sampling_bound(2, 4000))
 True
+>>> stat, p, dof = chisquare_test(np.array([50, 50]), [0.5, 0.5])
+>>> (stat, p, dof)
+(0.0, 1.0, 1)
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 import numpy as np
 
 from ._core.validate import check_int, check_real
 
-__all__ = ["frequencies", "trial_tolerance", "tv_distance", "tv_sampling_bound"]
+__all__ = [
+    "chisquare_test",
+    "frequencies",
+    "trial_tolerance",
+    "tv_distance",
+    "tv_sampling_bound",
+    "z_test",
+]
 
 
 def frequencies(counts: Sequence[float] | np.ndarray, n_cells: int | None = None) -> np.ndarray:
@@ -146,3 +157,35 @@ def trial_tolerance(expected: float | Fraction, n_samples: int, z: float = 4.0) 
         raise ValueError(f"an expected number of trials is >= 1, got {e}")
     p = 1.0 / e
     return z * math.sqrt((1.0 - p) / p**2 / size)
+
+
+def chisquare_test(observed: np.ndarray, probs: Iterable[float], min_expected: float = 5.0
+               ) -> tuple[float, float, int]:
+    """Pearson chi-square goodness of fit; cells with expected count < 5 are merged.
+
+    Cells are merged from both tails towards the mode. Returns ``(statistic, p, dof)``.
+    """
+    from scipy.special import chdtrc  # chi-square survival function
+
+    observed = np.asarray(observed, dtype=float)
+    probs = np.asarray(list(probs), dtype=float)
+    expected = probs / probs.sum() * observed.sum()
+    obs, exp = list(observed), list(expected)
+    while len(exp) > 2 and exp[0] < min_expected:
+        exp[1] += exp.pop(0)
+        obs[1] += obs.pop(0)
+    while len(exp) > 2 and exp[-1] < min_expected:
+        exp[-2] += exp.pop()
+        obs[-2] += obs.pop()
+    o, e = np.array(obs), np.array(exp)
+    stat = float(((o - e) ** 2 / e).sum())
+    dof = len(e) - 1
+    return stat, float(chdtrc(dof, stat)), dof
+
+
+def z_test(sample: np.ndarray, mean: float, var: float) -> tuple[float, float]:
+    """Two-sided z-test of a sample mean against a known mean and variance."""
+    from scipy.special import ndtr  # standard normal cdf
+
+    z = (float(np.mean(sample)) - mean) / np.sqrt(var / sample.size)
+    return float(z), float(2 * ndtr(-abs(z)))

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from .vocabulary import Vocabulary
+from .vocab import Vocabulary
 
 __all__ = [
     "interactive_panel",

@@ -11,7 +11,7 @@ import pytest
 
 from workbench.datasets import build as data_build
 from workbench.datasets import loaders as data
-from workbench.vocabulary import Vocabulary
+from workbench.vocab import Vocabulary
 
 README = data.DATA_DIR / "README.md"
 _ROW = re.compile(r"^\|\s*`([^`]+)`\s*\|.*`([0-9a-f]{64})`\s*\|\s*$")

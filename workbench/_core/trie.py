@@ -14,7 +14,7 @@ at the first character that leaves the trie, at the word's end at the latest. (M
 the bare walks over 20,000 English words, one thread: 2.3x faster with the 8k ULM trie and
 2.7x with GPT-2's than testing the code point, the code and the bounds at every step.)
 
-This module knows nothing about alphabets, files or sampling; :mod:`workbench.vocabulary`
+This module knows nothing about alphabets, files or sampling; :mod:`workbench.vocab`
 builds tries (one forward, one over reversed tokens) and :mod:`workbench.lattice` walks them.
 
 Example

@@ -1,10 +1,10 @@
 """Argument checks for every public function of the package: one place, one error style.
 
-The rule everywhere: the wrong *type* raises ``TypeError`` (``True``, ``3.0`` and ``"3"`` are
-not ints; ``NaN`` is not a real number), a value of the right type but out of range raises
-``ValueError``, and a request whose memory or time would exceed a stated budget raises
-:class:`BudgetError` (a ``ValueError``) *before* anything is allocated. Numba kernels never see
-unchecked input: public wrappers call these first.
+The rule everywhere: the wrong *type* raises :class:`ArgumentTypeError`, a ``TypeError``
+(``True``, ``3.0`` and ``"3"`` are not ints), a value of the right type but out of range or
+not a number (``NaN``) raises ``ValueError``, and a request whose memory or time would exceed
+a stated budget raises :class:`BudgetError` (a ``ValueError``) *before* anything is
+allocated. Numba kernels never see unchecked input: public wrappers call these first.
 
 This module does no mathematics and imports nothing of the package.
 
@@ -32,6 +32,16 @@ class BudgetError(ValueError):
     """A request would exceed a stated memory or time budget (raised before allocating)."""
 
 
+class ArgumentTypeError(TypeError, ValueError):
+    """An argument of the wrong type (``True`` or ``2.0`` for an int, ``None`` for a number).
+
+    It is a ``TypeError``; it is also a ``ValueError``, because some public functions raised
+    ``ValueError`` for these mistakes before their checks were unified here, and code that
+    catches that must keep working (as NumPy's ``AxisError`` is both ``ValueError`` and
+    ``IndexError``).
+    """
+
+
 def check_int(value: object, name: str, *, minimum: int | None = None,
               maximum: int | None = None, why: str = "") -> int:
     """Return ``value`` as a Python ``int``; refuse bools, floats and out-of-range values.
@@ -49,13 +59,14 @@ def check_int(value: object, name: str, *, minimum: int | None = None,
 
     Raises
     ------
-    TypeError
-        If ``value`` is not an integer (``True``, ``3.0`` and ``"3"`` are refused).
+    ArgumentTypeError
+        If ``value`` is not an integer (``True``, ``3.0`` and ``"3"`` are refused); a
+        ``TypeError`` (and a ``ValueError``).
     ValueError
         If ``value`` is out of range.
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__} ({value!r})")
+        raise ArgumentTypeError(f"{name} must be an int, not {type(value).__name__} ({value!r})")
     value = int(value)
     if minimum is not None and value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
@@ -129,7 +140,8 @@ def check_real(value: object, name: str, *, minimum: float | None = None,
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
                                                                        np.floating)):
-        raise TypeError(f"{name} must be a real number, not {type(value).__name__} ({value!r})")
+        raise ArgumentTypeError(f"{name} must be a real number, not {type(value).__name__} "
+                                f"({value!r})")
     out = float(value)
     if math.isnan(out):
         raise ValueError(f"{name} must be a number, got nan")
@@ -154,14 +166,14 @@ def check_probability(value: object, name: str = "p") -> float:
 def check_choice(value: object, name: str, choices: Iterable[str]) -> str:
     """One of a fixed set of strings; the error lists the valid ones.
 
+    Membership is a question of value, so anything else (``None`` included) is a
+    ``ValueError``.
+
     >>> check_choice("l2r", "direction", ("l2r", "r2l"))
     'l2r'
     """
     choices = tuple(choices)
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be one of {', '.join(map(repr, choices))}, "
-                        f"not {type(value).__name__}")
-    if value not in choices:
+    if not isinstance(value, str) or value not in choices:
         raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
     return value
 

@@ -43,7 +43,7 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path, PurePosixPath
 
-from ..vocabulary import Vocabulary
+from ..vocab import Vocabulary
 
 __all__ = [
     "DATA_DIR",

@@ -35,7 +35,7 @@ from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure, FigureBase
 
 from ..lattice import Lattice, SegmentationError, enumerate_segmentations
-from ..vocabulary import Vocabulary
+from ..vocab import Vocabulary
 from ..widgets import interactive_panel, vocabulary_options
 from .common import GREEN, GREY, PINK
 

@@ -30,7 +30,7 @@ from ..grampa import Grampa
 from ..lattice import tokens_from_lengths
 from ..stats import tv_distance, tv_sampling_bound
 from ..theory.lock import bit_key, bit_unrank, lock_f1, lock_f2, lock_key, lock_keys, multiset_rank
-from ..vocabulary import Vocabulary
+from ..vocab import Vocabulary
 from .common import ACCENT, LAW, SAMPLE, check_samples, demo_word, tau_label
 
 __all__ = [

@@ -39,7 +39,7 @@ from ..theory.rejection import (
     markov_rejection_expected_trials,
     markov_rejection_samples,
 )
-from ..vocabulary import Vocabulary
+from ..vocab import Vocabulary
 from .common import ACCENT, GREEN, SAMPLE, check_samples
 
 __all__ = ["MAX_COST_N", "plot_rejection_cost", "rejection_cost_table", "sampler_timings"]

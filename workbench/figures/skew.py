@@ -38,7 +38,7 @@ from ..grampa import Grampa, arc_probabilities, check_tau
 from ..lattice import SegmentationError, check_word, tokens_from_lengths
 from ..segmenters import Multiplexer, default_segmenter
 from ..stats import frequencies, tv_distance
-from ..vocabulary import Vocabulary
+from ..vocab import Vocabulary
 from ..widgets import interactive_panel, vocabulary_options
 from .common import GREY, PINK, tau_label
 from .lattice import draw_lattice, lattice_summary

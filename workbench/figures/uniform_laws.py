@@ -42,7 +42,7 @@ from ..theory.laws import (
     token_length_limit_pmf,
     token_length_pmf,
 )
-from ..vocabulary import Vocabulary
+from ..vocab import Vocabulary
 from .common import ACCENT, GREEN, LAW, SAMPLE, check_samples, demo_word
 
 __all__ = [

@@ -22,7 +22,7 @@ import math
 from collections.abc import Callable
 
 from ..lattice import SegmentationError, check_vocab, check_word
-from ..vocabulary import Vocabulary
+from ..vocab import Vocabulary
 
 
 def _checked(word: str, vocab: Vocabulary) -> tuple[str, Vocabulary]:

@@ -3,11 +3,11 @@
 * :mod:`.laws` — uniform-sampling laws under the infinite vocabulary (§3.1, App. A.3–A.4);
 * :mod:`.rejection` — rejection samplers and their expected cost (§3.2, App. A.5);
 * :mod:`.lock` — bit keys and length-ordered composition keys (App. C);
-* :mod:`.checks` — every claim checked symbolically, exactly and statistically
-  (``python -m workbench verify``).
+* :mod:`.checks` — every claim checked symbolically, exactly and statistically, one module
+  per concept registering its checks (``python -m workbench verify``).
 
 This package does not implement GRaMPa itself (see :mod:`workbench.grampa`) and does not
-plot.
+plot (figures live in :mod:`workbench.figures`).
 
 Example
 -------

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from workbench import Vocabulary, VocabularyFormatError
-from workbench.vocabulary import SP_SPACE, bytes_to_unicode
+from workbench.vocab import SP_SPACE, bytes_to_unicode
 
 # --------------------------------------------------------------------------- construction
 

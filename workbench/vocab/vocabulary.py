@@ -3,7 +3,8 @@
 A :class:`Vocabulary` is what every segmentation kernel consumes. It holds tokens and ids,
 knows how a plain word is spelled in its alphabet (identity, GPT-2's byte-level alphabet,
 or SentencePiece's ``▁`` word-boundary marker) and compiles itself once into the flat trie
-arrays of :mod:`workbench._trie`.
+arrays of :mod:`workbench._core.trie`. Alphabets are :mod:`.alphabets`; file formats
+:mod:`.formats`.
 
 This module does not segment anything (see :mod:`workbench.lattice`), does not apply
 Unicode normalisation (words are segmented exactly as given, NFC or not), and does not
@@ -23,80 +24,17 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import struct
 from collections.abc import Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 
-from ._core.trie import Trie, build_trie
-
-ALPHABETS = ("identity", "byte-level", "sentencepiece")
-SP_SPACE = "\u2581"  # ▁, SentencePiece's whitespace marker
-_BYTE_PIECE = re.compile(r"<0x[0-9A-Fa-f]{2}>")
+from .._core.trie import Trie, build_trie
+from .alphabets import ALPHABETS, spell, unspell
+from .formats import VocabularyFormatError, read_vocabulary_file
 
 
-class VocabularyFormatError(ValueError):
-    """A vocabulary file is unreadable or malformed; the message names the path (and line)."""
-
-
-# --------------------------------------------------------------------------- alphabets
-def bytes_to_unicode() -> dict[int, str]:
-    """GPT-2's reversible map from the 256 byte values to printable characters.
-
-    Bytes that are already printable Latin-1 characters (``!``..``~``, ``¡``..``¬``,
-    ``®``..``ÿ``) map to themselves; the remaining 68 bytes map, in increasing order, to
-    ``chr(256)``, ``chr(257)``, ... . So the space byte 0x20 becomes ``'Ġ'`` (U+0120).
-
-    >>> bytes_to_unicode()[ord(" ")]
-    'Ġ'
-    """
-    printable = (
-        list(range(ord("!"), ord("~") + 1))
-        + list(range(ord("¡"), ord("¬") + 1))
-        + list(range(ord("®"), ord("ÿ") + 1))
-    )
-    table = {b: chr(b) for b in printable}
-    extra = 0
-    for b in range(256):
-        if b not in table:
-            table[b] = chr(256 + extra)
-            extra += 1
-    return table
-
-
-_BYTE_TO_CHAR = bytes_to_unicode()
-_CHAR_TO_BYTE = {c: b for b, c in _BYTE_TO_CHAR.items()}
-
-
-def _to_alphabet(alphabet: str, word: str) -> str:
-    if alphabet == "identity":
-        return word
-    if alphabet == "byte-level":
-        try:
-            raw = word.encode("utf-8")
-        except UnicodeEncodeError as err:
-            raise ValueError(f"{word!r} cannot be spelled in bytes: {err.reason} at "
-                             f"position {err.start}") from None
-        return "".join(_BYTE_TO_CHAR[b] for b in raw)
-    return word.replace(" ", SP_SPACE)
-
-
-def _from_alphabet(alphabet: str, text: str) -> str:
-    if alphabet == "identity":
-        return text
-    if alphabet == "byte-level":
-        try:
-            raw = bytes(_CHAR_TO_BYTE[c] for c in text)
-        except KeyError as err:
-            raise ValueError(f"{err.args[0]!r} is not a byte-level character") from None
-        return raw.decode("utf-8", errors="replace")
-    return text.replace(SP_SPACE, " ")
-
-
-# --------------------------------------------------------------------------- the class
 class Vocabulary:
     """An immutable set of non-empty string tokens, each with an integer id.
 
@@ -218,21 +156,15 @@ class Vocabulary:
             If the file cannot be read or is malformed; the message names the path and,
             for text formats, the line.
         """
-        p = Path(path)
-        try:
-            raw = p.read_bytes()
-        except OSError as err:
-            raise VocabularyFormatError(f"{p}: cannot read vocabulary file ({err})") from err
-        if p.suffix == ".model":
-            vocab = _load_sentencepiece(p, raw)
-        elif p.suffix == ".json":
-            vocab = _load_json(p, raw)
-        else:
-            vocab = _load_plain(p, raw)
+        spec = read_vocabulary_file(path)
         if alphabet is not None:
-            vocab = cls(vocab.tokens, ids=vocab.ids, alphabet=alphabet, name=vocab.name,
-                        scores=vocab.scores)
-        return vocab
+            spec["alphabet"] = alphabet
+        try:
+            return cls(**spec)
+        except VocabularyFormatError:
+            raise
+        except (TypeError, ValueError) as err:
+            raise VocabularyFormatError(f"{Path(path)}: invalid vocabulary ({err})") from err
 
     def save(self, path: str | os.PathLike) -> None:
         """Write the vocabulary: ``.json`` keeps everything, any other suffix a plain list.
@@ -369,11 +301,11 @@ class Vocabulary:
         """
         if not isinstance(word, str):
             raise TypeError(f"word must be str, not {type(word).__name__}")
-        return _to_alphabet(self._alphabet, word)
+        return spell(self._alphabet, word)
 
     def from_alphabet(self, text: str) -> str:
         """Inverse of :meth:`to_alphabet` (for display)."""
-        return _from_alphabet(self._alphabet, text)
+        return unspell(self._alphabet, text)
 
     # ---- compiled forms
     @cached_property
@@ -392,138 +324,3 @@ class Vocabulary:
 
 
 # --------------------------------------------------------------------------- loaders
-def _load_plain(p: Path, raw: bytes) -> Vocabulary:
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise VocabularyFormatError(f"{p}: not UTF-8 text ({err})") from err
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    tokens = []
-    seen: dict[str, int] = {}
-    for lineno, line in enumerate(lines, start=1):
-        tok = line[:-1] if line.endswith("\r") else line
-        if tok == "":
-            raise VocabularyFormatError(f"{p}, line {lineno}: empty token")
-        if tok in seen:
-            raise VocabularyFormatError(
-                f"{p}, line {lineno}: duplicate token {tok!r} (first on line {seen[tok]})"
-            )
-        seen[tok] = lineno
-        tokens.append(tok)
-    return Vocabulary(tokens, name=p.stem)
-
-
-def _load_json(p: Path, raw: bytes) -> Vocabulary:
-    try:
-        doc = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise VocabularyFormatError(f"{p}: malformed JSON ({err})") from err
-    try:
-        if isinstance(doc, dict) and doc.get("format") == "workbench-vocabulary":
-            return Vocabulary(doc["tokens"], ids=doc["ids"], alphabet=doc["alphabet"],
-                              name=doc.get("name"), scores=doc.get("scores"))
-        if isinstance(doc, dict) and isinstance(doc.get("model"), dict):
-            return _from_hf_tokenizer(p, doc)
-        if isinstance(doc, dict) and doc and all(isinstance(v, int) for v in doc.values()):
-            return Vocabulary(list(doc.keys()), ids=list(doc.values()), alphabet="byte-level",
-                              name=p.stem)
-    except VocabularyFormatError:
-        raise
-    except (TypeError, ValueError, KeyError) as err:
-        raise VocabularyFormatError(f"{p}: invalid vocabulary ({err})") from err
-    raise VocabularyFormatError(
-        f"{p}: JSON is neither a tokenizer.json, an encoder.json nor a workbench vocabulary"
-    )
-
-
-def _from_hf_tokenizer(p: Path, doc: dict) -> Vocabulary:
-    model = doc["model"]
-    vocab = model.get("vocab")
-    special = {t.get("content") for t in doc.get("added_tokens") or [] if t.get("special")}
-    if isinstance(vocab, dict):
-        items = [(t, i, None) for t, i in vocab.items()]
-    elif isinstance(vocab, list):  # Unigram: [[piece, score], ...]
-        items = [(pair[0], i, float(pair[1])) for i, pair in enumerate(vocab)]
-    else:
-        raise VocabularyFormatError(f"{p}: tokenizer.json has no model.vocab")
-    items = [it for it in items if it[0] not in special and it[0] != ""]
-    if model.get("byte_fallback"):  # <0x41>-style pieces stand for bytes, not for text
-        items = [it for it in items if not _BYTE_PIECE.fullmatch(it[0])]
-    kinds = "".join(json.dumps(doc.get(k), ensure_ascii=False)
-                    for k in ("normalizer", "pre_tokenizer", "decoder"))
-    alphabet = "identity"
-    if '"ByteLevel"' in kinds:
-        alphabet = "byte-level"
-    elif '"Metaspace"' in kinds or SP_SPACE in kinds:  # Metaspace, or Llama's Replace(" ", ▁)
-        alphabet = "sentencepiece"
-    scores = [s for _, _, s in items] if all(s is not None for _, _, s in items) else None
-    return Vocabulary([t for t, _, _ in items], ids=[i for _, i, _ in items],
-                      alphabet=alphabet, name=p.stem, scores=scores)
-
-
-# SentencePiece ModelProto, read with a minimal protobuf decoder (no dependency):
-# ModelProto.pieces = field 1 (repeated message SentencePiece{1: piece, 2: score, 3: type}).
-_SP_NORMAL, _SP_USER_DEFINED = 1, 4
-
-
-def _varint(buf: bytes, pos: int) -> tuple[int, int]:
-    result = shift = 0
-    while True:
-        if pos >= len(buf) or shift > 63:
-            raise ValueError("truncated varint")
-        b = buf[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        if b < 0x80:
-            return result, pos
-        shift += 7
-
-
-def _fields(buf: bytes) -> Iterator[tuple[int, int, object]]:
-    pos = 0
-    while pos < len(buf):
-        key, pos = _varint(buf, pos)
-        field, wire = key >> 3, key & 7
-        if wire == 0:
-            val, pos = _varint(buf, pos)
-        elif wire == 1:
-            val, pos = buf[pos:pos + 8], pos + 8
-        elif wire == 2:
-            size, pos = _varint(buf, pos)
-            val, pos = buf[pos:pos + size], pos + size
-        elif wire == 5:
-            val, pos = buf[pos:pos + 4], pos + 4
-        else:
-            raise ValueError(f"unsupported wire type {wire}")
-        if pos > len(buf):
-            raise ValueError("truncated field")
-        yield field, wire, val
-
-
-def _load_sentencepiece(p: Path, raw: bytes) -> Vocabulary:
-    tokens, ids, scores = [], [], []
-    try:
-        index = 0
-        for field, wire, val in _fields(raw):
-            if field != 1 or wire != 2:
-                continue
-            piece, score, kind = "", 0.0, _SP_NORMAL
-            for f, w, v in _fields(val):  # type: ignore[arg-type]
-                if f == 1 and w == 2:
-                    piece = v.decode("utf-8")  # type: ignore[union-attr]
-                elif f == 2 and w == 5:
-                    score = struct.unpack("<f", v)[0]  # type: ignore[arg-type]
-                elif f == 3 and w == 0:
-                    kind = v  # type: ignore[assignment]
-            if kind in (_SP_NORMAL, _SP_USER_DEFINED) and piece:
-                tokens.append(piece)
-                ids.append(index)
-                scores.append(score)
-            index += 1
-    except (ValueError, UnicodeDecodeError) as err:
-        raise VocabularyFormatError(f"{p}: malformed SentencePiece model ({err})") from err
-    if not tokens:
-        raise VocabularyFormatError(f"{p}: no pieces found; is this a SentencePiece model?")
-    return Vocabulary(tokens, ids=ids, alphabet="sentencepiece", name=p.stem, scores=scores)

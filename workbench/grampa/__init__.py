@@ -1,0 +1,35 @@
+"""GRaMPa: path-counting stochastic segmentation (Bauwens et al., §4, Algorithms 1–3).
+
+A word's walked graph (:mod:`workbench.lattice`) becomes a first-order Markov chain: counting
+paths from the construction's start node (Algorithm 1), the arcs into node ``j`` get
+probabilities ``c_i / c_j`` (Eq. 2), skewed by power normalisation with exponent ``α = 1/τ``
+(Eq. 4). Sampling walks back from the far end (Algorithm 2). ``direction="r2l"`` is the
+paper's printed algorithm; ``"l2r"`` (the default, as in the paper's experiments) is its
+mirror image: l2r(s, V) = reverse of r2l(reverse(s), reverse(V)).
+
+Modules in reading order: :mod:`.params` (the record kernels take, τ), :mod:`.fused`,
+:mod:`.logspace`, :mod:`.many` (the three sampling routes), :mod:`.laws` (exact laws from the
+arc probability table), :mod:`.sampler` (the public :class:`Grampa`). Multiplexing
+(Algorithm 3) is :class:`workbench.segmenters.Multiplexer`.
+
+Example
+-------
+>>> from workbench import Vocabulary
+>>> g = Grampa(Vocabulary(["a", "b", "ab"]), seed=0)
+>>> g.distribution("ab")
+{('a', 'b'): 0.5, ('ab',): 0.5}
+"""
+
+from .fused import SHORT_WORD
+from .laws import arc_probabilities
+from .params import check_tau
+from .sampler import MAX_DISTRIBUTION_SIZE, MAX_INFINITE_LENGTH, Grampa
+
+__all__ = [
+    "MAX_DISTRIBUTION_SIZE",
+    "MAX_INFINITE_LENGTH",
+    "SHORT_WORD",
+    "Grampa",
+    "arc_probabilities",
+    "check_tau",
+]

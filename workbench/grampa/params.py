@@ -1,0 +1,87 @@
+"""One record of everything a GRaMPa kernel needs about a sampler, and the τ check.
+
+The kernels of :mod:`.fused`, :mod:`.logspace` and :mod:`.many` take a :class:`Walk` (a typed
+named tuple numba passes by value) instead of a dozen positional arguments.
+
+*Construction coordinates.* Algorithms 1–2 as printed (``direction="r2l"``) count paths from
+node 0 and walk back from node ``n``. ``"l2r"`` (the default) is their mirror image: the
+kernels run the same construction on the mirrored word with the reversed vocabulary's trie
+(``Walk.mirror`` is then True). :func:`workbench.lattice.to_word_arc` maps an arc back to the
+word's own coordinates.
+
+This module allocates no per-word memory and samples nothing.
+
+Example
+-------
+>>> check_tau(4.0), check_tau(float("inf")), check_tau(-2)
+(0.25, 0.0, -0.5)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from .._core.validate import check_real
+from ..vocab import Vocabulary
+
+_POWER_TABLE_SIZE = 4096  # c ** alpha tabulated for path counts c below this
+_POWER_TABLE_MAX_ALPHA = 80.0  # 4096 ** 80 < 1e290: table entries stay finite and non-zero
+
+
+class Walk(NamedTuple):
+    """A sampler's constants, as the kernels see them.
+
+    Attributes
+    ----------
+    da, codes, max_len
+        The trie walked by Algorithm 1 (:class:`workbench._core.trie.Trie`): the reversed
+        vocabulary's for ``mirror``; dummies for the infinite vocabulary.
+    infinite : bool
+        Every substring is a token (arcs are implicit; no ids).
+    ell_min : int
+        Soft minimum token length (§4.4).
+    alpha : float
+        1/τ (0.0 for τ = ±∞).
+    powers : numpy.ndarray
+        ``powers[c] = c ** alpha`` for small path counts ``c`` (empty where not used).
+    mirror : bool
+        True for ``direction="l2r"``: the construction runs on the mirrored word.
+    """
+
+    da: np.ndarray
+    codes: np.ndarray
+    max_len: int
+    infinite: bool
+    ell_min: int
+    alpha: float
+    powers: np.ndarray
+    mirror: bool
+
+
+def check_tau(tau: object) -> float:
+    """Validate τ: any real number except 0 and NaN; ±inf allowed. Returns α = 1/τ."""
+    tau = check_real(tau, "tau", allow_inf=True)
+    if tau == 0.0:
+        raise ValueError("tau must be a non-zero real number or ±inf, got 0.0")
+    return 0.0 if math.isinf(tau) else 1.0 / tau
+
+
+def make_walk(vocab: Vocabulary, alpha: float, ell_min: int, direction: str) -> Walk:
+    """The :class:`Walk` of a sampler (arguments already validated)."""
+    mirror = direction == "l2r"
+    # c ** alpha for small path counts c (exact integers), so that the fused kernel's skewed
+    # steps need no pow(); empty where it could overflow or is not needed
+    powers = np.zeros(0)
+    if alpha not in (0.0, 1.0) and abs(alpha) <= _POWER_TABLE_MAX_ALPHA:
+        with np.errstate(divide="ignore"):
+            powers = np.arange(_POWER_TABLE_SIZE, dtype=np.float64) ** alpha
+    if vocab.is_infinite:
+        da, codes, max_len = np.full((3, 1), -1, dtype=np.int32), np.zeros(1, dtype=np.int32), 0
+    else:
+        trie = vocab.reversed_trie if mirror else vocab.trie
+        da, codes, max_len = trie.da, trie.codes, trie.max_len
+    return Walk(da, codes, int(max_len), bool(vocab.is_infinite), int(ell_min), float(alpha),
+                powers, mirror)

@@ -1,0 +1,325 @@
+"""The public GRaMPa sampler: validates input, picks a route, returns tokens, ids or laws.
+
+Routes (each a module of kernels taking one :class:`.params.Walk`):
+
+* :mod:`.fused` — finite vocabulary, words of at most :data:`.fused.SHORT_WORD` characters:
+  Algorithms 1 and 2 fused per word with float counts (``encode``, ``tokenize``, ``sample``);
+* :mod:`.logspace` — everything else, with log counts (same samples for the same seed);
+* :mod:`.many` — many samples of one word over its graph built once (``sample_lengths``).
+
+This module has no kernels of its own and does not compute closed-form laws
+(:mod:`workbench.theory`) or multiplex (:mod:`workbench.segmenters`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .._core.rng import as_generator, base_seed
+from .._core.validate import check_int
+from ..lattice import (
+    MAX_WORD_LENGTH,
+    Lattice,
+    SegmentationError,
+    check_direction,
+    check_ell_min,
+    check_vocab,
+    check_word,
+    code_points,
+    count_segmentations,
+    enumerate_segmentations,
+    tokens_from_lengths,
+)
+from ..vocab import Vocabulary
+from . import fused, laws, logspace, many
+from .params import check_tau, make_walk
+
+#: Words longer than this under the infinite vocabulary are refused (O(n²) time).
+MAX_INFINITE_LENGTH = 20_000
+#: ``distribution`` refuses words with more segmentations than this.
+MAX_DISTRIBUTION_SIZE = 200_000
+_TABLE_BUDGET = 1 << 24  # cells of a per-word probability table before falling back to rows
+_PARALLEL_MIN_WORDS = 512  # smaller batches run serially: a thread launch costs more
+_PARALLEL_MIN_CELLS = 1 << 16  # samples x characters below which sample_lengths is serial
+
+
+def _as_words(words: object) -> list[str]:
+    """A list from a sequence of words; element types are checked by :func:`_joined`."""
+    if isinstance(words, str):
+        raise TypeError("words must be a sequence of str; for one word use sample(word)")
+    return list(words)  # type: ignore[call-overload]
+
+
+def _joined(words: list[str]) -> str:
+    """``"".join(words)``, which also checks every element is a str (hot path)."""
+    try:
+        return "".join(words)
+    except TypeError:
+        for k, w in enumerate(words):
+            if not isinstance(w, str):
+                raise TypeError(f"word {k} is {type(w).__name__}, not str") from None
+        raise
+
+
+class Grampa:
+    """GRaMPa sampler over a vocabulary: uniform at τ = 1, skewed otherwise.
+
+    Parameters
+    ----------
+    vocab : Vocabulary
+        Finite, or :meth:`Vocabulary.infinite` (then only the length-based methods and
+        string outputs are available; ids need a finite vocabulary).
+    tau : float, default 1.0
+        Temperature of the power normalisation (Eq. 4), α = 1/τ. Any real τ ≠ 0, negative
+        and ±inf included (±inf: every arc into a node equally likely). τ = 1 samples every
+        segmentation with probability exactly 1/N.
+    ell_min : int, default 1
+        Soft minimum token length (§4.4).
+    direction : {"l2r", "r2l"}, default "l2r"
+        ``"r2l"`` is Algorithms 1–2 as printed; ``"l2r"`` its mirror image.
+    seed : int, numpy.random.Generator or None
+        Each call draws one 64-bit base seed from this generator; word ``w`` of a batch (or
+        sample ``s`` of ``sample_many``) uses its own stream of that seed, so results do not
+        depend on the number of threads.
+
+    Words are taken as given, in the vocabulary's alphabet (spell a plain word with
+    :meth:`Vocabulary.to_alphabet` first); a word without segmentation raises
+    :class:`workbench.SegmentationError`.
+
+    Examples
+    --------
+    >>> from workbench import Vocabulary
+    >>> g = Grampa(Vocabulary.infinite(), tau=1.0, seed=1)
+    >>> "".join(g.sample("grampa"))
+    'grampa'
+    >>> round(float(g.token_count_pmf("grampa").sum()), 12)
+    1.0
+    >>> Grampa(Vocabulary(["a", "b", "ab"]), seed=0).distribution("ab")
+    {('a', 'b'): 0.5, ('ab',): 0.5}
+    """
+
+    def __init__(
+        self,
+        vocab: Vocabulary,
+        tau: float = 1.0,
+        ell_min: int = 1,
+        direction: str = "l2r",
+        seed: int | np.random.Generator | None = None,
+    ) -> None:
+        self.vocab = check_vocab(vocab)
+        self.alpha = check_tau(tau)
+        self.tau = float(tau)
+        self.ell_min = check_ell_min(ell_min)
+        self.direction = check_direction(direction)
+        self._rng = as_generator(seed)
+        self._walk = make_walk(self.vocab, self.alpha, self.ell_min, self.direction)
+
+    def __repr__(self) -> str:
+        return (f"Grampa({self.vocab!r}, tau={self.tau}, ell_min={self.ell_min}, "
+                f"direction={self.direction!r})")
+
+    # ------------------------------------------------------------------ internals
+    def _check_word(self, word: object) -> str:
+        word = check_word(word)
+        if self.vocab.is_infinite and len(word) > MAX_INFINITE_LENGTH:
+            raise ValueError(f"word has {len(word):,} characters; the infinite vocabulary "
+                             f"is limited to {MAX_INFINITE_LENGTH:,} (O(n²) graph)")
+        return word
+
+    def _fail(self, word: str) -> SegmentationError:
+        lat = Lattice.build(word, self.vocab, self.ell_min, self.direction)
+        try:
+            lat.require_segmentable()
+        except SegmentationError as err:
+            return err
+        return SegmentationError(f"no segmentation of {word!r}")  # pragma: no cover
+
+    def _batch(self, words: list[str], fast: bool = True):
+        text = _joined(words)
+        lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+        longest = int(lengths.max(initial=0))
+        if longest > MAX_INFINITE_LENGTH and self.vocab.is_infinite or longest > MAX_WORD_LENGTH:
+            self._check_word(words[int(lengths.argmax())])  # raises the usual message
+        offsets = np.zeros(len(words) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        cps = code_points(text)
+        total = int(offsets[-1])
+        out_len = np.zeros(max(total, 1), dtype=np.int32)
+        out_id = np.full(max(total, 1), -1, dtype=np.int32)
+        ntok = np.zeros(len(words), dtype=np.int64)
+        seed = base_seed(self._rng)
+        walk = self._walk
+        parallel = len(words) >= _PARALLEL_MIN_WORDS
+        if fast and not self.vocab.is_infinite and longest <= fused.SHORT_WORD:
+            if parallel:
+                fused.short_batch(cps, offsets, walk, seed, out_len, out_id, ntok)
+            else:
+                fused.short_chunk(cps, offsets, 0, len(words), walk, seed, out_len, out_id,
+                                  ntok)
+        elif parallel:
+            logspace.general_batch(cps, offsets, walk, seed, out_len, out_id, ntok)
+        else:
+            logspace.general_chunk(cps, offsets, 0, len(words), walk, seed, out_len, out_id,
+                                   ntok)
+        bad = np.flatnonzero(ntok < 0)
+        if bad.size:
+            raise self._fail(words[int(bad[0])])
+        return offsets, out_len, out_id, ntok
+
+    def _graph(self, word: str):
+        return logspace.word_graph(code_points(word), self._walk)
+
+    def _probs(self, word: str) -> tuple[np.ndarray, int]:
+        """Arc probability table in construction coordinates (raises if unsegmentable)."""
+        n = len(word)
+        _, sel, logc, span = self._graph(word)
+        if logc[n] == -np.inf:
+            raise self._fail(word)
+        if (n + 1) * (span + 1) > _TABLE_BUDGET:
+            raise ValueError(f"word of {n:,} characters is too long for an exact table")
+        probs = np.zeros((n + 1, span + 1))
+        logspace.probability_table(n, span, self._walk, logc, sel, probs)
+        return probs, span
+
+    # ------------------------------------------------------------------ sampling
+    def sample(self, word: str) -> list[str]:
+        """One segmentation of ``word`` (a list of tokens that concatenate to it)."""
+        return self.tokenize([self._check_word(word)])[0]
+
+    def tokenize(self, words: Sequence[str]) -> list[list[str]]:
+        """One sampled segmentation per word (batched kernel, parallel over words)."""
+        words = _as_words(words)
+        offsets, out_len, _, ntok = self._batch(words)
+        return [tokens_from_lengths(word, out_len[offsets[w]:offsets[w] + ntok[w]].tolist())
+                for w, word in enumerate(words)]
+
+    def encode(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """One sample per word as token ids: ``(ids, offsets)``, no Python object per token.
+
+        Word ``w``'s ids are ``ids[offsets[w]:offsets[w+1]]``. Finite vocabularies only.
+        """
+        if self.vocab.is_infinite:
+            raise TypeError("encode needs a finite vocabulary (the infinite one has no ids)")
+        words = _as_words(words)
+        offsets, _, out_id, ntok = self._batch(words)
+        ids = np.empty(int(ntok.sum()), dtype=np.int32)
+        tok_offsets = np.empty(len(words) + 1, dtype=np.int64)
+        many.compact(out_id, offsets[:-1], ntok, ids, tok_offsets)
+        return ids, tok_offsets
+
+    def sample_lengths(self, word: str, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """``n`` samples of one word as flat token lengths plus ``offsets`` (length n+1).
+
+        Sample ``s`` has token lengths ``lengths[offsets[s]:offsets[s+1]]``, in word order.
+        Works for every vocabulary, including the infinite one.
+        """
+        word = self._check_word(word)
+        n = check_int(n, "n", minimum=0)
+        size = len(word)
+        _, sel, logc, span = self._graph(word)
+        if logc[size] == -np.inf:
+            raise self._fail(word)
+        use_table = (size + 1) * (span + 1) <= _TABLE_BUDGET
+        probs = np.zeros((size + 1, span + 1) if use_table else (0, 1))
+        if use_table:
+            logspace.probability_table(size, span, self._walk, logc, sel, probs)
+        seed = base_seed(self._rng)
+        block = max(1, _TABLE_BUDGET // max(size, 1))
+        parts, counts = [], []
+        for first in range(0, n, block):
+            count = min(block, n - first)
+            out = np.zeros(max(count * size, 1), dtype=np.int32)
+            ntok = np.zeros(count, dtype=np.int64)
+            if count * max(size, 1) >= _PARALLEL_MIN_CELLS:
+                many.many_batch(size, span, self._walk, logc, sel, probs, seed, first, count,
+                                out, ntok)
+            else:
+                many.many_chunk(size, span, self._walk, logc, sel, probs, seed, first, 0,
+                                count, out, ntok)
+            flat = np.empty(int(ntok.sum()), dtype=np.int32)
+            offs = np.empty(count + 1, dtype=np.int64)
+            many.compact(out, np.arange(count, dtype=np.int64) * size, ntok, flat, offs)
+            parts.append(flat)
+            counts.append(ntok)
+        lengths = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int32)
+        ntok_all = np.concatenate(counts) if counts else np.zeros(0, dtype=np.int64)
+        offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(ntok_all, out=offsets[1:])
+        return lengths, offsets
+
+    def sample_many(self, word: str, n: int) -> list[list[str]]:
+        """``n`` sampled segmentations of one word."""
+        lengths, offsets = self.sample_lengths(word, n)
+        flat = lengths.tolist()
+        return [tokens_from_lengths(word, flat[offsets[s]:offsets[s + 1]]) for s in range(n)]
+
+    # ------------------------------------------------------------------ exact laws
+    def probability(self, word: str, tokens: Sequence[str]) -> float:
+        """Exact probability that this sampler returns ``tokens`` for ``word``.
+
+        0.0 if the tokens do not concatenate to ``word`` or use an arc outside the walked
+        graph. Raises :class:`SegmentationError` if ``word`` has no segmentation at all.
+        """
+        word = self._check_word(word)
+        tokens = list(tokens)
+        if not all(isinstance(t, str) and t for t in tokens) or "".join(tokens) != word:
+            return 0.0
+        probs, span = self._probs(word)
+        return laws.path_probability(probs, span, [len(t) for t in tokens], self._walk.mirror)
+
+    def distribution(self, word: str) -> dict[tuple[str, ...], float]:
+        """Every segmentation of the walked graph with its exact probability.
+
+        Refuses (ValueError) words with more than :data:`MAX_DISTRIBUTION_SIZE` of them.
+        """
+        word = self._check_word(word)
+        total = count_segmentations(word, self.vocab, self.ell_min, self.direction)
+        if total == 0:
+            raise self._fail(word)
+        if total > MAX_DISTRIBUTION_SIZE:
+            raise ValueError(f"{word!r} has {total:,} segmentations; distribution() is "
+                             f"limited to {MAX_DISTRIBUTION_SIZE:,}")
+        probs, span = self._probs(word)
+        return {seg: laws.path_probability(probs, span, [len(t) for t in seg],
+                                           self._walk.mirror)
+                for seg in enumerate_segmentations(word, self.vocab, self.ell_min,
+                                                   self.direction, limit=total)}
+
+    def arc_probabilities(self, word: str) -> dict[tuple[int, int], float]:
+        """Transition probability of every arc ``(i, j)`` of ``word``'s walked graph.
+
+        See :func:`workbench.grampa.arc_probabilities`; ``{}`` for the empty word.
+        """
+        word = self._check_word(word)
+        if word == "":
+            return {}
+        probs, span = self._probs(word)
+        return laws.word_arc_probabilities(probs, span, self._walk.mirror)
+
+    def token_count_pmf(self, word: str) -> np.ndarray:
+        """P(m = k) for k = 0..len(word): the exact law of the number of tokens."""
+        word = self._check_word(word)
+        if word == "":
+            return np.ones(1)
+        probs, span = self._probs(word)
+        return laws.token_count_law(len(word), span, probs)
+
+    def token_length_pmf(self, word: str) -> np.ndarray:
+        """Expected share of tokens of each length ℓ = 0..len(word): E[N_ℓ] / E[m].
+
+        This is the pooled law a histogram of all sampled token lengths converges to
+        (Eq. 12 at τ = 1 under the infinite vocabulary). Entry 0 is 0.
+        """
+        word = self._check_word(word)
+        if word == "":
+            return np.zeros(1)
+        probs, span = self._probs(word)
+        expected = laws.length_expectations(len(word), span, probs)
+        return expected / expected.sum()
+
+    def expected_token_count(self, word: str) -> float:
+        """E[m], from :meth:`token_count_pmf`."""
+        pmf = self.token_count_pmf(word)
+        return float(np.dot(np.arange(pmf.size), pmf))

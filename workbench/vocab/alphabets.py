@@ -1,0 +1,77 @@
+"""How a plain word is spelled in a vocabulary's alphabet, and back.
+
+Three alphabets: ``"identity"`` (as given), ``"byte-level"`` (GPT-2: UTF-8 bytes mapped to
+printable characters, so a space is ``Ġ``) and ``"sentencepiece"`` (a space is ``▁``).
+
+Spelling is never guessed: a function that takes a word either documents that the word is
+already spelled (segmentation, sampling) or takes a plain word and spells it once. Spelling
+twice changes a byte-level word (``Ġ`` is itself two bytes), so no function here checks
+whether a word "looks spelled".
+
+This module knows nothing of tokens, ids or files.
+
+Example
+-------
+>>> spell("byte-level", " hé"), unspell("byte-level", "ĠhÃ©")
+('ĠhÃ©', ' hé')
+"""
+
+from __future__ import annotations
+
+ALPHABETS = ("identity", "byte-level", "sentencepiece")
+SP_SPACE = "\u2581"  # ▁, SentencePiece's whitespace marker
+
+
+def bytes_to_unicode() -> dict[int, str]:
+    """GPT-2's reversible map from the 256 byte values to printable characters.
+
+    Bytes that are already printable Latin-1 characters (``!``..``~``, ``¡``..``¬``,
+    ``®``..``ÿ``) map to themselves; the remaining 68 bytes map, in increasing order, to
+    ``chr(256)``, ``chr(257)``, ... . So the space byte 0x20 becomes ``'Ġ'`` (U+0120).
+
+    >>> bytes_to_unicode()[ord(" ")]
+    'Ġ'
+    """
+    printable = (
+        list(range(ord("!"), ord("~") + 1))
+        + list(range(ord("¡"), ord("¬") + 1))
+        + list(range(ord("®"), ord("ÿ") + 1))
+    )
+    table = {b: chr(b) for b in printable}
+    extra = 0
+    for b in range(256):
+        if b not in table:
+            table[b] = chr(256 + extra)
+            extra += 1
+    return table
+
+
+_BYTE_TO_CHAR = bytes_to_unicode()
+_CHAR_TO_BYTE = {c: b for b, c in _BYTE_TO_CHAR.items()}
+
+
+def spell(alphabet: str, word: str) -> str:
+    """A plain word spelled in ``alphabet`` (raises ``ValueError`` for lone surrogates)."""
+    if alphabet == "identity":
+        return word
+    if alphabet == "byte-level":
+        try:
+            raw = word.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise ValueError(f"{word!r} cannot be spelled in bytes: {err.reason} at "
+                             f"position {err.start}") from None
+        return "".join(_BYTE_TO_CHAR[b] for b in raw)
+    return word.replace(" ", SP_SPACE)
+
+
+def unspell(alphabet: str, text: str) -> str:
+    """Inverse of :func:`spell` (invalid UTF-8 from byte-level text becomes U+FFFD)."""
+    if alphabet == "identity":
+        return text
+    if alphabet == "byte-level":
+        try:
+            raw = bytes(_CHAR_TO_BYTE[c] for c in text)
+        except KeyError as err:
+            raise ValueError(f"{err.args[0]!r} is not a byte-level character") from None
+        return raw.decode("utf-8", errors="replace")
+    return text.replace(SP_SPACE, " ")
