@@ -1,12 +1,22 @@
 """Statistical comparisons of samples with exact laws, shared by checks, figures and tests.
 
-Goodness of fit (:func:`chisquare_test`) and a z-test of a mean (:func:`z_test`). Fixed
-thresholds live with the caller (e.g. ``workbench.theory.checks.P_THRESHOLD``). This module
-samples nothing.
+* :func:`chisquare_test` — Pearson goodness of fit; :func:`z_test` — a z-test of a mean
+  (fixed thresholds live with the caller, e.g. ``workbench.theory.checks.P_THRESHOLD``);
+* :func:`frequencies` — a histogram of counts as shares (optionally padded with empty cells);
+* :func:`tv_distance` — the total-variation distance of two distributions on the same cells;
+* :func:`tv_sampling_bound` — how far an empirical histogram of ``N`` i.i.d. draws may stray
+  from its law in TV, except with probability ``δ`` (the one bound every notebook and test
+  asserts);
+* :func:`trial_tolerance` — ``z`` standard errors of a mean of geometric trial counts.
+
+This module samples nothing and plots nothing; it takes numbers and returns numbers.
 
 Example
 -------
->>> import numpy as np
+>>> tv_distance(frequencies([3, 1]), [0.5, 0.5])
+0.25
+>>> bool(tv_distance(frequencies([2010, 1990]), [0.5, 0.5]) < tv_sampling_bound(2, 4000))
+True
 >>> stat, p, dof = chisquare_test(np.array([50, 50]), [0.5, 0.5])
 >>> (stat, p, dof)
 (0.0, 1.0, 1)
@@ -14,9 +24,139 @@ Example
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
 
 import numpy as np
+
+from ._core.validate import check_int, check_real
+
+__all__ = [
+    "chisquare_test",
+    "frequencies",
+    "trial_tolerance",
+    "tv_distance",
+    "tv_sampling_bound",
+    "z_test",
+]
+
+
+def frequencies(counts: Sequence[float] | np.ndarray, n_cells: int | None = None) -> np.ndarray:
+    """Counts as shares of their total, padded with empty cells to ``n_cells`` if given.
+
+    Parameters
+    ----------
+    counts : sequence of float
+        Non-negative counts with a positive sum.
+    n_cells : int, optional
+        Length of the result (at least ``len(counts)``); the extra cells are 0.
+
+    Returns
+    -------
+    numpy.ndarray of float
+
+    Raises
+    ------
+    ValueError
+        If the counts do not have a positive sum, or ``n_cells < len(counts)``.
+
+    Examples
+    --------
+    >>> frequencies([3, 1]).tolist(), frequencies([1, 1], n_cells=3).tolist()
+    ([0.75, 0.25], [0.5, 0.5, 0.0])
+    """
+    c = np.asarray(counts, dtype=float)
+    size = c.size if n_cells is None else check_int(n_cells, "n_cells", minimum=c.size)
+    total = c.sum()
+    if not total > 0:
+        raise ValueError("counts must have a positive sum")
+    return np.pad(c / total, (0, size - c.size))
+
+
+def tv_distance(p: Sequence[float] | np.ndarray, q: Sequence[float] | np.ndarray) -> float:
+    """Total variation distance ``½ Σ |p_i - q_i|`` of two distributions on the same cells.
+
+    Raises
+    ------
+    ValueError
+        If ``p`` and ``q`` have different shapes (pad with :func:`frequencies` first).
+
+    Examples
+    --------
+    >>> tv_distance([0.5, 0.5], [1.0, 0.0])
+    0.5
+    """
+    p = np.asarray(p, dtype=float)
+    q = np.asarray(q, dtype=float)
+    if p.shape != q.shape:
+        raise ValueError(f"shapes differ: {p.shape} vs {q.shape}")
+    return float(0.5 * np.abs(p - q).sum())
+
+
+def tv_sampling_bound(n_cells: int, n_samples: int, delta: float = 1e-6) -> float:
+    """A bound ``ε`` with ``P(TV(p̂, p) >= ε) <= δ`` for the histogram ``p̂`` of ``N`` draws.
+
+    ``ε = ½ √(k/N) + √(ln(1/δ) / (2N))`` for ``N`` i.i.d. draws from any law ``p`` on ``k``
+    cells. The expectation: ``E|p̂_i - p_i| <= √(p_i/N)`` (Jensen), so
+    ``E[TV] <= ½ Σ √(p_i/N) <= ½ √(k/N)`` (Cauchy–Schwarz); see C. L. Canonne, *A short
+    note on learning discrete distributions*, arXiv:2002.11457 (2020). The
+    deviation: changing one draw moves TV by at most ``1/N``, so McDiarmid's bounded
+    differences inequality (C. McDiarmid, *On the method of bounded differences*, Surveys
+    in Combinatorics 1989) gives ``P(TV - E[TV] >= t) <= exp(-2Nt²)``, which is ``δ`` at
+    the second term.
+
+    The Bretagnolle–Huber–Carol inequality ``P(TV >= ε) <= 2^k exp(-2Nε²)`` is another valid
+    bound; for ``k <= 740`` at ``δ = 10⁻⁶`` it is the tighter of the two, so every check
+    that holds under this bound also holds under it. This one is used everywhere so that
+    there is a single stated inequality.
+
+    The pooled token-length histograms are not made of i.i.d. draws (tokens of one sample
+    are dependent); the notebooks apply the bound with ``N`` = number of *samples* there,
+    a heuristic that is conservative in practice (there are about ``(n+1)/2`` tokens per
+    sample).
+
+    Parameters
+    ----------
+    n_cells : int
+        Number of cells ``k >= 1``.
+    n_samples : int
+        Number of draws ``N >= 1``.
+    delta : float
+        Failure probability, in ``(0, 1)``.
+
+    Examples
+    --------
+    >>> round(tv_sampling_bound(29, 100_000), 4)
+    0.0168
+    """
+    k = check_int(n_cells, "n_cells", minimum=1)
+    size = check_int(n_samples, "n_samples", minimum=1)
+    delta = check_real(delta, "delta", minimum=0.0, maximum=1.0, open_minimum=True,
+                       open_maximum=True)
+    return 0.5 * math.sqrt(k / size) + math.sqrt(math.log(1.0 / delta) / (2.0 * size))
+
+
+def trial_tolerance(expected: float | Fraction, n_samples: int, z: float = 4.0) -> float:
+    """``z`` standard errors of the mean of ``n_samples`` geometric trial counts.
+
+    A rejection sampler with acceptance probability ``p = 1/E[T]`` per trial needs
+    ``T ~ Geom(p)`` trials: ``Var T = (1-p)/p^2``. The notebooks assert
+    ``|mean - E[T]| <= trial_tolerance(E[T], N)`` (``z = 4``: a two-sided 6e-5 event).
+
+    Examples
+    --------
+    >>> trial_tolerance(1, 100)
+    0.0
+    >>> round(trial_tolerance(2, 100), 3)
+    0.566
+    """
+    size = check_int(n_samples, "n_samples", minimum=1)
+    e = float(expected)
+    if e < 1.0:
+        raise ValueError(f"an expected number of trials is >= 1, got {e}")
+    p = 1.0 / e
+    return z * math.sqrt((1.0 - p) / p**2 / size)
 
 
 def chisquare_test(observed: np.ndarray, probs: Iterable[float], min_expected: float = 5.0

@@ -401,3 +401,17 @@ def token_length_pmf(distribution: dict, n: int) -> list:
 def expected_token_count(distribution: dict):
     """``E[m]`` under ``distribution``."""
     return sum(prob * len(tokens) for tokens, prob in distribution.items())
+
+
+def small_cases(seed: int, k: int = 15):
+    """``k`` random (word, token list) pairs: words of 2–9 letters over ``a``, ``b`` and
+    vocabularies of ``a``, ``b`` plus about half of the word's substrings of length 2–4."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    for _ in range(k):
+        n = int(rng.integers(2, 10))
+        word = "".join(rng.choice(list("ab"), size=n))
+        subs = sorted({word[i:j] for i in range(n) for j in range(i + 2, min(n, i + 4) + 1)})
+        vocab = ["a", "b"] + [s for s in subs if rng.random() < 0.5]
+        yield word, vocab

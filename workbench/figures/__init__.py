@@ -1,5 +1,16 @@
 """Figures behind the notebooks: one module per notebook, each with pure ``compute_*``
 functions (parameters in, data out) and ``plot_*`` functions (data in, figure out).
 
-Nothing in the package imports this subpackage; only notebooks, the CLI and tests do.
+* :mod:`.common` — colours, the one :func:`~.common.tau_label`, :func:`~.common.figure_data`,
+  the demo word;
+* :mod:`.lattice` — notebook 01 (Figure 1: lattice summary and drawing);
+* :mod:`.skew` — notebook 02 (τ, ℓ_min, direction, multiplexing; Figures 3, 4, 8);
+* :mod:`.uniform_laws` — notebook 03 (Figure 2, Eq. 27/28 errors);
+* :mod:`.lock_keys` — notebook 04 (LOCK order, Figure 5);
+* :mod:`.rejection_cost` — notebook 05 (rejection samplers against GRaMPa's single pass).
+
+The widgets binding them are :mod:`workbench.widgets`; the statistics they report are
+:mod:`workbench.stats`. Nothing in the package imports this subpackage except
+:mod:`workbench.widgets` (for Figure 1's vocabulary in its dropdown); notebooks, the CLI and
+tests do. The submodules import matplotlib; ``import workbench`` does not.
 """

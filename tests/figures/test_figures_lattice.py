@@ -1,4 +1,4 @@
-"""workbench.viz: the lattice summary, the lattice drawing and the label helpers."""
+"""workbench.figures.lattice (notebook 01): the summary, the drawing, the labels, the panel."""
 
 from __future__ import annotations
 
@@ -16,10 +16,11 @@ from workbench import (  # noqa: E402
     Vocabulary,
     count_segmentations,
     enumerate_segmentations,
-    viz,
 )
+from workbench.figures import lattice as lattice_fig  # noqa: E402
+from workbench.widgets import panel_controls, vocabulary_options  # noqa: E402
 
-FIG1 = viz.figure1_vocabulary()
+FIG1 = lattice_fig.figure1_vocabulary()
 SMALL = Vocabulary(["a", "b", "c", "ab", "bc", "abc", "ca"], name="small")
 
 
@@ -43,7 +44,7 @@ def test_figure1_vocabulary_matches_caption() -> None:
     ("", SMALL),
 ])
 def test_summary_agrees_with_lattice_module(word, vocab, ell_min, direction) -> None:
-    s = viz.lattice_summary(word, vocab, ell_min, direction)
+    s = lattice_fig.lattice_summary(word, vocab, ell_min, direction)
     lat = Lattice.build(word, vocab, ell_min, direction)
     assert s["error"] is None
     assert s["word_in_alphabet"] == word
@@ -57,22 +58,22 @@ def test_summary_agrees_with_lattice_module(word, vocab, ell_min, direction) -> 
 
 def test_summary_lists_only_up_to_max_list() -> None:
     inf = Vocabulary.infinite()
-    assert len(viz.lattice_summary("abcdefg", inf, max_list=64)["segmentations"]) == 64
-    s = viz.lattice_summary("abcdefgh", inf, max_list=64)
+    assert len(lattice_fig.lattice_summary("abcdefg", inf, max_list=64)["segmentations"]) == 64
+    s = lattice_fig.lattice_summary("abcdefgh", inf, max_list=64)
     assert s["count"] == 128 and s["segmentations"] is None and s["error"] is None
 
 
 def test_summary_spells_the_word_in_the_alphabet() -> None:
     gpt2_like = Vocabulary(["Ġ", "h", "i", "Ġh", "hi"], alphabet="byte-level")
-    s = viz.lattice_summary(" hi", gpt2_like)
+    s = lattice_fig.lattice_summary(" hi", gpt2_like)
     assert s["word_in_alphabet"] == "Ġhi"
     assert s["segmentations"] == enumerate_segmentations("Ġhi", gpt2_like)
     sp_like = Vocabulary(["▁", "x", "▁x"], alphabet="sentencepiece")
-    assert viz.lattice_summary(" x", sp_like)["count"] == 2
+    assert lattice_fig.lattice_summary(" x", sp_like)["count"] == 2
 
 
 def test_summary_reports_unsegmentable_words() -> None:
-    s = viz.lattice_summary("abd", SMALL)
+    s = lattice_fig.lattice_summary("abd", SMALL)
     lat = Lattice.build("abd", SMALL)
     with pytest.raises(SegmentationError) as err:
         lat.require_segmentable()
@@ -90,7 +91,7 @@ def test_summary_reports_unsegmentable_words() -> None:
     ("ab", SMALL, {"max_list": "many"}, "max_list must be an int"),
 ])
 def test_summary_turns_bad_input_into_an_error(word, vocab, kwargs, fragment) -> None:
-    s = viz.lattice_summary(word, vocab, **kwargs)
+    s = lattice_fig.lattice_summary(word, vocab, **kwargs)
     assert fragment in s["error"]
     assert s["count"] == 0 and s["segmentations"] is None
 
@@ -105,8 +106,9 @@ def test_draw_figure1_labels_nodes_with_path_counts() -> None:
     lat = Lattice.build("GRAMPA", FIG1, direction="r2l")
     c = lat.path_counts
     probs = {(i, j): Fraction(c[i], c[j]) for i, j in lat.arcs if j == 4}
-    fig = viz.draw_lattice(lat, arc_probabilities=probs, highlight=[(4, 5), (5, 6)])
-    assert viz.node_count_labels(fig) == dict(enumerate(["1", "1", "2", "4", "7", "9", "16"]))
+    fig = lattice_fig.draw_lattice(lat, arc_probabilities=probs, highlight=[(4, 5), (5, 6)])
+    assert lattice_fig.node_count_labels(fig) == dict(enumerate(["1", "1", "2", "4", "7", "9",
+                                                                 "16"]))
     assert _texts(fig, "char-") == {f"char-{i}": ch for i, ch in enumerate("GRAMPA")}
     arcs = _texts(fig, "arc-")
     assert len(arcs) == len(lat.arcs)
@@ -118,33 +120,34 @@ def test_draw_figure1_labels_nodes_with_path_counts() -> None:
 def test_draw_accepts_a_summary_and_an_axes() -> None:
     from matplotlib.figure import Figure
 
-    s = viz.lattice_summary("GRAMPA", FIG1, direction="l2r")
+    s = lattice_fig.lattice_summary("GRAMPA", FIG1, direction="l2r")
     fig = Figure()
     ax = fig.add_subplot()
-    assert viz.draw_lattice(s, ax=ax) is fig
-    assert viz.node_count_labels(ax) == {k: str(x) for k, x in enumerate(s["path_counts"])}
+    assert lattice_fig.draw_lattice(s, ax=ax) is fig
+    assert lattice_fig.node_count_labels(ax) == {k: str(x) for k, x in enumerate(s["path_counts"])}
     fig.canvas.draw()
 
 
 def test_draw_shows_errors() -> None:
-    fig = viz.draw_lattice(viz.lattice_summary(3, SMALL))
+    fig = lattice_fig.draw_lattice(lattice_fig.lattice_summary(3, SMALL))
     assert "word must be str" in _texts(fig, "error")["error"]
     fig.canvas.draw()
-    fig = viz.draw_lattice(viz.lattice_summary("abd", SMALL))  # unsegmentable: still drawn
+    # unsegmentable: still drawn
+    fig = lattice_fig.draw_lattice(lattice_fig.lattice_summary("abd", SMALL))
     assert "no segmentation" in fig.axes[0].get_title(loc="left")
     fig.canvas.draw()
 
 
 def test_draw_degrades_on_a_200_character_word() -> None:
     start = time.perf_counter()
-    s = viz.lattice_summary("x" * 200, Vocabulary.infinite())
+    s = lattice_fig.lattice_summary("x" * 200, Vocabulary.infinite())
     assert s["count"] == 2**199 and len(s["arcs"]) == 200 * 201 // 2
-    fig = viz.draw_lattice(s)
+    fig = lattice_fig.draw_lattice(s)
     fig.canvas.draw()
     assert not _texts(fig, "arc-") and not _texts(fig, "char-")
-    labels = viz.node_count_labels(fig)
+    labels = lattice_fig.node_count_labels(fig)
     assert 0 in labels and 200 in labels and len(labels) < 60
-    assert labels[0] == viz.count_label(2**199) and labels[200] == "1"
+    assert labels[0] == lattice_fig.count_label(2**199) and labels[200] == "1"
     assert "omitted" in fig.axes[0].get_title(loc="left")
     assert time.perf_counter() - start < 30
 
@@ -152,20 +155,20 @@ def test_draw_degrades_on_a_200_character_word() -> None:
 def test_draw_long_word_finite_vocabulary_and_odd_characters() -> None:
     word = "ab$c$" * 40  # dollar signs must not be read as mathtext
     vocab = Vocabulary(["a", "b", "$", "c", "ab", "$c", "c$"])
-    s = viz.lattice_summary(word, vocab)
+    s = lattice_fig.lattice_summary(word, vocab)
     assert s["error"] is None
-    viz.draw_lattice(s).canvas.draw()
-    short = viz.lattice_summary("ab$c$", vocab)
-    fig = viz.draw_lattice(short)
+    lattice_fig.draw_lattice(s).canvas.draw()
+    short = lattice_fig.lattice_summary("ab$c$", vocab)
+    fig = lattice_fig.draw_lattice(short)
     fig.canvas.draw()
     assert _texts(fig, "char-")["char-2"] == "$"
 
 
 def test_draw_empty_word_and_bad_highlight() -> None:
-    fig = viz.draw_lattice(viz.lattice_summary("", SMALL))
-    assert viz.node_count_labels(fig) == {0: "1"}
+    fig = lattice_fig.draw_lattice(lattice_fig.lattice_summary("", SMALL))
+    assert lattice_fig.node_count_labels(fig) == {0: "1"}
     with pytest.raises(ValueError, match="not an arc"):
-        viz.draw_lattice(Lattice.build("abc", SMALL), highlight=[(2, 9)])
+        lattice_fig.draw_lattice(Lattice.build("abc", SMALL), highlight=[(2, 9)])
 
 
 # --------------------------------------------------------------------------- labels
@@ -174,14 +177,14 @@ def test_draw_empty_word_and_bad_highlight() -> None:
     (0.5, "1/2"), (1 / 3, "1/3"), (0.123456, "0.12"), (1 / 65, "0.02"), (2 / 3 + 1e-6, "0.67"),
 ])
 def test_fraction_label(p, expected) -> None:
-    assert viz.fraction_label(p) == expected
+    assert lattice_fig.fraction_label(p) == expected
 
 
 def test_fraction_label_max_den_and_types() -> None:
-    assert viz.fraction_label(1 / 65, max_den=100) == "1/65"
-    assert viz.fraction_label(float("nan")) == "nan"
+    assert lattice_fig.fraction_label(1 / 65, max_den=100) == "1/65"
+    assert lattice_fig.fraction_label(float("nan")) == "nan"
     with pytest.raises(TypeError):
-        viz.fraction_label("1/2")  # type: ignore[arg-type]
+        lattice_fig.fraction_label("1/2")  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("c,expected", [
@@ -189,35 +192,28 @@ def test_fraction_label_max_den_and_types() -> None:
     (9_996_000, "1.00e+7"), (-5, "-5"),
 ])
 def test_count_label(c, expected) -> None:
-    assert viz.count_label(c) == expected
+    assert lattice_fig.count_label(c) == expected
 
 
 # --------------------------------------------------------------------------- widgets
-def test_vocabulary_options_always_offers_the_builtins() -> None:
-    opts = viz.vocabulary_options({"small": SMALL})
-    assert list(opts)[-3:] == ["infinite", "figure-1", "small"]
-    assert opts["figure-1"]() == FIG1 and opts["infinite"]().is_infinite
-    assert opts["small"]() is SMALL
-
-
 def test_panel_result_equals_direct_call() -> None:
     pytest.importorskip("ipywidgets")
-    opts = viz.vocabulary_options({"small": SMALL})
-    panel = viz.lattice_panel(opts, word="GRAMPA", vocabulary="figure-1", direction="r2l")
-    assert panel.result == viz.lattice_summary("GRAMPA", FIG1, 1, "r2l")
-    controls = viz.panel_controls(panel)
+    opts = vocabulary_options({"small": SMALL})
+    panel = lattice_fig.lattice_panel(opts, word="GRAMPA", vocabulary="figure-1", direction="r2l")
+    assert panel.result == lattice_fig.lattice_summary("GRAMPA", FIG1, 1, "r2l")
+    controls = panel_controls(panel)
     assert set(controls) == {"word", "vocabulary", "direction", "ell_min"}
     controls["vocabulary"].value = "small"
     controls["word"].value = "abcab"
     controls["direction"].value = "l2r"
     controls["ell_min"].value = 2
-    assert panel.result == viz.lattice_summary("abcab", SMALL, 2, "l2r")
-    shown = viz.node_count_labels(panel.last_figure)
+    assert panel.result == lattice_fig.lattice_summary("abcab", SMALL, 2, "l2r")
+    shown = lattice_fig.node_count_labels(panel.last_figure)
     assert shown == {k: str(x) for k, x in enumerate(panel.result["path_counts"])}
 
 
 def test_draw_caps_the_number_of_arcs() -> None:
-    s = viz.lattice_summary("abcdefgh", Vocabulary.infinite())
-    fig = viz.draw_lattice(s, max_arcs=10)
+    s = lattice_fig.lattice_summary("abcdefgh", Vocabulary.infinite())
+    fig = lattice_fig.draw_lattice(s, max_arcs=10)
     assert "26 longest arcs" in fig.axes[0].get_title(loc="left")
     fig.canvas.draw()

@@ -1,0 +1,143 @@
+"""What the notebooks' figures share: colours, the one τ label, reading figures back, the demo word.
+
+* colours: :data:`SAMPLE` (sampled histograms), :data:`LAW` (closed forms), :data:`ACCENT`
+  (approximations, limits), :data:`GREEN` (probabilities, GRaMPa), :data:`GREY` (plain
+  arcs, guides), :data:`PINK` (a taken path, the current value);
+* :func:`tau_label` — the one way a temperature is written in every notebook;
+* :func:`figure_data` — the numbers a figure shows, by artist ``gid``, for checking a
+  figure against the data it was drawn from;
+* :func:`demo_word` and :func:`check_samples` — the word the theory panels segment and the
+  cap on their sample sizes.
+
+This module samples nothing and draws nothing itself.
+
+Example
+-------
+>>> [tau_label(t) for t in (0.5, float("inf"), -10.0)], tau_label(2.0, prefix=True)
+(['0.5', '±∞', '−10'], 'τ = 2')
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from matplotlib.collections import LineCollection
+from matplotlib.figure import FigureBase
+from matplotlib.patches import StepPatch
+
+from .._core.validate import check_int
+
+__all__ = [
+    "ACCENT",
+    "GREEN",
+    "GREY",
+    "LAW",
+    "MAX_SAMPLES",
+    "PINK",
+    "SAMPLE",
+    "check_samples",
+    "demo_word",
+    "figure_data",
+    "tau_label",
+]
+
+SAMPLE = "#4c6ef5"
+LAW = "#212529"
+ACCENT = "#e8590c"
+GREEN = "#2b8a3e"
+GREY = "#868e96"
+PINK = "#d6336c"
+
+MAX_SAMPLES = 10**7
+"""Largest number of samples per call of a panel function."""
+
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+
+
+def tau_label(tau: float, *, prefix: bool = False) -> str:
+    """τ as a short label: ``"±∞"`` for either infinity, ``"−10"`` with a true minus sign.
+
+    Both infinities are written ``"±∞"``: they give ``α = 1/τ = 0``, the same sampler
+    (every arc into a node equally likely), and the same point ``−1/τ = 0`` of the skew axis.
+
+    Parameters
+    ----------
+    tau : float
+    prefix : bool, default False
+        Write ``"τ = …"``.
+
+    Examples
+    --------
+    >>> [tau_label(t) for t in (0.25, 1.0, 5.0, float("inf"), float("-inf"), -10.0)]
+    ['0.25', '1', '5', '±∞', '±∞', '−10']
+    >>> tau_label(-0.5, prefix=True)
+    'τ = −0.5'
+    """
+    tau = float(tau)
+    label = "±∞" if math.isinf(tau) else f"{tau:g}".replace("-", "−")
+    return f"τ = {label}" if prefix else label
+
+
+def figure_data(fig: FigureBase) -> dict[str, np.ndarray]:
+    """The plotted values of every artist with a ``gid``, by gid.
+
+    Bars (rectangles): their heights, in drawing order; step outlines (``ax.stairs``):
+    their values; lines: their y data, except full-height vertical lines (``ax.axvline``),
+    which give their x position; vertical-line collections (``ax.vlines``): the top of
+    each segment; other collections (scatter): the y offsets.
+    """
+    found: dict[str, list[float]] = {}
+    for ax in fig.axes:
+        for patch in ax.patches:
+            gid = patch.get_gid()
+            if not gid:
+                continue
+            if isinstance(patch, StepPatch):
+                found.setdefault(gid, []).extend(np.asarray(patch.get_data().values, float))
+            else:
+                found.setdefault(gid, []).append(patch.get_height())
+        for line in ax.lines:
+            gid = line.get_gid()
+            if not gid:
+                continue
+            x = np.asarray(line.get_xdata(), float)
+            y = np.asarray(line.get_ydata(), float)
+            if x.size == 2 and x[0] == x[1] and list(y) == [0.0, 1.0]:  # axvline
+                found.setdefault(gid, []).append(float(x[0]))
+            else:
+                found.setdefault(gid, []).extend(y)
+        for coll in ax.collections:
+            gid = coll.get_gid()
+            if not gid:
+                continue
+            if isinstance(coll, LineCollection):
+                values = [max(seg[:, 1]) for seg in coll.get_segments()]
+            else:
+                values = list(np.asarray(coll.get_offsets(), float)[:, 1])
+            found.setdefault(gid, []).extend(values)
+    return {gid: np.asarray(v, dtype=float) for gid, v in found.items()}
+
+
+def demo_word(n: int) -> str:
+    """The ``n``-character word the theory panels segment: the alphabet, repeated.
+
+    Under the infinite vocabulary every word of the same length has the same
+    segmentations, so the letters only make tables readable.
+
+    Examples
+    --------
+    >>> demo_word(3), len(demo_word(29))
+    ('abc', 29)
+    """
+    n = check_int(n, "n", minimum=0)
+    return (_ALPHABET * (n // len(_ALPHABET) + 1))[:n]
+
+
+def check_samples(n_samples: object) -> int:
+    """A number of samples, ``1 <= n_samples <= MAX_SAMPLES``.
+
+    >>> check_samples(100)
+    100
+    """
+    return check_int(n_samples, "n_samples", minimum=1, maximum=MAX_SAMPLES)

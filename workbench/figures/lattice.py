@@ -1,0 +1,481 @@
+"""Notebook 01: segmentation lattices, Figure 1 of the GRaMPa paper made live.
+
+:func:`lattice_summary` is the pure function the notebook binds its widgets to: it calls
+:meth:`workbench.Lattice.build`, :func:`workbench.enumerate_segmentations` and turns the
+package's documented errors into a message. :func:`draw_lattice` draws a lattice (or such a
+summary) with matplotlib: nodes ``0..n`` on a line, the characters between them, the path
+count of Algorithm 1 at each node and one curve per arc, labelled by its token.
+:func:`lattice_panel` binds both to ipywidgets through :func:`workbench.widgets.interactive_panel`.
+
+This module does not sample, weight or count anything itself: every number it shows comes
+from :mod:`workbench.lattice` (or from the caller, e.g. :func:`workbench.grampa.arc_probabilities`),
+and the only arithmetic here is layout and label formatting. It does not train or download
+vocabularies either (:func:`workbench.widgets.vocabulary_options` lists the shipped ones).
+
+Example
+-------
+>>> from workbench import Vocabulary
+>>> s = lattice_summary("abc", Vocabulary(["a", "b", "c", "ab", "bc"]))
+>>> s["count"], s["segmentations"], s["error"]
+(3, [('a', 'b', 'c'), ('a', 'bc'), ('ab', 'c')], None)
+>>> fraction_label(4 / 7)
+'4/7'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.collections import LineCollection
+from matplotlib.figure import Figure, FigureBase
+
+from ..lattice import Lattice, SegmentationError, enumerate_segmentations
+from ..vocab import Vocabulary
+from ..widgets import interactive_panel, vocabulary_options
+from .common import GREEN, GREY, PINK
+
+__all__ = [
+    "FIGURE1_TOKENS",
+    "count_label",
+    "draw_lattice",
+    "figure1_vocabulary",
+    "fraction_label",
+    "lattice_panel",
+    "lattice_summary",
+    "node_count_labels",
+]
+
+#: A vocabulary consistent with the caption of the paper's Figure 1 (``"GRAMPA"``): 16
+#: segmentations, and with ``direction="r2l"`` the arcs M, AM, GRAM into node 4 leave nodes
+#: with 4, 2 and 1 of node 4's 7 paths. The caption forces the first ten tokens; ``PA`` and
+#: ``AMP`` are the first of the two smallest completions found by searching the other
+#: substrings of the word (the other is ``PA``, ``AMPA``).
+FIGURE1_TOKENS: tuple[str, ...] = (
+    "G", "R", "A", "M", "P", "GR", "RA", "AM", "GRA", "GRAM", "PA", "AMP",
+)
+
+
+
+def figure1_vocabulary() -> Vocabulary:
+    """The small vocabulary of :data:`FIGURE1_TOKENS`, named ``"figure-1"``.
+
+    >>> from workbench import count_segmentations
+    >>> count_segmentations("GRAMPA", figure1_vocabulary())
+    16
+    """
+    return Vocabulary(FIGURE1_TOKENS, name="figure-1")
+
+
+# --------------------------------------------------------------------------- labels
+def fraction_label(p: float | Fraction, max_den: int = 64) -> str:
+    """A probability as a short label: a fraction if one with denominator <= ``max_den``
+    matches it, else two decimals.
+
+    Parameters
+    ----------
+    p : float or Fraction
+    max_den : int, default 64
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> fraction_label(4 / 7), fraction_label(Fraction(2, 7)), fraction_label(1.0)
+    ('4/7', '2/7', '1')
+    >>> fraction_label(0.123456), fraction_label(0)
+    ('0.12', '0')
+    """
+    if isinstance(p, bool) or not isinstance(p, (int, float, Fraction, np.floating, np.integer)):
+        raise TypeError(f"p must be a number, not {type(p).__name__}")
+    if isinstance(p, (float, np.floating)) and not math.isfinite(p):
+        return str(float(p))
+    frac = Fraction(p).limit_denominator(max(1, int(max_den)))
+    if abs(float(frac) - float(p)) <= 1e-9 * max(1.0, abs(float(p))):
+        return str(frac)
+    return f"{float(p):.2f}"
+
+
+def count_label(c: int, max_digits: int = 6) -> str:
+    """A path count as written on a node: exact up to ``max_digits`` digits, else
+    ``"d.dde+k"`` (computed from the decimal string, so any Python int works).
+
+    >>> count_label(16), count_label(2**199)
+    ('16', '8.03e+59')
+    """
+    digits = str(int(c))
+    sign = ""
+    if digits.startswith("-"):
+        sign, digits = "-", digits[1:]
+    if len(digits) <= max_digits:
+        return sign + digits
+    lead = Fraction(int(digits[:4]), 1000)  # d.ddd, rounded to two decimals below
+    mantissa, exponent = round(lead, 2), len(digits) - 1
+    if mantissa >= 10:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{sign}{float(mantissa):.2f}e+{exponent}"
+
+
+# --------------------------------------------------------------------------- summary
+def lattice_summary(
+    word: str,
+    vocab: Vocabulary,
+    ell_min: int = 1,
+    direction: str = "l2r",
+    max_list: int = 64,
+) -> dict[str, Any]:
+    """Everything the lattice panel shows for one word, as plain data.
+
+    Parameters
+    ----------
+    word : str
+        A plain word; it is spelled in the vocabulary's alphabet first
+        (``vocab.to_alphabet(word)``, so ``" hello"`` becomes ``"Ġhello"`` for GPT-2).
+    vocab : Vocabulary
+    ell_min : int, default 1
+    direction : {"l2r", "r2l"}, default "l2r"
+    max_list : int, default 64
+        List the segmentations only when there are at most this many.
+
+    Returns
+    -------
+    dict
+        ``word_in_alphabet`` (str or None), ``count`` (int), ``path_counts`` (list of int,
+        :attr:`workbench.Lattice.path_counts`), ``arcs`` (list of (i, j)),
+        ``segmentations`` (list of tuples of str, or None when there are more than
+        ``max_list`` or none), ``error`` (str or None), and the ``ell_min`` and
+        ``direction`` used. On an error the fields computed before it are kept: an
+        unsegmentable word still has its arcs and path counts, with ``count`` 0.
+
+    Notes
+    -----
+    Only :class:`workbench.SegmentationError`, ``ValueError`` and ``TypeError`` (the
+    package's documented errors for bad words, vocabularies and parameters) become the
+    ``error`` field; anything else propagates.
+
+    Examples
+    --------
+    >>> lattice_summary("abd", Vocabulary(["a", "b", "ab"]))["error"]
+    "no segmentation of 'abd': character 'd' (U+0064) at position 2 occurs in no token"
+    """
+    out: dict[str, Any] = {
+        "word_in_alphabet": None,
+        "count": 0,
+        "path_counts": [],
+        "arcs": [],
+        "segmentations": None,
+        "error": None,
+        "ell_min": ell_min,
+        "direction": direction,
+    }
+    try:
+        if not isinstance(vocab, Vocabulary):
+            raise TypeError(f"vocab must be a workbench.Vocabulary, not {type(vocab).__name__}")
+        if isinstance(max_list, bool) or not isinstance(max_list, (int, np.integer)):
+            raise TypeError(f"max_list must be an int, not {type(max_list).__name__}")
+        spelled = vocab.to_alphabet(word)
+        out["word_in_alphabet"] = spelled
+        lattice = Lattice.build(spelled, vocab, ell_min, direction)
+        out["arcs"] = [(int(i), int(j)) for i, j in lattice.arcs]
+        out["path_counts"] = [int(c) for c in lattice.path_counts]
+        out["count"] = int(lattice.count)
+        lattice.require_segmentable()
+        if out["count"] <= max_list:
+            out["segmentations"] = enumerate_segmentations(
+                spelled, vocab, limit=max(int(max_list), 0), ell_min=ell_min,
+                direction=direction,
+            )
+    except (SegmentationError, ValueError, TypeError) as err:
+        out["error"] = str(err)
+    return out
+
+
+# --------------------------------------------------------------------------- drawing
+def _arc_height(length: int) -> float:
+    return 0.3 + 0.4 * length**0.75
+
+
+def _shorten(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _arc_points(i: int, j: int, npts: int) -> np.ndarray:
+    """Points of the quadratic Bézier from ``(i, 0)`` over ``((i+j)/2, h)`` to ``(j, 0)``."""
+    t = np.linspace(0.0, 1.0, npts)[:, None]
+    p0 = np.array([i, 0.0])
+    p1 = np.array([(i + j) / 2, 2 * _arc_height(j - i)])  # apex of the curve is at h
+    p2 = np.array([j, 0.0])
+    return (1 - t) ** 2 * p0 + 2 * (1 - t) * t * p1 + t**2 * p2
+
+
+def _lattice_fields(lattice: Lattice | Mapping[str, Any]) -> dict[str, Any]:
+    if isinstance(lattice, Lattice):
+        return {
+            "word": lattice.word,
+            "arcs": list(lattice.arcs),
+            "path_counts": list(lattice.path_counts),
+            "count": lattice.count,
+            "direction": lattice.direction,
+            "ell_min": lattice.ell_min,
+            "error": None,
+        }
+    if isinstance(lattice, Mapping):
+        return {
+            "word": lattice.get("word_in_alphabet"),
+            "arcs": list(lattice.get("arcs") or []),
+            "path_counts": list(lattice.get("path_counts") or []),
+            "count": lattice.get("count", 0),
+            "direction": lattice.get("direction", "l2r"),
+            "ell_min": lattice.get("ell_min", 1),
+            "error": lattice.get("error"),
+        }
+    raise TypeError(f"expected a Lattice or a lattice_summary dict, not {type(lattice).__name__}")
+
+
+def draw_lattice(
+    lattice: Lattice | Mapping[str, Any],
+    arc_probabilities: Mapping[tuple[int, int], float | Fraction] | None = None,
+    highlight: Iterable[tuple[int, int]] | None = None,
+    ax: Axes | None = None,
+    *,
+    max_arc_labels: int = 120,
+    max_label_chars: int = 40,
+    max_node_labels: int = 61,
+    max_arcs: int = 50_000,
+    title: bool = True,
+) -> FigureBase:
+    """Draw a segmentation lattice: nodes ``0..n`` on a line, one curve per arc.
+
+    Each node is labelled by its path count (:attr:`workbench.Lattice.path_counts`: paths
+    to node 0 for ``"r2l"``, to node n for ``"l2r"``); the characters sit between the
+    nodes; each arc ``i → j`` is a curve whose height grows with ``j - i``, labelled at its
+    apex by the token ``word[i:j]``.
+
+    Parameters
+    ----------
+    lattice : Lattice or dict
+        A :class:`workbench.Lattice`, or a :func:`lattice_summary` result (a summary with
+        an error and no word draws the error message only).
+    arc_probabilities : dict {(i, j): float}, optional
+        Drawn in green and labelled ``token`` + :func:`fraction_label` (e.g. ``"AM 2/7"``).
+    highlight : list of (i, j), optional
+        A path (or any arcs) drawn thick in pink, like the path taken in Figure 1.
+    ax : matplotlib Axes, optional
+        Draw into it; by default a new :class:`matplotlib.figure.Figure` (not managed by
+        pyplot, so nothing is shown twice and nothing needs closing) sized to the word.
+    max_arc_labels, max_label_chars, max_node_labels : int
+        Beyond ``max_arc_labels`` arcs or ``max_label_chars`` characters (or when they
+        would not fit the width), arc and character labels are omitted; beyond
+        ``max_node_labels`` nodes, or where the counts would overlap, only every k-th node
+        is labelled (always nodes 0 and n). The title says what was left out.
+    max_arcs : int, default 50,000
+        At most this many plain arcs are drawn (the shortest); highlighted arcs and arcs
+        with probabilities are always drawn.
+    title : bool, default True
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        The figure drawn into (``ax.figure`` when ``ax`` is given). Text artists carry
+        gids: ``"count-k"`` (node k's count), ``"char-i"``, ``"arc-i-j"``.
+
+    Raises
+    ------
+    ValueError
+        If ``highlight`` or ``arc_probabilities`` name a node outside ``0..n``.
+    """
+    f = _lattice_fields(lattice)
+    word, arcs, counts = f["word"], f["arcs"], f["path_counts"]
+    probs = dict(arc_probabilities or {})
+    path = [tuple(a) for a in (highlight or [])]
+
+    n = len(word) if word is not None else 0
+    for i, j in list(probs) + path:
+        if not (0 <= i < j <= n):
+            raise ValueError(f"arc ({i}, {j}) is not an arc of a word with {n} characters")
+
+    longest = max((j - i for i, j in arcs + path), default=1)
+    top = _arc_height(longest)
+    if ax is None:
+        width = float(np.clip(0.8 * (n + 1.5), 4.0, 18.0))
+        height = float(np.clip(width * (top + 1.6) / (n + 1.5), 2.2, 7.0))
+        if word is None:
+            width, height = 6.0, 1.5
+        fig: FigureBase = Figure(figsize=(width, height), layout="constrained")
+        ax = fig.add_subplot()
+    else:
+        fig = ax.figure
+    # inches per character cell, to decide which labels fit
+    root = fig if isinstance(fig, Figure) else fig.figure  # a SubFigure's root figure
+    axes_inches = ax.get_position().width * root.get_figwidth()
+    unit = max(axes_inches, 0.5) / (n + 1.2)
+    ax.set_axis_off()
+    ax.set_xlim(-0.6, n + 0.6)
+    ax.set_ylim(-0.75, top + 0.45)
+
+    if word is None:  # bad input: nothing to draw but the message
+        ax.text(0.5, 0.5, f["error"] or "no lattice", transform=ax.transAxes, ha="center",
+                va="center", wrap=True, parse_math=False, gid="error")
+        return fig
+
+    omitted = []
+    npts = 25 if len(arcs) <= 2000 else 7
+    plain = [a for a in arcs if a not in probs]
+    if len(plain) > max_arcs:  # keep the shortest arcs; the picture is a sketch anyway
+        omitted.append(f"{len(plain) - max_arcs} longest arcs")
+        plain = sorted(plain, key=lambda a: (a[1] - a[0], a[0]))[:max_arcs]
+    if plain:
+        ax.add_collection(LineCollection([_arc_points(i, j, npts) for i, j in plain],
+                                         colors=GREY, linewidths=1.0, alpha=0.8,
+                                         zorder=1))
+    if probs:
+        ax.add_collection(LineCollection([_arc_points(i, j, 25) for i, j in probs],
+                                         colors=GREEN, linewidths=2.0, zorder=2))
+    if path:
+        ax.add_collection(LineCollection([_arc_points(i, j, 25) for i, j in path],
+                                         colors=PINK, linewidths=3.0, zorder=3))
+
+    # arc labels at the apex of each curve
+    if len(arcs) <= max_arc_labels and n <= max_label_chars and unit >= 0.3:
+        for i, j in sorted(set(arcs) | set(probs) | set(path)):
+            label = word[i:j]
+            colour = "#343a40"
+            if (i, j) in probs:
+                label += " " + fraction_label(probs[(i, j)])
+                colour = GREEN
+            if (i, j) in path:
+                colour = PINK
+            ax.text((i + j) / 2, _arc_height(j - i), label, ha="center", va="center",
+                    fontsize=8, color=colour, family="monospace", parse_math=False,
+                    zorder=4, gid=f"arc-{i}-{j}",
+                    bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
+                          "alpha": 0.85})
+    elif arcs:
+        omitted.append(f"{len(arcs)} arc labels")
+
+    # the characters, between the nodes
+    if n <= max_label_chars and unit >= 0.15:
+        for i, ch in enumerate(word):
+            ax.text(i + 0.5, -0.45, ch, ha="center", va="center", fontsize=11,
+                    family="monospace", parse_math=False, gid=f"char-{i}")
+    else:
+        omitted.append("characters")
+
+    # the nodes, with their path counts
+    widest = max((len(count_label(c)) for c in counts), default=1)
+    step = max(math.ceil((0.08 * widest + 0.15) / unit),  # labels must not overlap
+               math.ceil((n + 1) / max(max_node_labels, 2)))
+    labelled = list(range(0, n + 1, step))
+    if labelled[-1] != n:
+        if len(labelled) > 1 and 2 * (n - labelled[-1]) < step:
+            labelled.pop()  # too close to node n, which is always labelled
+        labelled.append(n)
+    if step > 1:
+        omitted.append(f"counts of {n + 1 - len(labelled)} nodes")
+        ax.plot(range(n + 1), [0] * (n + 1), "o", ms=2, color="#343a40", zorder=4)
+    for k in labelled:
+        label = count_label(counts[k]) if k < len(counts) else "?"
+        ax.text(k, 0, label, ha="center", va="center", fontsize=9, zorder=5,
+                gid=f"count-{k}",
+                bbox={"boxstyle": "round,pad=0.25", "fc": "#f1f3f5", "ec": "#343a40"})
+
+    if title:
+        towards = "from node 0 to k" if f["direction"] == "r2l" else f"from k to node {n}"
+        shown = repr(_shorten(word))
+        head = f"{shown}: {count_label(f['count'])} segmentations"
+        if f["error"]:
+            head = f"{shown}: {_shorten(f['error'], 120)}"
+        sub = f"node k: paths {towards} ({f['direction']}, ell_min={f['ell_min']})"
+        if omitted:
+            sub += "; omitted: " + ", ".join(omitted)
+        ax.set_title(head + "\n" + sub, fontsize=9, loc="left", parse_math=False,
+                     wrap=True)
+    return fig
+
+
+def node_count_labels(fig_or_ax: FigureBase | Axes) -> dict[int, str]:
+    """The path-count labels :func:`draw_lattice` wrote, as ``{node: text}``.
+
+    For checking a drawn figure against the numbers it should show.
+    """
+    axes = fig_or_ax.axes if isinstance(fig_or_ax, FigureBase) else [fig_or_ax]
+    found: dict[int, str] = {}
+    for ax in axes:
+        for text in ax.texts:
+            gid = text.get_gid() or ""
+            if gid.startswith("count-"):
+                found[int(gid[len("count-"):])] = text.get_text()
+    return found
+
+
+
+def lattice_panel(
+    options: Mapping[str, Callable[[], Vocabulary]] | None = None,
+    word: str = "GRAMPA",
+    vocabulary: str = "figure-1",
+    direction: str = "r2l",
+    ell_min: int = 1,
+    max_list: int = 64,
+) -> Any:
+    """The interactive lattice: a word box, a vocabulary dropdown, direction and ``ell_min``.
+
+    It shows the number of segmentations, (up to ``max_list``) the segmentations and
+    :func:`draw_lattice` of :func:`lattice_summary`. ``panel.result`` is the summary shown and
+    ``panel.last_figure`` the figure, so that
+    ``panel.result == lattice_summary(word, vocab, ell_min, direction, max_list)``.
+
+    Parameters
+    ----------
+    options : dict {name: loader}, optional
+        Default :func:`workbench.widgets.vocabulary_options`.
+    word, vocabulary, direction, ell_min
+        Initial values.
+    max_list : int, default 64
+
+    Returns
+    -------
+    ipywidgets.interactive
+    """
+    import ipywidgets as widgets
+
+    opts = dict(options) if options is not None else vocabulary_options()
+    if vocabulary not in opts:
+        vocabulary = next(iter(opts))
+
+    def summary(word: str, vocabulary: str, direction: str, ell_min: int) -> dict[str, Any]:
+        try:
+            vocab = opts[vocabulary]()
+        except (OSError, ValueError) as err:  # a shipped file that is missing or broken
+            out = lattice_summary(word, None, ell_min, direction, max_list)  # type: ignore[arg-type]
+            out["error"] = f"cannot load vocabulary {vocabulary!r}: {err}"
+            return out
+        return lattice_summary(word, vocab, ell_min, direction, max_list)
+
+    def draw(summary: dict[str, Any]) -> FigureBase:
+        if summary["error"]:
+            print("error:", summary["error"])
+        else:
+            print(f"{summary['word_in_alphabet']!r} has {summary['count']:,} segmentations")
+        if summary["segmentations"] is not None:
+            for seg in summary["segmentations"]:
+                print(" | ".join(seg))
+        elif not summary["error"]:
+            print(f"(more than {max_list} segmentations: not listed)")
+        return draw_lattice(summary)
+
+    return interactive_panel(
+        summary, draw,
+        word=widgets.Text(value=word, description="word", continuous_update=False),
+        vocabulary=widgets.Dropdown(options=list(opts), value=vocabulary,
+                                    description="vocabulary"),
+        direction=widgets.ToggleButtons(options=["r2l", "l2r"], value=direction,
+                                        description="direction"),
+        ell_min=widgets.IntSlider(value=ell_min, min=1, max=8, description="ell_min",
+                                  continuous_update=False),
+    )

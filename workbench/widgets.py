@@ -1,0 +1,198 @@
+"""The one set of widget helpers every notebook binds its sliders with.
+
+* :func:`interactive_panel` — ``ipywidgets.interactive`` showing ``draw(compute(**values))``:
+  ``panel.result`` is the last ``compute`` result, ``panel.last_figure`` what ``draw`` made of
+  it (``panel.last_figures`` when ``draw`` returns several figures by name);
+* :func:`panel_controls` — a panel's control widgets by argument name;
+* :func:`set_panel_values` — set several controls, re-run once;
+* :func:`same_result` — deep equality of results holding arrays, for checking a panel's
+  result against a direct call of its ``compute`` function;
+* :func:`vocabulary_options` — the vocabularies a dropdown offers (shipped ones from
+  :mod:`workbench.datasets`, then ``infinite`` and ``figure-1``).
+
+This module computes and draws nothing itself: the ``compute`` and ``draw`` functions come
+from :mod:`workbench.figures`. ipywidgets and IPython are imported only when a panel is made.
+
+Example
+-------
+>>> import numpy as np
+>>> same_result({"x": np.arange(3), "y": [None, 1.5]}, {"x": np.arange(3), "y": [None, 1.5]})
+True
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from .vocab import Vocabulary
+
+__all__ = [
+    "interactive_panel",
+    "panel_controls",
+    "same_result",
+    "set_panel_values",
+    "vocabulary_options",
+]
+
+
+def same_result(a: Any, b: Any) -> bool:
+    """Deep equality for results holding numpy arrays (``==`` on such dicts is ambiguous).
+
+    Mappings need equal keys, lists and tuples equal types and lengths, arrays equal shapes
+    and values (NaN equals NaN in float arrays and as a float); an array never equals a list.
+
+    >>> same_result({"x": np.array([1.0, np.nan])}, {"x": np.array([1.0, np.nan])})
+    True
+    >>> same_result((1, 2), [1, 2]), same_result(np.array([1.0]), [1.0])
+    (False, False)
+    """
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)
+                and a.shape == b.shape
+                and bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")))
+    if isinstance(a, Mapping) or isinstance(b, Mapping):
+        return (isinstance(a, Mapping) and isinstance(b, Mapping) and a.keys() == b.keys()
+                and all(same_result(a[k], b[k]) for k in a))
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return (type(a) is type(b) and len(a) == len(b)
+                and all(same_result(x, y) for x, y in zip(a, b)))
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+        return True
+    return bool(a == b)
+
+
+def vocabulary_options(
+    extra: Mapping[str, Vocabulary] | None = None,
+) -> dict[str, Callable[[], Vocabulary]]:
+    """Vocabularies for a dropdown, as ``{name: loader}`` (loaders cache what they load).
+
+    The shipped vocabularies come first (:func:`workbench.datasets.available_vocabularies`,
+    loaded lazily with :func:`workbench.datasets.load_vocabulary`), then ``"infinite"``,
+    ``"figure-1"`` (:func:`workbench.figures.lattice.figure1_vocabulary`) and ``extra``. If
+    the shipped files are not there, only the built-in entries are listed.
+
+    >>> list(vocabulary_options({"mine": Vocabulary(["a"])}))[-3:]
+    ['infinite', 'figure-1', 'mine']
+    """
+    from .figures.lattice import figure1_vocabulary  # a figure's vocabulary, made on demand
+
+    options: dict[str, Callable[[], Vocabulary]] = {}
+    try:
+        from . import datasets
+
+        for name in datasets.available_vocabularies():
+            options[str(name)] = lru_cache(maxsize=1)(
+                lambda name=name: datasets.load_vocabulary(name)
+            )
+    except (ImportError, FileNotFoundError):
+        pass
+    options["infinite"] = Vocabulary.infinite
+    options["figure-1"] = lru_cache(maxsize=1)(figure1_vocabulary)
+    for name, vocab in (extra or {}).items():
+        options[name] = lambda vocab=vocab: vocab
+    return options
+
+
+def _remember(panel: Any, shown: Any) -> None:
+    panel.last_figure = shown
+    panel.last_figures = dict(shown) if isinstance(shown, Mapping) else {}
+
+
+def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
+                      **controls: Any) -> Any:
+    """``ipywidgets.interactive`` showing ``draw(compute(**values))`` for the controls.
+
+    Parameters
+    ----------
+    compute : callable
+        A pure function; ``controls`` name some of its arguments.
+    draw : callable
+        Takes ``compute``'s result and returns what to show: a figure (or anything
+        ``display`` shows, e.g. a ``pandas.DataFrame``), a dict of those by name (shown in
+        order), or None. It may print text; the figures are shown after it.
+    **controls
+        Argument names of ``compute`` mapped to widgets (or ``ipywidgets.fixed`` values).
+
+    Returns
+    -------
+    ipywidgets.interactive
+        Run once already. ``panel.result`` is the last ``compute`` result,
+        ``panel.last_figure`` what ``draw`` returned and ``panel.last_figures`` that dict
+        (empty unless ``draw`` returned a dict), so a notebook can set widget values in code
+        and check ``same_result(panel.result, compute(...))`` and the figure's data.
+
+    Raises
+    ------
+    TypeError
+        If a control names no argument of ``compute``.
+    """
+    import ipywidgets
+    from IPython.display import display
+
+    params = inspect.signature(compute).parameters
+    unknown = [name for name in controls if name not in params]
+    if unknown:
+        raise TypeError(f"{compute.__name__} has no argument(s) {unknown}")
+    holder: list[Any] = []
+    state: dict[str, Any] = {"shown": None}
+
+    def show(**values: Any) -> Any:
+        result = compute(**values)
+        shown = draw(result)
+        state["shown"] = shown
+        if holder:
+            _remember(holder[0], shown)
+        for item in (shown.values() if isinstance(shown, Mapping) else [shown]):
+            if item is not None:
+                display(item)
+        return result
+
+    panel = ipywidgets.interactive(show, **controls)  # runs show() once, before `holder` is set
+    holder.append(panel)
+    _remember(panel, state["shown"])
+    return panel
+
+
+def panel_controls(panel: Any) -> dict[str, Any]:
+    """The control widgets of an ``ipywidgets.interactive`` panel, by argument name.
+
+    Arguments bound with ``ipywidgets.fixed`` are not controls and are left out.
+    """
+    import ipywidgets
+
+    return {getattr(w, "_kwarg", w.description): w for w in panel.kwargs_widgets
+            if not isinstance(w, ipywidgets.fixed)}
+
+
+def set_panel_values(panel: Any, **values: Any) -> Any:
+    """Set several controls of an ``ipywidgets.interactive`` panel, then run it once.
+
+    Setting ``control.value`` one at a time re-runs the panel after each change (as a click
+    would); this sets them all with the panel's observer detached and calls
+    ``panel.update()`` once. Returns ``panel.result``.
+
+    Raises
+    ------
+    KeyError
+        If a name is not one of the panel's controls.
+    """
+    controls = panel_controls(panel)
+    unknown = set(values) - set(controls)
+    if unknown:
+        raise KeyError(f"no controls named {sorted(unknown)}; the panel has {sorted(controls)}")
+    for name in values:
+        controls[name].unobserve(panel.update, names="value")
+    try:
+        for name, value in values.items():
+            controls[name].value = value
+    finally:
+        for name in values:
+            controls[name].observe(panel.update, names="value")
+    panel.update()
+    return panel.result
