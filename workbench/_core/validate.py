@@ -160,7 +160,10 @@ def check_probability(value: object, name: str = "p") -> float:
     >>> check_probability(1)
     1.0
     """
-    return check_real(value, name, minimum=0.0, maximum=1.0)
+    out = check_real(value, name)
+    if not 0.0 <= out <= 1.0:
+        raise ValueError(f"{name} must be in [0, 1], got {out}")
+    return out
 
 
 def check_choice(value: object, name: str, choices: Iterable[str]) -> str:

@@ -19,12 +19,12 @@ Example
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from .._core.rng import as_generator
+from .._core.validate import check_probability
 
 
 class Multiplexer:
@@ -53,10 +53,7 @@ class Multiplexer:
             raise TypeError("deterministic must be a callable str -> list[str]")
         if not (hasattr(stochastic, "tokenize") or hasattr(stochastic, "sample")):
             raise TypeError("stochastic must have a tokenize(words) or sample(word) method")
-        if isinstance(p, bool) or not isinstance(p, (int, float, np.integer, np.floating)):
-            raise TypeError(f"p must be a real number in [0, 1], not {type(p).__name__}")
-        if math.isnan(p) or not 0.0 <= p <= 1.0:
-            raise ValueError(f"p must be in [0, 1], got {p}")
+        p = check_probability(p, "p")
         self.deterministic = deterministic
         self.stochastic = stochastic
         self.p = float(p)

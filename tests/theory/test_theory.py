@@ -26,7 +26,7 @@ import workbench.theory as th
 from workbench.__main__ import main as cli_main
 
 P_MIN = 1e-3
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SMALL_N = range(1, 13)
 
 
