@@ -54,7 +54,8 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from workbench import Vocabulary, data
+from workbench import Vocabulary
+from workbench import datasets as data
 from workbench.grampa import Grampa
 
 VOCABS = ("ulm-8k", "gpt2")
