@@ -21,6 +21,7 @@ from .objective import (
     cover,
     find_modularity_witness,
     partition,
+    segment,
 )
 from .reduction import (
     VertexCoverInstance,
@@ -51,6 +52,7 @@ __all__ = [
     "has_vertex_cover",
     "optimum",
     "partition",
+    "segment",
     "train_greedtok",
     "train_greedtok_run",
     "train_greedwmc",

@@ -45,6 +45,30 @@ def partition(word: str | bytes, tokens: Collection) -> int:
     return best[n]
 
 
+def segment(word: str | bytes, tokens: Collection) -> list:
+    """One segmentation with :func:`partition`'s fewest pieces (the leftmost-longest first).
+
+    >>> segment("$a$b$", {"$a$", "$b$"})
+    ['$a$', 'b', '$']
+    """
+    n = len(word)
+    longest = max((len(t) for t in tokens), default=1)
+    best = [0] * (n + 1)  # best[i]: fewest pieces for word[i:]
+    step = [1] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        best[i] = n + 1
+        for j in range(min(n, i + longest), i + 1, -1):  # longest token first
+            if word[i:j] in tokens and best[j] + 1 < best[i]:
+                best[i], step[i] = best[j] + 1, j - i
+        if best[i + 1] + 1 < best[i]:
+            best[i], step[i] = best[i + 1] + 1, 1
+    out, i = [], 0
+    while i < n:
+        out.append(word[i:i + step[i]])
+        i += step[i]
+    return out
+
+
 def cover(word: str | bytes, tokens: Collection) -> int:
     """Adjacent pairs glued inside tokens by the best segmentation: ``|W| − partition``."""
     return len(word) - partition(word, tokens)
