@@ -77,10 +77,12 @@ def timed(fn, *args, **kwargs):
     return time.perf_counter() - t0, out
 
 
-def first_difference(a: list, b: list) -> str:
+def first_difference(a: list, b: list, ga: list, gb: list) -> str:
+    """First rank where the token lists differ; "(tie)" when both gains there are equal."""
     for i, (x, y) in enumerate(zip(a, b)):
         if x != y:
-            return str(i)
+            tie = " (tie: equal gains)" if ga[i] == gb[i] else " (gains differ)"
+            return f"{i}{tie}"
     return "none" if len(a) == len(b) else str(min(len(a), len(b)))
 
 
@@ -108,7 +110,8 @@ def bench_table(name: str, ks: list[int], repeats: int) -> list[dict]:
                "theirs": statistics.median(theirs_t) if theirs_t else None,
                "reported": REPORTED_SECONDS.get((name, k)), "obj": sum(model.gains),
                "obj_theirs": sum(scores) if scores else None,
-               "first_diff": first_difference(model.tokens, ranks) if ranks else "-",
+               "first_diff": (first_difference(model.tokens, ranks, model.gains, scores)
+                              if ranks else "-"),
                "same_set": set(model.tokens) == set(ranks) if ranks else None}
         # encoding: every word type, k tokens
         enc_ours = []
