@@ -196,7 +196,7 @@ def compare_un(k: int) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tables", nargs="+", default=["un", "fineweb10"])
+    parser.add_argument("--tables", nargs="*", default=["un", "fineweb10"])
     parser.add_argument("--ks", nargs="+", type=int, default=[1000, 5000])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--compare", action="store_true", help="tokens/word vs BPE and ULM")
