@@ -58,7 +58,7 @@ class EncodedCorpus:
 
 
 def corpus_lines(name: str = "shakespeare", max_lines: int | None = None) -> list[str]:
-    """Non-blank lines of a shipped text (``workbench.data``), at most ``max_lines``."""
+    """Non-blank lines of a shipped text (``workbench.datasets``), at most ``max_lines``."""
     from .. import datasets as data
 
     lines = [line for line in data.load_text(name).split("\n") if line.strip()]

@@ -1,0 +1,363 @@
+"""The GreedTok model: ranked tokens, the exact encoder (App. D.2, Alg. 4), decoding, files.
+
+Encoding a word (Alg. 4): list every occurrence of every chosen token in the word's UTF-8
+bytes, sort them by (rank, position) and apply each one that is valid at its turn — pairs
+``i-1`` and ``i+|T|-1`` unmarked; a later, longer token may swallow earlier smaller ones. The
+marks give the segmentation; bytes covered by no token are single-byte tokens (byte fallback:
+every byte is in the vocabulary). Because training applies each chosen token to every word
+left to right in exactly this order, this reproduces the training-time segmentation of every
+training word. (The ``greedtok`` package's C++ encoder does not always: it tells tokens
+apart by rank only, so two adjacent ``ab`` look like one run and block ``abx`` in ``ababx``.)
+
+Ids: byte ``b`` is id ``b`` (0–255), the token of rank ``r`` is id ``256 + r``.
+
+This module does not train (see :mod:`workbench.greedtok.training`) and does not split text
+into words (pass words / pretokenised chunks).
+
+Example
+-------
+>>> m = GreedTokModel([b"ab", b"abx", b"ba"])
+>>> m.encode("ababx")
+[b'ab', b'abx']
+>>> ids, offsets = m.encode_ids(["ababx", "bay"])
+>>> ids.tolist(), offsets.tolist()
+([256, 257, 258, 121], [0, 2, 4])
+>>> m.decode(ids[:2])
+'ababx'
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+import numpy as np
+from numba import njit, prange
+
+from .._core.config import JIT, JIT_INLINE, JIT_PARALLEL
+from .._core.validate import check_int
+from ..vocab import bytes_to_unicode
+from .candidates import TOKEN_BYTES_MAX, WORD_BYTES_MAX, hash_slot
+
+FORMAT = "workbench-greedtok"
+#: Words of at most this many occurrences are sorted by insertion sort (else ``np.sort``).
+_SMALL_SORT = 48
+
+
+def byte_alphabet() -> list[str]:
+    """GPT-2's printable character for each byte value (the ``byte-level`` alphabet).
+
+    Printable Latin-1 bytes map to themselves, the other 68 to ``chr(256)``, ``chr(257)``, …
+    in increasing order (so the space is ``'Ġ'``), as in :class:`workbench.Vocabulary`.
+
+    >>> byte_alphabet()[ord(" ")], byte_alphabet()[ord("a")]
+    ('Ġ', 'a')
+    """
+    table = bytes_to_unicode()
+    return [table[b] for b in range(256)]
+
+
+# --------------------------------------------------------------------------- kernels
+@njit(**JIT)
+def _build_trie(tok_buf, tok_off, keys, vals, shift, node_rank):
+    """Insert each token (rank = index) into the (parent * 256 + byte) -> child table."""
+    mask = keys.shape[0] - 1
+    n_nodes = 256
+    for r in range(tok_off.shape[0] - 1):
+        node = np.int64(tok_buf[tok_off[r]])
+        for p in range(tok_off[r] + 1, tok_off[r + 1]):
+            key = node * 256 + np.int64(tok_buf[p])
+            h = hash_slot(key, shift, mask)
+            while True:
+                if keys[h] == key:
+                    node = np.int64(vals[h])
+                    break
+                if keys[h] == -1:
+                    keys[h] = key
+                    vals[h] = n_nodes
+                    node = np.int64(n_nodes)
+                    n_nodes += 1
+                    break
+                h = (h + 1) & mask
+        node_rank[node] = r
+    return n_nodes
+
+
+@njit(**JIT_INLINE)
+def _child(keys, vals, shift, node, byte):
+    key = node * 256 + np.int64(byte)
+    mask = keys.shape[0] - 1
+    h = hash_slot(key, shift, mask)
+    while True:
+        k = keys[h]
+        if k == key:
+            return np.int64(vals[h])
+        if k == -1:
+            return np.int64(-1)
+        h = (h + 1) & mask
+
+
+@njit(**JIT_INLINE)
+def _encode_word(buf, base, n, keys, vals, shift, node_rank, tok_len, max_len, recs, marks,
+                 owner, out, out_pos):
+    """Alg. 4 on ``buf[base:base+n]``; writes ids to ``out[out_pos:]``; returns their number."""
+    cnt = 0
+    for i in range(n):
+        node = np.int64(buf[base + i])
+        for ell in range(2, min(max_len, n - i) + 1):
+            node = _child(keys, vals, shift, node, buf[base + i + ell - 1])
+            if node < 0:
+                break
+            r = node_rank[node]
+            if r >= 0:
+                recs[cnt] = r * 65536 + i  # sort key: (rank, position)
+                cnt += 1
+    if cnt > _SMALL_SORT:
+        recs[:cnt] = np.sort(recs[:cnt])
+    else:
+        for a in range(1, cnt):
+            x = recs[a]
+            b = a - 1
+            while b >= 0 and recs[b] > x:
+                recs[b + 1] = recs[b]
+                b -= 1
+            recs[b + 1] = x
+    for p in range(n):
+        marks[p] = 0
+    for a in range(cnt):
+        r = recs[a] // 65536
+        i = recs[a] % 65536
+        end = i + tok_len[r]  # exclusive; pairs i .. end-2
+        if (i > 0 and marks[i - 1] != 0) or marks[end - 1] != 0:
+            continue
+        for p in range(i, end - 1):
+            marks[p] = 1
+        owner[i] = r
+    m = 0
+    p = 0
+    while p < n:
+        q = p
+        while marks[q] != 0:
+            q += 1
+        out[out_pos + m] = np.int32(buf[base + p]) if q == p else np.int32(256 + owner[p])
+        m += 1
+        p = q + 1
+    return m
+
+
+@njit(**JIT_PARALLEL)
+def _encode_batch(buf, woff, keys, vals, shift, node_rank, tok_len, max_len, out, n_tok):
+    """Encode every word; word ``w``'s ids go to ``out[woff[w]:]``, their number to n_tok."""
+    n_words = woff.shape[0] - 1
+    longest = 1
+    for w in range(n_words):
+        longest = max(longest, woff[w + 1] - woff[w])
+    n_blocks = min(n_words, 256)
+    for blk in prange(n_blocks):
+        recs = np.empty(longest * max(max_len, 2) + 1, dtype=np.int64)
+        marks = np.zeros(longest + 1, dtype=np.uint8)
+        owner = np.zeros(longest + 1, dtype=np.int64)
+        for w in range(blk, n_words, n_blocks):
+            base = woff[w]
+            n_tok[w] = _encode_word(buf, base, woff[w + 1] - base, keys, vals, shift, node_rank,
+                                    tok_len, max_len, recs, marks, owner, out, base)
+
+
+@njit(**JIT)
+def _compact(out, woff, n_tok, ids, offsets):
+    for w in range(n_tok.shape[0]):
+        offsets[w + 1] = offsets[w] + n_tok[w]
+        ids[offsets[w]:offsets[w + 1]] = out[woff[w]:woff[w] + n_tok[w]]
+
+
+# --------------------------------------------------------------------------- the model
+def _as_word_bytes(word: object, what: str = "word") -> bytes:
+    if isinstance(word, str):
+        try:
+            raw = word.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise ValueError(f"{what} {word!r:.40} is not valid text: {err.reason}") from None
+    elif isinstance(word, (bytes, bytearray)):
+        raw = bytes(word)
+    else:
+        raise TypeError(f"{what} must be a str (or bytes), not {type(word).__name__}")
+    if len(raw) > WORD_BYTES_MAX:
+        raise ValueError(f"{what} has {len(raw)} bytes; the encoder supports words of at most "
+                         f"{WORD_BYTES_MAX} bytes")
+    return raw
+
+
+class GreedTokModel:
+    """A GreedTok tokeniser: ranked tokens (``bytes``) plus the 256 single bytes.
+
+    Parameters
+    ----------
+    tokens : sequence of bytes
+        The chosen tokens in selection order (rank 0 first); each 2…255 bytes, distinct.
+    gains : sequence of int, optional
+        Each step's count-weighted gain (as returned by training).
+    max_token_length : int, optional
+        The training limit (kept for reference; defaults to the longest token).
+    stats : dict, optional
+        Training statistics (words, candidates, total_bytes, cover, seconds).
+
+    Attributes
+    ----------
+    tokens : list of bytes
+    gains : list of int or None
+    """
+
+    def __init__(self, tokens: Sequence[bytes], *, gains: Sequence[int] | None = None,
+                 max_token_length: int | None = None, stats: dict | None = None) -> None:
+        if isinstance(tokens, (str, bytes)):
+            raise TypeError("tokens must be a sequence of bytes, not a single string")
+        toks = list(tokens)
+        seen: dict[bytes, int] = {}
+        for r, tok in enumerate(toks):
+            if not isinstance(tok, bytes):
+                raise TypeError(f"token {r} is {type(tok).__name__}, not bytes")
+            if not 2 <= len(tok) <= TOKEN_BYTES_MAX:
+                raise ValueError(f"token {r} ({tok!r:.30}) must have 2..{TOKEN_BYTES_MAX} bytes")
+            if tok in seen:
+                raise ValueError(f"token {tok!r} repeated at ranks {seen[tok]} and {r}")
+            seen[tok] = r
+        if gains is not None:
+            gains = [check_int(g, "every gain", minimum=0) for g in gains]
+            if len(gains) != len(toks):
+                raise ValueError(f"got {len(gains)} gains for {len(toks)} tokens")
+        longest = max((len(t) for t in toks), default=2)
+        if max_token_length is None:
+            max_token_length = longest
+        max_token_length = check_int(max_token_length, "max_token_length", minimum=longest)
+        self.tokens: list[bytes] = toks
+        self.gains: list[int] | None = gains
+        self.max_token_length = max_token_length
+        self.stats = dict(stats or {})
+        self._rank = seen
+        self._compile()
+
+    def _compile(self) -> None:
+        toks = self.tokens
+        tok_buf = np.frombuffer(b"".join(toks) or b"\0", dtype=np.uint8)
+        tok_off = np.zeros(len(toks) + 1, dtype=np.int64)
+        np.cumsum([len(t) for t in toks], out=tok_off[1:])
+        cap = 256 + int(tok_off[-1])
+        bits = max(4, int(np.ceil(np.log2(2 * cap))))
+        self._keys = np.full(1 << bits, -1, dtype=np.int64)
+        self._vals = np.zeros(1 << bits, dtype=np.int32)
+        self._shift = 64 - bits
+        node_rank = np.full(cap, -1, dtype=np.int64)
+        n_nodes = _build_trie(tok_buf, tok_off, self._keys, self._vals, self._shift, node_rank)
+        self._node_rank = node_rank[:n_nodes].copy()
+        self._tok_len = np.diff(tok_off).astype(np.int64)
+        self._max_len = max((len(t) for t in toks), default=2)
+
+    # ---- sizes and ids
+    def __len__(self) -> int:
+        """Vocabulary size: 256 bytes plus the chosen tokens."""
+        return 256 + len(self.tokens)
+
+    def __repr__(self) -> str:
+        return f"GreedTokModel({len(self.tokens)} tokens + 256 bytes)"
+
+    def id_of(self, token: bytes) -> int:
+        """Id of a token or single byte (``KeyError`` if not in the vocabulary)."""
+        if isinstance(token, bytes) and len(token) == 1:
+            return token[0]
+        return 256 + self._rank[token]
+
+    def token_of(self, id_: int) -> bytes:
+        """The bytes of id ``id_``."""
+        id_ = check_int(id_, "id", minimum=0, maximum=len(self) - 1)
+        return bytes([id_]) if id_ < 256 else self.tokens[id_ - 256]
+
+    # ---- encoding
+    def encode_ids(self, words: Iterable[str] | str) -> tuple[np.ndarray, np.ndarray]:
+        """Encode many words at once (numba, parallel over words).
+
+        Returns
+        -------
+        ids : numpy.ndarray of int32
+            All words' token ids, concatenated.
+        offsets : numpy.ndarray of int64
+            Word ``w``'s ids are ``ids[offsets[w]:offsets[w + 1]]``.
+        """
+        if isinstance(words, (str, bytes)):
+            words = [words]
+        raws = [_as_word_bytes(w) for w in words]
+        woff = np.zeros(len(raws) + 1, dtype=np.int64)
+        np.cumsum([len(r) for r in raws], out=woff[1:])
+        buf = np.frombuffer(b"".join(raws) + b"\0", dtype=np.uint8)
+        out = np.empty(int(woff[-1]) + 1, dtype=np.int32)
+        n_tok = np.zeros(len(raws), dtype=np.int64)
+        if raws:
+            _encode_batch(buf, woff, self._keys, self._vals, self._shift, self._node_rank,
+                          self._tok_len, self._max_len, out, n_tok)
+        offsets = np.zeros(len(raws) + 1, dtype=np.int64)
+        ids = np.empty(int(n_tok.sum()), dtype=np.int32)
+        _compact(out, woff, n_tok, ids, offsets)
+        return ids, offsets
+
+    def encode(self, word: str) -> list[bytes]:
+        """The tokens of one word (as ``bytes``), by Algorithm 4.
+
+        >>> GreedTokModel([b"ay", b"aya"]).encode("ayaya")
+        [b'ay', b'aya']
+        """
+        ids, _ = self.encode_ids([word])
+        return [self.token_of(int(i)) for i in ids]
+
+    def decode(self, tokens: Iterable[int | bytes], errors: str = "strict") -> str:
+        """Concatenate tokens (ids or ``bytes``) and decode the bytes as UTF-8.
+
+        >>> GreedTokModel([b"h\\xc3"]).decode([256, 0xA9])
+        'hé'
+        """
+        parts = []
+        for t in tokens:
+            if isinstance(t, bytes):
+                parts.append(t)
+            else:
+                parts.append(self.token_of(t))
+        return b"".join(parts).decode("utf-8", errors=errors)
+
+    # ---- files and vocabularies
+    def save(self, path: str | os.PathLike) -> None:
+        """Write the model as JSON (tokens hex-encoded, in rank order)."""
+        doc = {"format": FORMAT, "version": 1, "max_token_length": self.max_token_length,
+               "tokens": [t.hex() for t in self.tokens], "gains": self.gains,
+               "stats": self.stats}
+        Path(path).write_text(json.dumps(doc, indent=1), encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> GreedTokModel:
+        """Read a model written by :meth:`save` (``ValueError`` naming the file if malformed)."""
+        p = Path(path)
+        try:
+            doc = json.loads(p.read_text(encoding="utf-8"))
+            if doc.get("format") != FORMAT:
+                raise ValueError(f"not a {FORMAT} file")
+            tokens = [bytes.fromhex(t) for t in doc["tokens"]]
+            return cls(tokens, gains=doc.get("gains"), max_token_length=doc["max_token_length"],
+                       stats=doc.get("stats"))
+        except (OSError, KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"{p}: cannot load a GreedTok model ({err})") from None
+
+    def to_vocabulary(self):
+        """A :class:`workbench.Vocabulary` of the 256 bytes and the tokens, ids as here.
+
+        It is spelled in the ``byte-level`` alphabet (GPT-2's printable byte characters), so
+        ``vocab.to_alphabet(word)`` gives the word in the vocabulary's characters, and e.g.
+        :class:`workbench.Grampa` can sample segmentations over it.
+
+        >>> v = GreedTokModel([b" t", b"he"]).to_vocabulary()
+        >>> len(v), v.id_of("Ġt"), v.to_alphabet(" the")
+        (258, 256, 'Ġthe')
+        """
+        from .. import Vocabulary
+
+        chars = byte_alphabet()
+        spelled = chars + ["".join(chars[b] for b in t) for t in self.tokens]
+        return Vocabulary(spelled, alphabet="byte-level", name=f"greedtok-{len(self.tokens)}")
