@@ -257,7 +257,8 @@ def sampled_regulariser(setup: Setup, param: float, seed: int) -> np.ndarray:
     """Unigram counts of BPE-dropout (``param = p_d``) or ULM sampling (``param = α``).
 
     ULM: SentencePiece's ``nbest_size=-1`` sampling, seeded through its global
-    ``set_random_generator_seed`` (SentencePiece has no per-call seed).
+    ``set_random_generator_seed`` (it has no per-call seed), on one thread (a batch encoded
+    on several threads draws in a thread-dependent order).
     """
     occ = setup.occurrences.tolist()
     if setup.kind == "bpe":
@@ -269,7 +270,7 @@ def sampled_regulariser(setup: Setup, param: float, seed: int) -> np.ndarray:
         a = check_real(param, "alpha", minimum=0.0, open_minimum=True)
         spm.set_random_generator_seed(int(seed))
         ids = setup.model.encode([setup.words[i] for i in occ], out_type=int,
-                                 enable_sampling=True, alpha=a, nbest_size=-1)
+                                 enable_sampling=True, alpha=a, nbest_size=-1, num_threads=1)
     out = _bincount_lists(ids, setup.size)
     if out.size != setup.size:  # an id outside the vocabulary (e.g. <unk>): not comparable
         raise ValueError(f"the {setup.kind} sampler produced id {out.size - 1}, outside "
