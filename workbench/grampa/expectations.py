@@ -45,6 +45,7 @@ from ..counts import as_counts
 from ..lattice import (
     MAX_WORD_LENGTH,
     Lattice,
+    SegmentationError,
     check_direction,
     check_ell_min,
     check_vocab,
@@ -133,6 +134,7 @@ def _grampa_counts(words: list[str], weights: np.ndarray, vocab: Vocabulary, wal
                                    weights[lo:lo + _BLOCK], walk, out)
             if bad >= 0:
                 Lattice.build(block[bad], vocab, ell_min, direction).require_segmentable()
+                raise SegmentationError(f"no segmentation of {block[bad]!r}")  # pragma: no cover
             bar.update(len(block))
 
 
