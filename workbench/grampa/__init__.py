@@ -9,7 +9,8 @@ mirror image: l2r(s, V) = reverse of r2l(reverse(s), reverse(V)).
 
 Modules in reading order: :mod:`.params` (the record kernels take, τ), :mod:`.fused`,
 :mod:`.logspace`, :mod:`.many` (the three sampling routes), :mod:`.laws` (exact laws from the
-arc probability table), :mod:`.sampler` (the public :class:`Grampa`). Multiplexing
+arc probability table), :mod:`.sampler` (the public :class:`Grampa`), :mod:`.expectations`
+(exact expected unigram counts over a word-count table). Multiplexing
 (Algorithm 3) is :class:`workbench.segmenters.Multiplexer`.
 
 Example
@@ -20,6 +21,7 @@ Example
 {('a', 'b'): 0.5, ('ab',): 0.5}
 """
 
+from .expectations import expected_efficiency, expected_token_counts
 from .fused import SHORT_WORD
 from .laws import arc_probabilities
 from .params import check_tau
@@ -32,4 +34,6 @@ __all__ = [
     "Grampa",
     "arc_probabilities",
     "check_tau",
+    "expected_efficiency",
+    "expected_token_counts",
 ]
