@@ -7,7 +7,7 @@ trainers in :mod:`workbench.greedtok` (and the other paper packages), the metric
 """
 
 from .counterexamples import DuplicationBPE, RandomDropBPE
-from .grampa import Grampa
+from .grampa import Grampa, expected_efficiency, expected_token_counts
 from .greedtok import GreedTokModel, train_greedtok
 from .lattice import (
     Lattice,
@@ -38,6 +38,8 @@ __all__ = [
     "VocabularyFormatError",
     "count_segmentations",
     "enumerate_segmentations",
+    "expected_efficiency",
+    "expected_token_counts",
     "percentile_frequency",
     "renyi_efficiency",
     "renyi_entropy",
