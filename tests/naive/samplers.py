@@ -131,3 +131,34 @@ def bit_rejection_law(word, vocab, p):
     w = {s: p ** (len(s) - 1) * (1 - p) ** (n - len(s)) for s in segmentations(word, vocab)}
     total = sum(w.values())
     return {s: x / total for s, x in w.items()}, 1 / total
+
+
+def kbest(word, scores, k):
+    """The k best segmentations by total score (enumeration), best first, as (score, tokens)."""
+    segs = segmentations(word, set(scores))
+    ranked = sorted(((sum(scores[t] for t in s), s) for s in segs), key=lambda x: -x[0])
+    return ranked[:k]
+
+
+def maxmatch_dropout_law(word, vocab, q):
+    """Exact law of MaxMatch-dropout: candidates longest first, each longer than one
+    character skipped with probability q; if all are skipped, the shortest match is taken."""
+    q = Fraction(q)
+    if word == "":
+        return {(): Fraction(1)}
+    matches = [j for j in range(len(word), 0, -1) if word[:j] in vocab]
+    if not matches:
+        return {}
+    choice = {}
+    carry = Fraction(1)
+    for j in matches:
+        if j == 1 or j == matches[-1]:
+            choice[j] = choice.get(j, 0) + carry
+            break
+        choice[j] = carry * (1 - q)
+        carry *= q
+    law = {}
+    for j, pj in choice.items():
+        for rest, pr in maxmatch_dropout_law(word[j:], vocab, q).items():
+            law[(word[:j],) + rest] = law.get((word[:j],) + rest, 0) + pj * pr
+    return law
