@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._core.rng import as_generator, base_seed
-from .._core.validate import check_int
+from .._core.validate import BudgetError, check_budget, check_int
 from ..lattice import (
     MAX_WORD_LENGTH,
     Lattice,
@@ -43,6 +43,8 @@ MAX_DISTRIBUTION_SIZE = 200_000
 _TABLE_BUDGET = 1 << 24  # cells of a per-word probability table before falling back to rows
 _PARALLEL_MIN_WORDS = 512  # smaller batches run serially: a thread launch costs more
 _PARALLEL_MIN_CELLS = 1 << 16  # samples x characters below which sample_lengths is serial
+#: Bytes a batch allocates per character of its words (code points, lengths, ids, counts).
+_BYTES_PER_CHAR = 24
 
 
 def _as_words(words: object) -> list[str]:
@@ -142,6 +144,8 @@ class Grampa:
         longest = int(lengths.max(initial=0))
         if longest > MAX_INFINITE_LENGTH and self.vocab.is_infinite or longest > MAX_WORD_LENGTH:
             self._check_word(words[int(lengths.argmax())])  # raises the usual message
+        check_budget(len(text) * _BYTES_PER_CHAR + len(words) * 24,
+                     f"a batch of {len(words):,} words ({len(text):,} characters)")
         offsets = np.zeros(len(words) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
         cps = code_points(text)
@@ -218,6 +222,8 @@ class Grampa:
         word = self._check_word(word)
         n = check_int(n, "n", minimum=0)
         size = len(word)
+        check_budget(n * max(size, 1) * 12 + n * 16,
+                     f"{n:,} samples of a {size:,}-character word")
         _, sel, logc, span = self._graph(word)
         if logc[size] == -np.inf:
             raise self._fail(word)
@@ -250,7 +256,11 @@ class Grampa:
         return lengths, offsets
 
     def sample_many(self, word: str, n: int) -> list[list[str]]:
-        """``n`` sampled segmentations of one word."""
+        """``n`` sampled segmentations of one word (Python lists: ~100 bytes per token)."""
+        word = self._check_word(word)
+        n = check_int(n, "n", minimum=0)
+        check_budget(n * (max(len(word), 1) * 100 + 56),
+                     f"{n:,} token lists of a {len(word):,}-character word")
         lengths, offsets = self.sample_lengths(word, n)
         flat = lengths.tolist()
         return [tokens_from_lengths(word, flat[offsets[s]:offsets[s + 1]]) for s in range(n)]
@@ -279,7 +289,7 @@ class Grampa:
         if total == 0:
             raise self._fail(word)
         if total > MAX_DISTRIBUTION_SIZE:
-            raise ValueError(f"{word!r} has {total:,} segmentations; distribution() is "
+            raise BudgetError(f"{word!r} has {total:,} segmentations; distribution() is "
                              f"limited to {MAX_DISTRIBUTION_SIZE:,}")
         probs, span = self._probs(word)
         return {seg: laws.path_probability(probs, span, [len(t) for t in seg],

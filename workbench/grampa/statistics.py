@@ -1,0 +1,69 @@
+"""Exact statistics of GRaMPa's segmentation distribution of one word, by dynamic programming.
+
+From the arc transition probabilities of the walked graph (:meth:`Grampa.arc_probabilities`)
+the walk is a first-order Markov chain, so in one pass over the arcs:
+
+* node visit probabilities ``π`` (from the start node of the walk);
+* the Shannon entropy of the segmentation distribution, ``Σ_arcs π(src) p log2(1/p)``;
+* ``E[m] = Σ_arcs π(src) p`` and ``E[S] = (E[m] - 1)/(n - 1)``;
+* the probability of any given segmentation (the product of its arcs), hence the
+  regularisation rate ``1 - P(deterministic segmentation)``.
+
+No enumeration and no sampling: linear in the number of arcs. This module does not compare
+with samples (:mod:`workbench.metrics.segmentation` does that from samples).
+
+Example
+-------
+>>> from workbench import Grampa, Vocabulary
+>>> g = Grampa(Vocabulary(["a", "b", "ab"]))
+>>> exact_statistics(g, "abab", reference=["ab", "ab"])
+{'entropy': 2.0, 'E_m': 3.0, 'E_S': 0.6666666666666666, 'P_reference': 0.25, 'RR': 0.75}
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from ..lattice import check_word
+from .sampler import Grampa
+
+
+def exact_statistics(sampler: Grampa, word: str, reference: Sequence[str] | None = None
+                     ) -> dict[str, float]:
+    """Entropy (bits), E[m], E[S], and P / regularisation rate of ``reference`` if given.
+
+    ``E_S`` is NaN for words of one character. Raises :class:`SegmentationError` if the
+    word has no segmentation.
+    """
+    if not isinstance(sampler, Grampa):
+        raise TypeError(f"sampler must be a Grampa, not {type(sampler).__name__}")
+    word = check_word(word)
+    n = len(word)
+    arcs = sampler.arc_probabilities(word)
+    if n == 0:
+        return {"entropy": 0.0, "E_m": 0.0, "E_S": math.nan,
+                "P_reference": 1.0, "RR": 0.0}
+    visit = [0.0] * (n + 1)
+    forward = sampler.direction == "l2r"
+    order = sorted(arcs, key=lambda a: a[0] if forward else -a[1])
+    visit[0 if forward else n] = 1.0
+    entropy = e_m = 0.0
+    for i, j in order:
+        p = arcs[(i, j)]
+        src, dst = (i, j) if forward else (j, i)
+        flow = visit[src] * p
+        visit[dst] += flow
+        e_m += flow
+        if p > 0:
+            entropy -= flow * math.log2(p)
+    out = {"entropy": entropy, "E_m": e_m, "E_S": (e_m - 1) / (n - 1) if n > 1 else math.nan}
+    if reference is not None:
+        prob, pos = 1.0, 0
+        for t in reference:
+            prob *= arcs.get((pos, pos + len(t)), 0.0)
+            pos += len(t)
+        prob = prob if pos == n else 0.0
+        out["P_reference"] = prob
+        out["RR"] = 1.0 - prob
+    return out

@@ -1,0 +1,17 @@
+"""Real text to token ids as in the GRaMPa paper's §5.1–5.2.
+
+Modules in reading order: :mod:`.rules` (P1, P2, :class:`Pretokeniser`), :mod:`.typos` (LD1
+perturbation), :mod:`.pipeline` (:class:`TextTokenizer`: multiplexing per P1 pretoken, ids),
+:mod:`.corpus` (:func:`tokenize_corpus` on both cores; :func:`tokenize_corpus_dask`).
+
+This package does not sample segmentations itself (:mod:`workbench.grampa`,
+:mod:`workbench.samplers`).
+"""
+
+from .corpus import tokenize_corpus, tokenize_corpus_dask
+from .pipeline import TextTokenizer
+from .rules import Pretokeniser, p1, p2
+from .typos import perturb
+
+__all__ = ["Pretokeniser", "TextTokenizer", "p1", "p2", "perturb", "tokenize_corpus",
+           "tokenize_corpus_dask"]

@@ -1,0 +1,40 @@
+"""Baseline samplers with GRaMPa's interface: ``sample``, ``sample_many``, ``tokenize``, ``encode``.
+
+Modules in reading order:
+
+* :mod:`.interface` — the shared interface and batch checks;
+* :mod:`.kernels`, :mod:`.rejection` — Markov, bit and unigram rejection samplers (GRaMPa
+  paper §2, §3.2, Appendix B) on any vocabulary, with a trial guard;
+* :mod:`.joint` — Appendix A.1 made numerical: exact distributions of plain Markov sampling on
+  the unigram-weighted graph against the joint unigram probability;
+* :mod:`.bpe_dropout`, :mod:`.ulm`, :mod:`.maxmatch` — the stochastic baselines: BPE and
+  BPE-dropout, ULM best / k-best sampling with α, MaxMatch and MaxMatch-dropout.
+
+This package does not implement GRaMPa itself (:mod:`workbench.grampa`).
+"""
+
+from .bpe_dropout import BPESampler, merges_from_vocabulary
+from .interface import TokenSampler, as_words
+from .joint import unigram_laws
+from .maxmatch import MaxMatchSampler
+from .rejection import (
+    BitRejectionSampler,
+    MarkovRejectionSampler,
+    RejectionLimitError,
+    UnigramRejectionSampler,
+)
+from .ulm import ULMSampler
+
+__all__ = [
+    "BPESampler",
+    "BitRejectionSampler",
+    "MaxMatchSampler",
+    "MarkovRejectionSampler",
+    "RejectionLimitError",
+    "TokenSampler",
+    "ULMSampler",
+    "UnigramRejectionSampler",
+    "as_words",
+    "merges_from_vocabulary",
+    "unigram_laws",
+]

@@ -1,0 +1,165 @@
+"""BPE and BPE-dropout (Provilkov et al., 2020) as samplers with GRaMPa's interface.
+
+:class:`BPESampler` wraps a :class:`workbench.bpe.BPEModel` (byte-level merges, seeded
+dropout: word ``w`` of a call on its own stream) and maps its tokens onto a
+:class:`workbench.Vocabulary`. :func:`merges_from_vocabulary` derives merges from a
+SentencePiece BPE vocabulary such as the shipped ``"bpe-8k"`` (pieces in score order; each
+multi-character piece is the merge of the two symbols BPE with the earlier merges leaves
+when it encodes that piece), so BPE runs on the same vocabulary GRaMPa samples from. In the
+``sentencepiece`` alphabet the marker ``▁`` is carried as the space byte inside the model.
+
+This module does not train BPE (:mod:`workbench.bpe`) and does not pretokenise text.
+
+Example
+-------
+>>> from workbench import Vocabulary
+>>> v = Vocabulary(["a", "b", "ab", "abb"], scores=[-2.0, -3.0, 0.0, -1.0])
+>>> merges_from_vocabulary(v)
+[('a', 'b'), ('ab', 'b')]
+>>> BPESampler(v, seed=0).sample("abba")
+['abb', 'a']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .._core.validate import check_probability
+from ..bpe import BPEModel
+from ..lattice import SegmentationError, check_vocab
+from ..vocab import Vocabulary
+from .interface import TokenSampler, as_words, check_request
+
+_MARK = "\u2581"
+
+
+def _bpe(piece: str, ranks: dict[tuple[str, str], int]) -> list[str]:
+    """Plain BPE of one string under ``ranks`` (lowest rank first, leftmost occurrence)."""
+    sym = list(piece)
+    while len(sym) > 1:
+        best, at = None, -1
+        for k in range(len(sym) - 1):
+            r = ranks.get((sym[k], sym[k + 1]))
+            if r is not None and (best is None or r < best):
+                best, at = r, k
+        if best is None:
+            break
+        sym[at:at + 2] = [sym[at] + sym[at + 1]]
+    return sym
+
+
+def merges_from_vocabulary(vocab: Vocabulary) -> list[tuple[str, str]]:
+    """Merges of a BPE vocabulary whose scores rank its pieces (higher = merged earlier).
+
+    Single characters are the alphabet; every longer piece, in descending score order (ties
+    by id), becomes the merge of the two symbols that BPE with the earlier merges leaves
+    when it encodes the piece (as SentencePiece would reach it). Pieces that do not encode
+    to two symbols are skipped.
+    """
+    vocab = check_vocab(vocab)
+    if vocab.is_infinite or vocab.scores is None:
+        raise TypeError("merges_from_vocabulary needs a finite vocabulary with scores")
+    order = sorted(range(len(vocab)), key=lambda k: (-vocab.scores[k], int(vocab.ids[k])))
+    ranks: dict[tuple[str, str], int] = {}
+    merges = []
+    for k in order:
+        piece = vocab.tokens[k]
+        if len(piece) == 1:
+            continue
+        sym = _bpe(piece, ranks)
+        if len(sym) == 2 and (sym[0], sym[1]) not in ranks:
+            ranks[(sym[0], sym[1])] = len(merges)
+            merges.append((sym[0], sym[1]))
+    return merges
+
+
+class BPESampler(TokenSampler):
+    """BPE with optional dropout on a vocabulary, through :class:`workbench.bpe.BPEModel`.
+
+    Parameters
+    ----------
+    vocab : Vocabulary
+        Finite. Its tokens are the ids :meth:`encode` returns.
+    dropout : float in [0, 1], default 0.0
+        BPE-dropout probability ``p_d`` (0: deterministic BPE).
+    merges : list of (str, str), optional
+        Merge list in the vocabulary's alphabet; default :func:`merges_from_vocabulary`.
+    model : BPEModel, optional
+        A ready model instead of ``merges`` (its tokens must be spelled like ``vocab``'s,
+        with ``▁`` as the space byte for the ``sentencepiece`` alphabet).
+    seed : int, numpy.random.Generator or None
+    """
+
+    def __init__(self, vocab: Vocabulary, *, dropout: float = 0.0,
+                 merges: Sequence[tuple[str, str]] | None = None,
+                 model: BPEModel | None = None,
+                 seed: int | np.random.Generator | None = None) -> None:
+        vocab = check_vocab(vocab)
+        if vocab.is_infinite:
+            raise TypeError("BPESampler needs a finite vocabulary")
+        super().__init__(vocab, seed)
+        self.dropout = check_probability(dropout, "dropout")
+        if model is None:
+            pairs = merges_from_vocabulary(vocab) if merges is None else list(merges)
+            model = BPEModel(self._byte_merges(vocab, pairs))
+        if not isinstance(model, BPEModel):
+            raise TypeError(f"model must be a workbench.bpe.BPEModel, not {type(model).__name__}")
+        self.model = model
+        size = max(model.vocab) + 1
+        self._token = [""] * size
+        self._vid = np.full(size, -1, dtype=np.int64)
+        for i, raw in model.vocab.items():
+            tok = self._spell(raw.decode("utf-8", errors="replace"))
+            self._token[i] = tok
+            if tok in vocab:
+                self._vid[i] = vocab.id_of(tok)
+
+    def _spell(self, text: str) -> str:
+        return text.replace(" ", _MARK) if self.vocab.alphabet == "sentencepiece" else text
+
+    def _unspell(self, text: str) -> str:
+        return text.replace(_MARK, " ") if self.vocab.alphabet == "sentencepiece" else text
+
+    def _byte_merges(self, vocab: Vocabulary, pairs) -> list[tuple[bytes, bytes]]:
+        out: list[tuple[bytes, bytes]] = []
+        seen = set()
+        for ch in sorted(vocab.characters):  # multi-byte characters are built first
+            raw = self._unspell(ch).encode("utf-8")
+            for k in range(2, len(raw) + 1):
+                if raw[:k] not in seen:
+                    out.append((raw[:k - 1], raw[k - 1:k]))
+                    seen.add(raw[:k])
+        for a, b in pairs:
+            out.append((self._unspell(a).encode("utf-8"), self._unspell(b).encode("utf-8")))
+        return out
+
+    def __repr__(self) -> str:
+        return f"BPESampler({self.vocab!r}, dropout={self.dropout})"
+
+    def _ids(self, words: list[str]) -> list[list[int]]:
+        check_request(sum(map(len, words)), f"a batch of {len(words):,} words")
+        chunks = [self._unspell(w) for w in words]
+        return self.model.encode_chunks(chunks, dropout=self.dropout, seed=self._rng)
+
+    def tokenize(self, words: Sequence[str]) -> list[list[str]]:
+        """One (dropout-)BPE segmentation per word (word ``w`` on its own random stream)."""
+        words = as_words(words)
+        token = self._token
+        return [[token[i] for i in ids] for ids in self._ids(words)]
+
+    def encode(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Ids in ``vocab``; raises :class:`SegmentationError` for a token outside it."""
+        words = as_words(words)
+        lists = self._ids(words)
+        offsets = np.zeros(len(lists) + 1, dtype=np.int64)
+        np.cumsum([len(x) for x in lists], out=offsets[1:])
+        flat = np.fromiter((i for x in lists for i in x), dtype=np.int64, count=int(offsets[-1]))
+        ids = self._vid[flat]
+        if (ids < 0).any():
+            k = int(np.flatnonzero(ids < 0)[0])
+            w = int(np.searchsorted(offsets, k, side="right") - 1)
+            raise SegmentationError(f"BPE token {self._token[flat[k]]!r} of {words[w]!r} is not "
+                                    "in the vocabulary")
+        return ids.astype(np.int32), offsets

@@ -1,0 +1,100 @@
+"""The interface every sampler of the package shares with :class:`workbench.Grampa`.
+
+``sample(word)``, ``sample_many(word, n)``, ``tokenize(words)`` and ``encode(words)``, plus a
+``seed`` (int, Generator or None) given to the constructor. :class:`TokenSampler` derives
+the first, second and fourth from ``tokenize``; a subclass implements ``tokenize`` (and may
+override the others with faster routes). :func:`as_words` is the one check of a batch.
+
+This module samples nothing itself.
+
+Example
+-------
+>>> class Chars(TokenSampler):
+...     def tokenize(self, words):
+...         return [list(w) for w in as_words(words)]
+>>> Chars(seed=0).sample_many("ab", 2)
+[['a', 'b'], ['a', 'b']]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .._core.rng import as_generator
+from .._core.validate import check_budget, check_int
+from ..vocab import Vocabulary
+
+#: Bytes per sampled character that a batch may hold (lengths, ids, bookkeeping).
+BYTES_PER_CHAR = 32
+#: Largest ``n`` of ``sample_many`` in one call.
+MAX_SAMPLES = 10**8
+
+
+def as_words(words: object) -> list[str]:
+    """A list of str from a sequence of words (a single ``str`` is refused).
+
+    >>> as_words(("a", "b"))
+    ['a', 'b']
+    """
+    if isinstance(words, str):
+        raise TypeError("words must be a sequence of str; for one word use sample(word)")
+    out = list(words)  # type: ignore[call-overload]
+    for k, w in enumerate(out):
+        if not isinstance(w, str):
+            raise TypeError(f"word {k} is {type(w).__name__}, not str")
+    return out
+
+
+def check_request(n_chars: int, what: str) -> None:
+    """Refuse a batch whose output would exceed the memory budget (before allocating)."""
+    check_budget(n_chars * BYTES_PER_CHAR, what)
+
+
+class TokenSampler:
+    """Base class: ``sample``, ``sample_many`` and ``encode`` from ``tokenize``.
+
+    Parameters
+    ----------
+    vocab : Vocabulary, optional
+        Needed by :meth:`encode` (token → id).
+    seed : int, numpy.random.Generator or None
+        Every call draws what it needs from this generator.
+    """
+
+    def __init__(self, vocab: Vocabulary | None = None,
+                 seed: int | np.random.Generator | None = None) -> None:
+        self.vocab = vocab
+        self._rng = as_generator(seed)
+
+    def tokenize(self, words: Sequence[str]) -> list[list[str]]:  # pragma: no cover
+        raise NotImplementedError
+
+    def sample(self, word: str) -> list[str]:
+        """One segmentation of ``word``."""
+        if not isinstance(word, str):
+            raise TypeError(f"word must be str, not {type(word).__name__}")
+        return self.tokenize([word])[0]
+
+    def sample_many(self, word: str, n: int) -> list[list[str]]:
+        """``n`` segmentations of one word (independent draws)."""
+        if not isinstance(word, str):
+            raise TypeError(f"word must be str, not {type(word).__name__}")
+        n = check_int(n, "n", minimum=0, maximum=MAX_SAMPLES)
+        check_request(n * max(len(word), 1), f"{n:,} samples of a {len(word)}-character word")
+        return self.tokenize([word] * n)
+
+    def encode(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """One sample per word as ids: ``(ids, offsets)`` as :meth:`workbench.Grampa.encode`."""
+        if self.vocab is None or self.vocab.is_infinite:
+            raise TypeError("encode needs a finite vocabulary (the infinite one has no ids)")
+        words = as_words(words)
+        check_request(sum(map(len, words)), f"encoding {len(words):,} words")
+        id_of = self.vocab.id_of
+        lists = self.tokenize(words)
+        offsets = np.zeros(len(lists) + 1, dtype=np.int64)
+        np.cumsum([len(t) for t in lists], out=offsets[1:])
+        ids = np.fromiter((id_of(t) for toks in lists for t in toks), dtype=np.int32,
+                          count=int(offsets[-1]))
+        return ids, offsets

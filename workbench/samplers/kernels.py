@@ -1,0 +1,328 @@
+"""Numba kernels of the rejection samplers: a word's pruned lattice, Markov walks, bit masks.
+
+One record, :class:`Scheme`, tells every kernel which sampler it runs:
+
+* ``kind = MARKOV_SAFE`` / ``MARKOV_TIGHT`` — Cognetta et al. (2024): walk from node 0
+  choosing an out-arc uniformly, accept with ``ε / P_Markov``; ε is footnote 4's
+  ``Π_i 1/δ_o(i)`` over the live nodes (safe) or ``min`` over paths of ``P_Markov``
+  (tight, a max-product DP);
+* ``kind = UNIGRAM`` — Appendix B: walk with arc weights ``P(t)`` renormalised per node by
+  ``Z_i``, accept with ``Π Z_i / c2``, ``c2 = max`` over paths of ``Π Z_i`` (Viterbi);
+* ``kind = BITS`` — §3.2: a boundary after each of the ``n-1`` inner characters with
+  probability ``p``; retry until every token is in the vocabulary.
+
+The lattice is *pruned*: an arc ``i → j`` is kept only if node ``i`` is reachable from 0 and
+node ``j`` reaches ``n``, so a walk never gets stuck. Everything is in log space. Before the
+first trial a kernel computes the exact expected number of trials per sample (``c2 / W``,
+``W`` the total path weight; ``1 / Σ_valid p^(m-1) (1-p)^(n-m)`` for bits) and refuses the
+word if it exceeds ``max_trials``; a sample that uses ``max_trials`` trials stops the word.
+
+This module validates nothing (:mod:`.rejection` does) and holds no Python objects.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from .._core.config import JIT, JIT_PARALLEL
+from .._core.rng import next_double, stream_state
+from ..lattice import fill_arc_table
+
+MARKOV_SAFE, MARKOV_TIGHT, UNIGRAM, BITS = 0, 1, 2, 3
+#: Status codes a kernel returns per word.
+OK, UNSEGMENTABLE, TOO_EXPENSIVE, GUARD_HIT = 0, 1, 2, 3
+
+
+class Scheme(NamedTuple):
+    """Constants of one rejection sampler, as the kernels see them.
+
+    Attributes
+    ----------
+    da, codes, max_len
+        The vocabulary's forward trie (dummies for the infinite vocabulary).
+    infinite : bool
+        Every non-empty substring is a token (no ids).
+    kind : int
+        ``MARKOV_SAFE``, ``MARKOV_TIGHT``, ``UNIGRAM`` or ``BITS``.
+    logw : numpy.ndarray
+        Log weight per token id (``UNIGRAM``; empty otherwise).
+    p : float
+        Boundary proclivity (``BITS``).
+    max_trials : int
+        Trials allowed per sample (and the largest expected number accepted).
+    """
+
+    da: np.ndarray
+    codes: np.ndarray
+    max_len: int
+    infinite: bool
+    kind: int
+    logw: np.ndarray
+    p: float
+    max_trials: int
+
+
+@njit(**JIT)
+def logaddexp(a, b):
+    """``log(exp(a) + exp(b))`` without overflow (``-inf`` is the zero)."""
+    if a == -np.inf:
+        return b
+    if b == -np.inf:
+        return a
+    if a > b:
+        return a + math.log1p(math.exp(b - a))
+    return b + math.log1p(math.exp(a - b))
+
+
+@njit(**JIT)
+def arc_table(cps, scheme):
+    """``table[j, l]`` = token id of ``cps[j-l:j]`` (0 for the infinite vocabulary) or -1."""
+    n = cps.shape[0]
+    if scheme.infinite:
+        table = np.full((n + 1, n + 1), -1, dtype=np.int32)
+        for j in range(n + 1):
+            for length in range(1, j + 1):
+                table[j, length] = 0
+        return table
+    table = np.empty((n + 1, scheme.max_len + 1), dtype=np.int32)
+    fill_arc_table(cps, scheme.da, scheme.codes, scheme.max_len, table)
+    return table
+
+
+@njit(**JIT)
+def arc_logweight(scheme, tid):
+    """Log weight of an arc whose token id is ``tid``."""
+    if scheme.kind == UNIGRAM:
+        return scheme.logw[tid]
+    return 0.0
+
+
+@njit(**JIT)
+def prune(table, n, scheme, alive):
+    """Mark live arcs: ``alive[j, l]`` iff ``j-l`` is reachable from 0 and ``j`` reaches n.
+
+    Returns ``(logz, log_total)``: per node the log of the total weight of its live out-arcs
+    (``-inf`` for dead nodes), and the log of the total weight of all paths (``-inf`` if
+    the word has no segmentation).
+    """
+    span = table.shape[1] - 1
+    reach = np.zeros(n + 1, dtype=np.bool_)
+    co = np.zeros(n + 1, dtype=np.bool_)
+    reach[0] = True
+    for j in range(1, n + 1):
+        for length in range(1, min(span, j) + 1):
+            if table[j, length] >= 0 and reach[j - length]:
+                if scheme.kind != UNIGRAM or arc_logweight(scheme, table[j, length]) > -np.inf:
+                    reach[j] = True
+                    break
+    co[n] = True
+    for i in range(n - 1, -1, -1):
+        for length in range(1, min(span, n - i) + 1):
+            j = i + length
+            if table[j, length] >= 0 and co[j]:
+                if scheme.kind != UNIGRAM or arc_logweight(scheme, table[j, length]) > -np.inf:
+                    co[i] = True
+                    break
+    logz = np.full(n + 1, -np.inf)
+    fwd = np.full(n + 1, -np.inf)
+    fwd[0] = 0.0
+    for j in range(n + 1):
+        for length in range(span + 1):
+            alive[j, length] = False
+    for j in range(1, n + 1):
+        if not co[j]:
+            continue
+        for length in range(1, min(span, j) + 1):
+            i = j - length
+            tid = table[j, length]
+            if tid < 0 or not reach[i]:
+                continue
+            w = arc_logweight(scheme, tid)
+            if w == -np.inf:
+                continue
+            alive[j, length] = True
+            logz[i] = logaddexp(logz[i], w)
+            fwd[j] = logaddexp(fwd[j], fwd[i] + w)
+    return logz, fwd[n]
+
+
+@njit(**JIT)
+def log_c2(n, span, alive, logz, safe):
+    """``log c2``: the largest ``Σ log Z_i`` over paths (Viterbi), or over all live nodes."""
+    if safe:
+        total = 0.0
+        for i in range(n):
+            if logz[i] > -np.inf:
+                total += logz[i]
+        return total
+    best = np.full(n + 1, -np.inf)
+    best[n] = 0.0
+    for i in range(n - 1, -1, -1):
+        if logz[i] == -np.inf:
+            continue
+        top = -np.inf
+        for length in range(1, min(span, n - i) + 1):
+            if alive[i + length, length] and best[i + length] > top:
+                top = best[i + length]
+        best[i] = logz[i] + top
+    return best[0]
+
+
+@njit(**JIT)
+def bit_log_acceptance(table, n, p):
+    """``log Σ`` over valid segmentations of ``p^(m-1) (1-p)^(n-m)``: a trial's success odds."""
+    span = table.shape[1] - 1
+    lp = math.log(p) if p > 0.0 else -np.inf
+    lq = math.log1p(-p) if p < 1.0 else -np.inf
+    f = np.full(n + 1, -np.inf)
+    f[0] = 0.0
+    for j in range(1, n + 1):
+        for length in range(1, min(span, j) + 1):
+            i = j - length
+            if table[j, length] < 0 or f[i] == -np.inf:
+                continue
+            w = f[i]
+            if i > 0:
+                w += lp
+            if length > 1:
+                w += (length - 1) * lq
+            f[j] = logaddexp(f[j], w)
+    return f[n]
+
+
+@njit(**JIT)
+def _walk(n, span, table, alive, logz, scheme, state, out_len, out_id, start):
+    """One Markov walk from node 0; writes tokens at ``start``; returns (count, Σ log Z, state)."""
+    i = 0
+    k = start
+    acc = 0.0
+    while i < n:
+        u, state = next_double(state)
+        acc += logz[i]
+        hi = min(span, n - i)
+        chosen = 0
+        if scheme.kind == UNIGRAM:
+            target = u * math.exp(logz[i])
+            cum = 0.0
+            for length in range(1, hi + 1):
+                if alive[i + length, length]:
+                    chosen = length
+                    cum += math.exp(scheme.logw[table[i + length, length]])
+                    if cum > target:
+                        break
+        else:
+            degree = int(round(math.exp(logz[i])))
+            pick = min(int(u * degree), degree - 1)
+            for length in range(1, hi + 1):
+                if alive[i + length, length]:
+                    chosen = length
+                    if pick == 0:
+                        break
+                    pick -= 1
+        out_len[k] = chosen
+        out_id[k] = table[i + chosen, chosen]
+        k += 1
+        i += chosen
+    return k - start, acc, state
+
+
+@njit(**JIT)
+def _bits(n, table, p, state, out_len, out_id, start):
+    """One bit-mask trial; returns (token count or -1 if a token is not in V, state)."""
+    span = table.shape[1] - 1
+    last = 0
+    k = start
+    for pos in range(1, n + 1):
+        cut = pos == n
+        if not cut:
+            u, state = next_double(state)
+            cut = u < p
+        if cut:
+            length = pos - last
+            if length > span or table[pos, length] < 0:
+                return -1, state
+            out_len[k] = length
+            out_id[k] = table[pos, length]
+            k += 1
+            last = pos
+    return k - start, state
+
+
+@njit(**JIT)
+def sample_word(cps, scheme, seed, stream0, count, out_len, out_id, ntok, trials, info):
+    """``count`` samples of one word (sample ``s`` on stream ``stream0 + s``).
+
+    ``out_len`` / ``out_id`` hold ``count * n`` slots (sample ``s`` at ``s * n``);
+    ``info[0]`` receives the expected number of trials per sample. Returns a status code
+    (``OK``, ``UNSEGMENTABLE``, ``TOO_EXPENSIVE`` or ``GUARD_HIT``; then ``ntok[s] = -1``
+    from the sample that hit the guard on).
+    """
+    n = cps.shape[0]
+    for s in range(count):
+        ntok[s] = -1
+        trials[s] = 0
+    if n == 0:
+        for s in range(count):
+            ntok[s] = 0
+        info[0] = 1.0
+        return OK
+    table = arc_table(cps, scheme)
+    span = table.shape[1] - 1
+    alive = np.empty((n + 1, span + 1), dtype=np.bool_)
+    if scheme.kind == BITS:
+        logacc = bit_log_acceptance(table, n, scheme.p)
+        if logacc == -np.inf:
+            info[0] = np.inf
+            logz, total = prune(table, n, scheme, alive)
+            return UNSEGMENTABLE if total == -np.inf else TOO_EXPENSIVE
+        info[0] = math.exp(-logacc)
+    else:
+        logz, total = prune(table, n, scheme, alive)
+        if total == -np.inf:
+            info[0] = np.inf
+            return UNSEGMENTABLE
+        c2 = log_c2(n, span, alive, logz, scheme.kind == MARKOV_SAFE)
+        info[0] = math.exp(c2 - total)
+    if info[0] > scheme.max_trials:
+        return TOO_EXPENSIVE
+    for s in range(count):
+        state = stream_state(seed, stream0 + s)
+        start = s * n
+        tries = 0
+        while True:
+            if tries >= scheme.max_trials:
+                trials[s] = tries
+                return GUARD_HIT
+            tries += 1
+            if scheme.kind == BITS:
+                m, state = _bits(n, table, scheme.p, state, out_len, out_id, start)
+                if m > 0:
+                    break
+            else:
+                m, acc, state = _walk(n, span, table, alive, logz, scheme, state, out_len,
+                                      out_id, start)
+                u, state = next_double(state)
+                if u == 0.0 or math.log(u) < acc - c2:
+                    break
+        ntok[s] = m
+        trials[s] = tries
+    return OK
+
+
+@njit(**JIT_PARALLEL)
+def sample_batch(cps, offsets, scheme, seed, out_len, out_id, ntok, trials, expected, status):
+    """One sample per word (word ``w`` on stream ``w``), parallel over words.
+
+    Word ``w``'s tokens go to ``out_len[offsets[w]:]``; ``status[w]`` as :func:`sample_word`.
+    """
+    n_words = offsets.shape[0] - 1
+    for w in prange(n_words):
+        lo, hi = offsets[w], offsets[w + 1]
+        info = np.zeros(1)
+        status[w] = sample_word(cps[lo:hi], scheme, seed, w, 1, out_len[lo:hi], out_id[lo:hi],
+                                ntok[w:w + 1], trials[w:w + 1], info)
+        expected[w] = info[0]

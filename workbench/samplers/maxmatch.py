@@ -1,0 +1,88 @@
+"""MaxMatch (greedy longest prefix) and MaxMatch-dropout (Hiraoka, 2022) as samplers.
+
+At each position the longest vocabulary token that starts there is taken. With dropout
+``q``, every candidate longer than one character that matches is skipped with probability
+``q`` (longest first), so a shorter match is taken instead; single characters are never
+skipped, and if every match is skipped the shortest matching token is taken, so
+MaxMatch-dropout segments exactly the words MaxMatch segments. ``q = 0`` is
+:func:`workbench.segmenters.longest_match`.
+
+Randomness: word ``w`` of a call uses SplitMix64 stream ``w`` of a base seed drawn from the
+sampler's generator. This module is plain Python (one word at a time); it does not sample
+uniformly.
+
+Example
+-------
+>>> from workbench import Vocabulary
+>>> v = Vocabulary(["a", "b", "ab", "abb"])
+>>> MaxMatchSampler(v).sample("abba")
+['abb', 'a']
+>>> MaxMatchSampler(v, dropout=1.0).sample("abba")
+['a', 'b', 'b', 'a']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .._core.rng import base_seed, next_double, stream_state
+from .._core.validate import check_probability
+from ..lattice import SegmentationError, check_vocab
+from ..vocab import Vocabulary
+from .interface import TokenSampler, as_words
+
+
+class MaxMatchSampler(TokenSampler):
+    """Greedy longest-prefix matching, optionally with Hiraoka's dropout ``q``.
+
+    Parameters
+    ----------
+    vocab : Vocabulary
+        Finite.
+    dropout : float in [0, 1], default 0.0
+    seed : int, numpy.random.Generator or None
+    """
+
+    def __init__(self, vocab: Vocabulary, *, dropout: float = 0.0,
+                 seed: int | np.random.Generator | None = None) -> None:
+        vocab = check_vocab(vocab)
+        if vocab.is_infinite:
+            raise TypeError("MaxMatchSampler needs a finite vocabulary")
+        super().__init__(vocab, seed)
+        self.dropout = check_probability(dropout, "dropout")
+        self._tokens = frozenset(vocab.tokens)
+        self._longest = vocab.max_token_length or 0
+
+    def __repr__(self) -> str:
+        return f"MaxMatchSampler({self.vocab!r}, dropout={self.dropout})"
+
+    def _one(self, word: str, state) -> list[str]:
+        tokens, q = self._tokens, self.dropout
+        out, i, n = [], 0, len(word)
+        while i < n:
+            taken = shortest = 0
+            for j in range(min(n, i + self._longest), i, -1):
+                if word[i:j] not in tokens:
+                    continue
+                shortest = j
+                if j - i > 1 and q > 0.0:
+                    u, state = next_double(np.uint64(state))
+                    if u < q:
+                        continue
+                taken = j
+                break
+            taken = taken or shortest
+            if not taken:
+                raise SegmentationError(f"longest match is stuck at character {word[i]!r} at "
+                                        f"position {i} of {word!r}")
+            out.append(word[i:taken])
+            i = taken
+        return out
+
+    def tokenize(self, words: Sequence[str]) -> list[list[str]]:
+        """One segmentation per word (deterministic at ``dropout = 0``)."""
+        words = as_words(words)
+        seed = base_seed(self._rng) if self.dropout > 0 else np.uint64(0)
+        return [self._one(w, np.uint64(stream_state(seed, k))) for k, w in enumerate(words)]

@@ -1,0 +1,289 @@
+"""Rejection samplers of segmentations on any vocabulary, with GRaMPa's interface.
+
+* :class:`MarkovRejectionSampler` — Cognetta et al. (2024), GRaMPa paper §2: uniform over
+  the valid segmentations; ``epsilon="safe"`` (footnote 4) or ``"tight"`` (min over paths);
+* :class:`BitRejectionSampler` — §3.2: boundary bits with proclivity ``p``, retried until
+  every token is in V (uniform at ``p = 0.5``, ``∝ p^(m-1) (1-p)^(n-m)`` otherwise);
+* :class:`UnigramRejectionSampler` — Appendix B: Markov walk on the unigram-weighted graph
+  plus acceptance ``Π Z_i / c2``, so samples are proportional to the joint ``Π P(t)``.
+
+Every sampler refuses a word whose *expected* number of trials per sample exceeds
+``max_trials`` before its first trial (:class:`RejectionLimitError`, with that number), and
+stops a sample that uses ``max_trials`` trials; so no call runs unbounded. The trials each
+sample of the last call used are in :attr:`last_trials`.
+
+Words are segmented exactly as given (spell plain words with ``Vocabulary.to_alphabet``).
+This module does not compute closed forms (:mod:`workbench.theory.rejection`) and does not
+multiplex (:class:`workbench.Multiplexer`).
+
+Example
+-------
+>>> from workbench import Vocabulary
+>>> s = MarkovRejectionSampler(Vocabulary(["a", "b", "ab"]), seed=0)
+>>> "".join(s.sample("abab")), s.expected_trials("abab")
+('abab', 1.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .._core.rng import base_seed
+from .._core.validate import (
+    BudgetError,
+    check_budget,
+    check_choice,
+    check_int,
+    check_probability,
+)
+from ..lattice import SegmentationError, check_vocab, check_word, code_points
+from ..vocab import Vocabulary
+from . import kernels
+from .interface import MAX_SAMPLES, TokenSampler, as_words, check_request
+
+#: Default trials allowed per sample (and largest expected number accepted).
+DEFAULT_MAX_TRIALS = 1_000_000
+#: Words longer than this are refused under the infinite vocabulary (an n² arc table).
+MAX_INFINITE_LENGTH = 4096
+_PARALLEL_MIN_WORDS = 256
+
+
+class RejectionLimitError(BudgetError):
+    """A rejection sampler would need (or used) more than ``max_trials`` trials."""
+
+
+class _RejectionSampler(TokenSampler):
+    """Shared wrapper: validation, the kernel call and error messages."""
+
+    _kind = kernels.MARKOV_TIGHT
+
+    def __init__(self, vocab: Vocabulary, *, max_trials: int = DEFAULT_MAX_TRIALS,
+                 seed: int | np.random.Generator | None = None) -> None:
+        super().__init__(check_vocab(vocab), seed)
+        self.max_trials = check_int(max_trials, "max_trials", minimum=1, maximum=2**62)
+        self.last_trials = np.zeros(0, dtype=np.int64)
+
+    def _scheme(self) -> kernels.Scheme:
+        v = self.vocab
+        if v.is_infinite:
+            da, codes, max_len = (np.full((3, 1), -1, dtype=np.int32),
+                                  np.zeros(1, dtype=np.int32), 0)
+        else:
+            da, codes, max_len = v.trie.da, v.trie.codes, v.trie.max_len
+        return kernels.Scheme(da, codes, int(max_len), bool(v.is_infinite), self._kind,
+                              self._logw(), float(getattr(self, "p", 0.5)),
+                              int(self.max_trials))
+
+    def _logw(self) -> np.ndarray:
+        return np.zeros(0)
+
+    def _check_word(self, word: object) -> str:
+        word = check_word(word)
+        if self.vocab.is_infinite and len(word) > MAX_INFINITE_LENGTH:
+            raise ValueError(f"word has {len(word):,} characters; the infinite vocabulary is "
+                             f"limited to {MAX_INFINITE_LENGTH:,} here (n² arc table)")
+        width = len(word) + 1 if self.vocab.is_infinite else (self.vocab.max_token_length or 0)
+        check_budget((len(word) + 1) * (width + 1) * 5, "the arc table of one word")
+        return word
+
+    def _raise(self, status: int, word: str, expected: float, trials: int) -> None:
+        if status == kernels.UNSEGMENTABLE:
+            raise SegmentationError(f"no segmentation of {word!r} under this vocabulary")
+        if status == kernels.TOO_EXPENSIVE:
+            raise RejectionLimitError(
+                f"{type(self).__name__} refuses {word!r}: it needs {expected:.3g} trials per "
+                f"sample in expectation, more than max_trials={self.max_trials:,} (refused "
+                "before sampling)")
+        if status == kernels.GUARD_HIT:
+            raise RejectionLimitError(
+                f"{type(self).__name__} gave up on {word!r} after {trials:,} trials "
+                f"(max_trials={self.max_trials:,}; {expected:.3g} expected per sample)")
+
+    def _run_batch(self, words: list[str]):
+        for w in words:
+            if len(w) > 64:
+                self._check_word(w)
+        lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+        check_request(int(lengths.sum()), f"a batch of {len(words):,} words")
+        offsets = np.zeros(len(words) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        cps = code_points("".join(words))
+        size = max(int(offsets[-1]), 1)
+        out_len = np.zeros(size, dtype=np.int32)
+        out_id = np.full(size, -1, dtype=np.int32)
+        ntok = np.zeros(len(words), dtype=np.int64)
+        trials = np.zeros(len(words), dtype=np.int64)
+        expected = np.zeros(len(words))
+        status = np.zeros(len(words), dtype=np.int64)
+        kernels.sample_batch(cps, offsets, self._scheme(), base_seed(self._rng), out_len,
+                             out_id, ntok, trials, expected, status)
+        self.last_trials = trials
+        bad = np.flatnonzero(status != kernels.OK)
+        if bad.size:
+            w = int(bad[0])
+            self._raise(int(status[w]), words[w], float(expected[w]), int(trials[w]))
+        return offsets, out_len, out_id, ntok
+
+    # ------------------------------------------------------------------ public API
+    def tokenize(self, words: Sequence[str]) -> list[list[str]]:
+        """One sampled segmentation per word (word ``w`` on its own random stream)."""
+        words = as_words(words)
+        offsets, out_len, _, ntok = self._run_batch(words)
+        out = []
+        for w, word in enumerate(words):
+            pos, toks = 0, []
+            for length in out_len[offsets[w]:offsets[w] + ntok[w]].tolist():
+                toks.append(word[pos:pos + length])
+                pos += length
+            out.append(toks)
+        return out
+
+    def encode(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """One sample per word as token ids: ``(ids, offsets)`` (finite vocabularies)."""
+        if self.vocab.is_infinite:
+            raise TypeError("encode needs a finite vocabulary (the infinite one has no ids)")
+        words = as_words(words)
+        offsets, _, out_id, ntok = self._run_batch(words)
+        tok_offsets = np.zeros(len(words) + 1, dtype=np.int64)
+        np.cumsum(ntok, out=tok_offsets[1:])
+        keep = np.zeros(out_id.shape[0], dtype=bool)
+        for w in range(len(words)):
+            keep[offsets[w]:offsets[w] + ntok[w]] = True
+        return out_id[keep].astype(np.int32), tok_offsets
+
+    def sample_lengths(self, word: str, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """``n`` samples of one word as flat token lengths plus offsets (length ``n + 1``)."""
+        word = self._check_word(word)
+        n = check_int(n, "n", minimum=0, maximum=MAX_SAMPLES)
+        size = len(word)
+        check_request(n * max(size, 1), f"{n:,} samples of a {size}-character word")
+        out_len = np.zeros(max(n * size, 1), dtype=np.int32)
+        out_id = np.zeros(max(n * size, 1), dtype=np.int32)
+        ntok = np.zeros(max(n, 1), dtype=np.int64)
+        trials = np.zeros(max(n, 1), dtype=np.int64)
+        info = np.zeros(1)
+        status = kernels.sample_word(code_points(word), self._scheme(), base_seed(self._rng), 0,
+                                     n, out_len, out_id, ntok, trials, info)
+        self.last_trials = trials[:n]
+        if status != kernels.OK:
+            self._raise(int(status), word, float(info[0]), int(trials.max(initial=0)))
+        ntok = ntok[:n]
+        offsets = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(ntok, out=offsets[1:])
+        keep = (np.arange(size)[None, :] < ntok[:, None]).ravel() if size else np.zeros(0, bool)
+        return out_len[: n * size][keep], offsets
+
+    def sample_many(self, word: str, n: int) -> list[list[str]]:
+        """``n`` segmentations of one word (lattice built once)."""
+        lengths, offsets = self.sample_lengths(word, n)
+        flat = lengths.tolist()
+        out = []
+        for s in range(n):
+            pos, toks = 0, []
+            for length in flat[offsets[s]:offsets[s + 1]]:
+                toks.append(word[pos:pos + length])
+                pos += length
+            out.append(toks)
+        return out
+
+    def expected_trials(self, word: str) -> float:
+        """Exact expected number of trials per sample of ``word`` (``inf`` if unsegmentable)."""
+        word = self._check_word(word)
+        info = np.zeros(1)
+        one = np.zeros(1, dtype=np.int64)
+        kernels.sample_word(code_points(word), self._scheme()._replace(max_trials=0), np.uint64(0),
+                            0, 0, np.zeros(1, np.int32), np.zeros(1, np.int32), one, one, info)
+        return float(info[0])
+
+
+class MarkovRejectionSampler(_RejectionSampler):
+    """Uniform segmentations by Markov walks plus rejection (Cognetta et al., 2024).
+
+    Parameters
+    ----------
+    vocab : Vocabulary
+        Any vocabulary, the infinite one included (then ``encode`` is unavailable).
+    epsilon : {"safe", "tight"}, default "tight"
+        ``"safe"``: ε = Π 1/δ_o(i) over every live node (footnote 4); ``"tight"``: ε = min
+        over paths of P_Markov (a max-product dynamic programme), the largest valid ε.
+    max_trials : int
+        Trials allowed per sample; a word expected to need more is refused at once.
+    seed : int, numpy.random.Generator or None
+    """
+
+    def __init__(self, vocab: Vocabulary, *, epsilon: str = "tight",
+                 max_trials: int = DEFAULT_MAX_TRIALS,
+                 seed: int | np.random.Generator | None = None) -> None:
+        self.epsilon = check_choice(epsilon, "epsilon", ("safe", "tight"))
+        self._kind = kernels.MARKOV_SAFE if self.epsilon == "safe" else kernels.MARKOV_TIGHT
+        super().__init__(vocab, max_trials=max_trials, seed=seed)
+
+    def __repr__(self) -> str:
+        return f"MarkovRejectionSampler({self.vocab!r}, epsilon={self.epsilon!r})"
+
+
+class BitRejectionSampler(_RejectionSampler):
+    """Boundary bits with proclivity ``p``, retried until every token is in V (§3.2).
+
+    Uniform over the valid segmentations at ``p = 0.5``; otherwise a segmentation with
+    ``m`` tokens has probability ``∝ p^(m-1) (1-p)^(n-m)``.
+
+    Parameters
+    ----------
+    vocab : Vocabulary
+    p : float in [0, 1], default 0.5
+    max_trials : int
+    seed : int, numpy.random.Generator or None
+    """
+
+    _kind = kernels.BITS
+
+    def __init__(self, vocab: Vocabulary, *, p: float = 0.5,
+                 max_trials: int = DEFAULT_MAX_TRIALS,
+                 seed: int | np.random.Generator | None = None) -> None:
+        self.p = check_probability(p, "p")
+        super().__init__(vocab, max_trials=max_trials, seed=seed)
+
+    def __repr__(self) -> str:
+        return f"BitRejectionSampler({self.vocab!r}, p={self.p})"
+
+
+class UnigramRejectionSampler(_RejectionSampler):
+    """Segmentations proportional to the joint unigram probability Π P(t) (Appendix B).
+
+    A Markov walk picks arcs with probability ``P(t) / Z_i`` (``Z_i`` the total weight of
+    node ``i``'s live out-arcs) and is accepted with ``Π Z_i / c2``, where ``c2`` is the
+    largest product of denominators over paths (a Viterbi max-product).
+
+    Parameters
+    ----------
+    vocab : Vocabulary
+        Finite, with ``scores`` = log probabilities (natural log; any finite reals work:
+        they are weights; ``-inf`` removes a token).
+    max_trials : int
+    seed : int, numpy.random.Generator or None
+    """
+
+    _kind = kernels.UNIGRAM
+
+    def __init__(self, vocab: Vocabulary, *, max_trials: int = DEFAULT_MAX_TRIALS,
+                 seed: int | np.random.Generator | None = None) -> None:
+        vocab = check_vocab(vocab)
+        if vocab.is_infinite or vocab.scores is None:
+            raise TypeError("UnigramRejectionSampler needs a finite vocabulary with scores "
+                            "(log probabilities)")
+        scores = vocab.scores
+        if np.isnan(scores).any() or (scores == np.inf).any():
+            raise ValueError("vocabulary scores must be finite log probabilities or -inf")
+        super().__init__(vocab, max_trials=max_trials, seed=seed)
+        logw = np.full(int(vocab.ids.max(initial=-1)) + 1, -np.inf)
+        logw[vocab.ids] = scores
+        self._logw_table = logw
+
+    def _logw(self) -> np.ndarray:
+        return self._logw_table
+
+    def __repr__(self) -> str:
+        return f"UnigramRejectionSampler({self.vocab!r})"

@@ -1,0 +1,159 @@
+"""ULM's best segmentation and k-best sampling (Kudo, 2018) with GRaMPa's interface.
+
+:class:`ULMSampler` with ``nbest=k`` lists the ``k`` highest-scoring segmentations of a word
+(score = sum of the vocabulary's log-probability scores) and samples one with probability
+``∝ exp(α · score)`` — SentencePiece's ``encode(..., enable_sampling=True, nbest_size=k,
+alpha=α)``; ``nbest=1`` is the Viterbi segmentation. The k-best lists come from a plain
+k-best Viterbi (cached per word), or, when a SentencePiece model is given, from its
+``nbest_encode`` for words that begin with ``▁`` (SentencePiece adds that marker itself and
+cannot segment a word without it). The random draws are the package's own SplitMix64
+streams (word ``w`` of a call on stream ``w``), never SentencePiece's global generator.
+
+This module does not implement ULM training, or ``nbest_size=-1`` (sampling over every
+segmentation: :class:`.rejection.UnigramRejectionSampler` at ``α = 1``).
+
+Example
+-------
+>>> from workbench import Vocabulary
+>>> v = Vocabulary(["a", "b", "ab"], scores=[-1.0, -1.0, -1.5])
+>>> ULMSampler(v).sample("abab")
+['ab', 'ab']
+>>> [round(p, 4) for p in ULMSampler(v, nbest=2, alpha=1.0).kbest("ab")[1]]
+[0.6225, 0.3775]
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import os
+from collections.abc import Sequence
+
+import numpy as np
+
+from .._core.rng import base_seed, next_double, stream_state
+from .._core.validate import check_int, check_real
+from ..lattice import SegmentationError, check_vocab, check_word
+from ..vocab import Vocabulary
+from .interface import TokenSampler, as_words
+
+#: Largest ``k`` accepted (SentencePiece's own limit is far higher; lists are cached).
+MAX_NBEST = 1024
+_CACHE_SIZE = 200_000
+
+
+def kbest_segmentations(word: str, score: dict[str, float], longest: int, k: int
+                        ) -> list[tuple[float, tuple[str, ...]]]:
+    """The ``k`` best segmentations of ``word`` as ``(score, tokens)``, best first.
+
+    A k-best Viterbi over the lattice: node ``j`` keeps its ``k`` best partial paths; ties
+    go to fewer tokens, then to the lexicographically smaller length sequence.
+
+    >>> kbest_segmentations("ab", {"a": -1.0, "b": -1.0, "ab": -1.5}, 2, 3)
+    [(-1.5, ('ab',)), (-2.0, ('a', 'b'))]
+    """
+    n = len(word)
+    best: list[list[tuple[float, int, tuple[int, ...]]]] = [[(0.0, 0, ())]] + [[] for _ in range(n)]
+    for j in range(1, n + 1):
+        cands = []
+        for i in range(max(0, j - longest), j):
+            s = score.get(word[i:j])
+            if s is None or not best[i]:
+                continue
+            for sc, m, lens in best[i]:
+                cands.append((sc + s, -(m + 1), tuple(-x for x in lens) + (-(j - i),)))
+        top = heapq.nlargest(k, cands)
+        best[j] = [(sc, -m, tuple(-x for x in lens)) for sc, m, lens in top]
+    out = []
+    for sc, _, lens in best[n]:
+        pos, toks = 0, []
+        for length in lens:
+            toks.append(word[pos:pos + length])
+            pos += length
+        out.append((sc, tuple(toks)))
+    return out
+
+
+class ULMSampler(TokenSampler):
+    """ULM's k-best sampling with smoothing ``α`` (``nbest=1``: the Viterbi segmentation).
+
+    Parameters
+    ----------
+    vocab : Vocabulary
+        Finite, with log-probability ``scores`` (e.g. ``datasets.load_vocabulary("ulm-8k")``).
+    nbest : int, default 1
+        ``k`` in 1 .. :data:`MAX_NBEST`.
+    alpha : float, default 1.0
+        Smoothing: a segmentation among the k best is drawn with probability
+        ``∝ exp(α · score)`` (``α = 0``: uniform over the k best).
+    model_path : path, optional
+        A SentencePiece ``.model`` of the same vocabulary; its ``nbest_encode`` then lists
+        the k best for words beginning with ``▁`` (needs the ``sentencepiece`` package).
+    seed : int, numpy.random.Generator or None
+    """
+
+    def __init__(self, vocab: Vocabulary, *, nbest: int = 1, alpha: float = 1.0,
+                 model_path: str | os.PathLike | None = None,
+                 seed: int | np.random.Generator | None = None) -> None:
+        vocab = check_vocab(vocab)
+        if vocab.is_infinite or vocab.scores is None:
+            raise TypeError("ULMSampler needs a finite vocabulary with scores")
+        super().__init__(vocab, seed)
+        self.nbest = check_int(nbest, "nbest", minimum=1, maximum=MAX_NBEST)
+        self.alpha = check_real(alpha, "alpha")
+        self._score = dict(zip(vocab.tokens, vocab.scores.tolist()))
+        self._longest = vocab.max_token_length or 0
+        self._sp = None
+        if model_path is not None:
+            import sentencepiece as spm  # optional dependency, only for this route
+
+            self._sp = spm.SentencePieceProcessor(model_file=os.fspath(model_path))
+        self._cache: dict[str, tuple[list[tuple[str, ...]], list[float]]] = {}
+
+    def __repr__(self) -> str:
+        return f"ULMSampler({self.vocab!r}, nbest={self.nbest}, alpha={self.alpha})"
+
+    def kbest(self, word: str) -> tuple[list[tuple[str, ...]], list[float]]:
+        """The k best segmentations of ``word`` and their sampling probabilities."""
+        word = check_word(word)
+        hit = self._cache.get(word)
+        if hit is not None:
+            return hit
+        if word == "":
+            segs, scores = [()], [0.0]
+        elif self._sp is not None and word.startswith("\u2581") and self.nbest > 1:
+            pieces = self._sp.nbest_encode_as_pieces(word[1:], self.nbest)
+            segs = [tuple(p) for p in pieces if "".join(p) == word and
+                    all(t in self._score for t in p)]
+            scores = [sum(self._score[t] for t in s) for s in segs]
+        else:
+            found = kbest_segmentations(word, self._score, self._longest, self.nbest)
+            segs, scores = [s for _, s in found], [sc for sc, _ in found]
+        if not segs:
+            raise SegmentationError(f"no segmentation of {word!r} under this vocabulary")
+        top = max(scores)
+        weights = [math.exp(self.alpha * (s - top)) for s in scores]
+        total = sum(weights)
+        result = (segs, [w / total for w in weights])
+        if len(self._cache) >= _CACHE_SIZE:
+            self._cache.clear()
+        self._cache[word] = result
+        return result
+
+    def tokenize(self, words: Sequence[str]) -> list[list[str]]:
+        """One segmentation per word: the best, or a draw among the k best."""
+        words = as_words(words)
+        seed = base_seed(self._rng) if self.nbest > 1 else np.uint64(0)
+        out = []
+        for w, word in enumerate(words):
+            segs, probs = self.kbest(word)
+            pick = 0
+            if len(segs) > 1:
+                u, _ = next_double(np.uint64(stream_state(seed, w)))
+                acc = 0.0
+                for pick, p in enumerate(probs):  # noqa: B007 - the last index is the fallback
+                    acc += p
+                    if u < acc:
+                        break
+            out.append(list(segs[pick]))
+        return out

@@ -1,0 +1,144 @@
+"""Batch kernels of the deterministic segmenters: unigram Viterbi and longest match, to ids.
+
+:func:`encode_deterministic` segments many words at once (numba, parallel over words) with
+the same rules as :func:`.deterministic.unigram_viterbi` (highest score sum; ties to fewer
+tokens, then to the longer last token) and :func:`.deterministic.longest_match`, and returns
+``(ids, offsets)`` like :meth:`workbench.Grampa.encode`. Used by the real-text pipeline for
+the deterministic half of multiplexing.
+
+This module samples nothing and does not pretokenise.
+
+Example
+-------
+>>> from workbench import Vocabulary
+>>> v = Vocabulary(["a", "b", "ab", "abb"], scores=[-1.0, -1.0, -1.5, -9.0])
+>>> ids, offsets = encode_deterministic(["abb", "ba"], v, "viterbi")
+>>> v.decode_ids(ids), offsets.tolist()
+(['ab', 'b', 'b', 'a'], [0, 2, 4])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit, prange
+
+from .._core.config import JIT, JIT_PARALLEL
+from .._core.validate import check_budget, check_choice
+from ..lattice import SegmentationError, check_vocab, code_points, fill_arc_table
+from ..vocab import Vocabulary
+
+METHODS = ("viterbi", "longest")
+
+
+@njit(**JIT)
+def _one(cps, da, codes, max_len, score, viterbi, out_id):
+    """Segment one word into ``out_id``; returns the token count or -1 (no segmentation)."""
+    n = cps.shape[0]
+    if n == 0:
+        return 0
+    table = np.empty((n + 1, max_len + 1), dtype=np.int32)
+    fill_arc_table(cps, da, codes, max_len, table)
+    back = np.zeros(n + 1, dtype=np.int64)
+    if viterbi:
+        best = np.full(n + 1, -np.inf)
+        count = np.zeros(n + 1, dtype=np.int64)
+        best[0] = 0.0
+        for j in range(1, n + 1):
+            for length in range(min(max_len, j), 0, -1):
+                tid = table[j, length]
+                i = j - length
+                if tid < 0 or best[i] == -np.inf:
+                    continue
+                cand = best[i] + score[tid]
+                if cand > best[j] or (cand == best[j] and count[i] + 1 < count[j]):
+                    best[j] = cand
+                    count[j] = count[i] + 1
+                    back[j] = i
+        if best[n] == -np.inf:
+            return -1
+        m = count[n]
+        j = n
+        for k in range(m - 1, -1, -1):
+            out_id[k] = table[j, j - back[j]]
+            j = back[j]
+        return m
+    i = 0
+    m = 0
+    while i < n:
+        taken = 0
+        for length in range(min(max_len, n - i), 0, -1):
+            if table[i + length, length] >= 0:
+                taken = length
+                break
+        if taken == 0:
+            return -1
+        out_id[m] = table[i + taken, taken]
+        m += 1
+        i += taken
+    return m
+
+
+@njit(**JIT_PARALLEL)
+def _batch(cps, offsets, da, codes, max_len, score, viterbi, out_id, ntok):
+    for w in prange(offsets.shape[0] - 1):
+        lo, hi = offsets[w], offsets[w + 1]
+        ntok[w] = _one(cps[lo:hi], da, codes, max_len, score, viterbi, out_id[lo:hi])
+
+
+def encode_deterministic(words: Sequence[str], vocab: Vocabulary, method: str = "viterbi"
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """Deterministic segmentation of many words as ``(ids, offsets)``.
+
+    Parameters
+    ----------
+    words : sequence of str
+        In the vocabulary's alphabet.
+    vocab : Vocabulary
+        Finite; ``"viterbi"`` needs scores.
+    method : {"viterbi", "longest"}
+
+    Raises
+    ------
+    SegmentationError
+        Naming the first word without a segmentation.
+    """
+    vocab = check_vocab(vocab)
+    method = check_choice(method, "method", METHODS)
+    if vocab.is_infinite:
+        raise TypeError("deterministic segmenters need a finite vocabulary")
+    if isinstance(words, str):
+        raise TypeError("words must be a sequence of str")
+    words = list(words)
+    if method == "viterbi" and vocab.scores is None:
+        raise ValueError("the viterbi method needs a vocabulary with scores")
+    lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+    check_budget(int(lengths.sum()) * 16 + int(lengths.max(initial=0)) ** 2 * 8,
+                 f"segmenting {len(words):,} words")
+    offsets = np.zeros(len(words) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    try:
+        cps = code_points("".join(words))
+    except TypeError:
+        raise TypeError("every word must be a str") from None
+    score = np.zeros(1)
+    if vocab.scores is not None:
+        score = np.zeros(int(vocab.ids.max(initial=0)) + 1)
+        score[vocab.ids] = vocab.scores
+    trie = vocab.trie
+    out_id = np.zeros(max(int(offsets[-1]), 1), dtype=np.int32)
+    ntok = np.zeros(len(words), dtype=np.int64)
+    _batch(cps, offsets, trie.da, trie.codes, trie.max_len, score, method == "viterbi", out_id,
+           ntok)
+    bad = np.flatnonzero(ntok < 0)
+    if bad.size:
+        raise SegmentationError(f"no segmentation of {words[int(bad[0])]!r} under this "
+                                "vocabulary")
+    tok_offsets = np.zeros(len(words) + 1, dtype=np.int64)
+    np.cumsum(ntok, out=tok_offsets[1:])
+    keep = np.arange(out_id.shape[0]) - np.repeat(offsets[:-1], lengths) if words else None
+    if keep is None:
+        return np.zeros(0, dtype=np.int32), tok_offsets
+    mask = keep[: int(offsets[-1])] < np.repeat(ntok, lengths)
+    return out_id[: int(offsets[-1])][mask], tok_offsets
