@@ -208,7 +208,7 @@ def train_bpe(
         done = 0
         while True:
             state = K.train_steps(state, rank, cfg, merges_out, batches_out, seen, steps)
-            sc = state[10]
+            sc = state[K._T_SC]
             if bar is not None:
                 bar.update(int(sc[K._S_NMERGES]) - done)
             done = int(sc[K._S_NMERGES])
@@ -217,7 +217,7 @@ def train_bpe(
     finally:
         if bar is not None:
             bar.close()
-    sc = state[10]
+    sc = state[K._T_SC]
     n_merges, n_batches = int(sc[K._S_NMERGES]), int(sc[K._S_NBATCHES])
     if n_merges < target:
         warnings.warn(f"ran out of pairs after {n_merges} merges: vocabulary has "
