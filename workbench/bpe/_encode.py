@@ -20,33 +20,31 @@ from numba import njit
 
 from .._core.config import JIT
 from .._core.rng import next_double, stream_state
-from ._kernels import hash_grow, hash_slot
+from ._kernels import hash_new, hash_slot
 
 
 @njit(**JIT)
 def build_merge_table(merges):
-    """Hash map ``left << 32 | right`` → rank for an ``int64[n, 2]`` array of symbol pairs."""
-    hkeys = np.full(16, -1, dtype=np.int64)
-    hvals = np.full(16, -1, dtype=np.int32)
-    hkeys, hvals = hash_grow(hkeys, hvals, merges.shape[0] + 1)
+    """Hash map (see ``hash_slot``) ``left << 32 | right`` → rank for ``int64[n, 2]`` pairs."""
+    H = hash_new(merges.shape[0] + 1)
     for k in range(merges.shape[0]):
         key = (merges[k, 0] << 32) | merges[k, 1]
-        i = hash_slot(hkeys, key)
-        hkeys[i] = key
-        hvals[i] = k
-    return hkeys, hvals
+        i = hash_slot(H, key)
+        H[2 * i] = key
+        H[2 * i + 1] = k
+    return H
 
 
 @njit(**JIT)
-def _rank(hkeys, hvals, a, b):
-    i = hash_slot(hkeys, (np.int64(a) << 32) | np.int64(b))
-    if hkeys[i] == -1:
+def _rank(H, a, b):
+    i = hash_slot(H, (np.int64(a) << 32) | np.int64(b))
+    if H[2 * i] == -1:
         return -1
-    return hvals[i]
+    return H[2 * i + 1]
 
 
 @njit(**JIT)
-def encode_chunks(sym, offsets, hkeys, hvals, p, seed):
+def encode_chunks(sym, offsets, H, p, seed):
     """Encode chunk ``i`` = ``sym[offsets[i]:offsets[i + 1]]`` for every ``i``.
 
     Returns ``(out, out_offsets)``: chunk ``i``'s symbols are
@@ -67,7 +65,7 @@ def encode_chunks(sym, offsets, hkeys, hvals, p, seed):
             best = -1
             best_at = -1
             for i in range(length - 1):
-                r = _rank(hkeys, hvals, buf[i], buf[i + 1])
+                r = _rank(H, buf[i], buf[i + 1])
                 if r < 0 or (best >= 0 and r >= best):
                     continue
                 if p > 0.0:

@@ -7,8 +7,8 @@ the segment in place and shortens ``clen[c]``. Symbols ``0..255`` are bytes, sym
 
 Pair bookkeeping (all rows grow by doubling):
 
-* ``hkeys``/``hvals``: open-addressing hash map from the packed pair ``left << 32 | right``
-  to a pair id ``pid``;
+* ``H``: open-addressing hash map (linear probing, keys and values interleaved) from the
+  packed pair ``left << 32 | right`` to a pair id ``pid``;
 * ``P[pid]``: ``count, left, right, occ_head, picked, last_chunk, last_visit`` (see ``_C_*``);
 * ``occ``: a pool of singly linked lists, one per pair, of the chunks that hold (or once held)
   the pair; stale entries are skipped when scanned;
@@ -17,10 +17,12 @@ Pair bookkeeping (all rows grow by doubling):
   of existing pairs only ever fall (new occurrences only arise next to a new token, and those
   pairs are new), so a stored count is an upper bound and the first valid pop is the maximum.
 
-A merge visits only the chunks on the merged pair's list, subtracts each visited chunk's pair
-counts, rewrites it, and adds the new pair counts back: every visit shortens the chunk, so the
-total work over a whole training run is bounded by the corpus' symbols times chunk length,
-never a recount per merge.
+A merge visits only the chunks on the merged pair's list; in each it subtracts the counts of
+the pairs in a window around the merge sites (one symbol either side, widened to whole runs
+of equal symbols in non-overlapping mode, where a run's count depends on its length),
+rewrites the chunk, and adds the window's new pairs back. Every visit shortens the chunk, so
+the total work of a training run is bounded by the corpus' symbols times chunk length, never
+a recount per merge.
 
 Ordering ("best pair"): highest count; ties go to the smallest ``(rank[left], rank[right])``.
 ``rank`` is chosen by the caller (:mod:`workbench.bpe.train` passes HuggingFace tokenizers'
@@ -47,7 +49,8 @@ _S_LEN = 7
 # Slots of the configuration cfg.
 _F_BATCH, _F_NONOVERLAP, _F_CAPDIV, _F_MAXBATCH, _F_TARGET, _F_BASEVOCAB = range(6)
 _F_LEN = 6
-_EMPTY = np.int64(-1)
+# Positions in the state tuple (sym, clen, ccnt, cstart, stamp, H, P, occ, heap, sc).
+_T_P, _T_HEAP, _T_SC = 6, 8, 9
 
 
 # --------------------------------------------------------------------------- growth
@@ -64,32 +67,41 @@ def _grow_rows(arr, need):
 
 
 @njit(**JIT_INLINE)
-def hash_slot(hkeys, key):
-    """Probe position of ``key`` in ``hkeys`` (the slot holding it or the empty one)."""
-    mask = hkeys.shape[0] - 1
+def hash_slot(H, key):
+    """Slot of ``key`` in the map ``H`` (the one holding it, or the empty one to fill).
+
+    ``H`` is one ``int64`` array of ``2 * capacity``: slot ``i`` keeps its key at ``H[2i]``
+    (-1 when empty) and its value at ``H[2i + 1]``, so a probe touches one cache line.
+    """
+    mask = (H.shape[0] >> 1) - 1
     h = (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(20)
     i = np.int64(h) & mask
-    while hkeys[i] != key and hkeys[i] != -1:
+    while H[2 * i] != key and H[2 * i] != -1:
         i = (i + 1) & mask
     return i
 
 
 @njit(**JIT)
-def hash_grow(hkeys, hvals, need):
-    """Grow the hash map so that ``need`` entries keep the load factor at most 1/2."""
-    cap = hkeys.shape[0]
-    if 2 * need <= cap:
-        return hkeys, hvals
+def hash_new(need):
+    """An empty map (see :func:`hash_slot`) for ``need`` entries at load factor <= 1/2."""
+    cap = 16
     while 2 * need > cap:
         cap *= 2
-    nk = np.full(cap, -1, dtype=np.int64)
-    nv = np.full(cap, -1, dtype=np.int32)
-    for j in range(hkeys.shape[0]):
-        if hkeys[j] != -1:
-            i = hash_slot(nk, hkeys[j])
-            nk[i] = hkeys[j]
-            nv[i] = hvals[j]
-    return nk, nv
+    return np.full(2 * cap, -1, dtype=np.int64)
+
+
+@njit(**JIT)
+def hash_grow(H, need):
+    """``H`` grown so that ``need`` entries keep the load factor at most 1/2."""
+    if 4 * need <= H.shape[0]:
+        return H
+    out = hash_new(need)
+    for j in range(H.shape[0] >> 1):
+        if H[2 * j] != -1:
+            i = hash_slot(out, H[2 * j])
+            out[2 * i] = H[2 * j]
+            out[2 * i + 1] = H[2 * j + 1]
+    return out
 
 
 # --------------------------------------------------------------------------- heap
@@ -149,8 +161,8 @@ def _counted(sym, s, i, nonoverlap, prev_self_counted):
     return not prev_self_counted
 
 
-@njit(**JIT)
-def _subtract_chunk(sym, s, length, w, nonoverlap, hkeys, hvals, P):
+@njit(**JIT_INLINE)
+def _subtract_chunk(sym, s, length, w, nonoverlap, H, P):
     """Subtract ``w`` for every counted pair of the chunk segment ``sym[s : s + length]``.
 
     (A run of four equal symbols counts 2 pairs non-overlapping, 3 overlapping.)
@@ -160,26 +172,26 @@ def _subtract_chunk(sym, s, length, w, nonoverlap, hkeys, hvals, P):
         a = sym[s + i]
         b = sym[s + i + 1]
         if _counted(sym, s, i, nonoverlap, prev_self):
-            pid = hvals[hash_slot(hkeys, (np.int64(a) << 32) | np.int64(b))]
+            pid = H[2 * hash_slot(H, (np.int64(a) << 32) | np.int64(b)) + 1]
             P[pid, _C_COUNT] -= w
             prev_self = a == b
         else:
             prev_self = False
 
 
-@njit(**JIT)
-def _add_pair(a, b, w, c, hkeys, hvals, P, occ, sc):
+@njit(**JIT_INLINE)
+def _add_pair(a, b, w, c, H, P, occ, sc):
     """Add ``w`` to pair ``(a, b)`` of chunk ``c``, creating it and listing ``c`` as needed.
 
     Capacity (rows of ``P``, ``occ`` and hash slots) must have been reserved. Returns pid.
     """
     key = (np.int64(a) << 32) | np.int64(b)
-    i = hash_slot(hkeys, key)
-    if hkeys[i] == -1:
+    i = hash_slot(H, key)
+    if H[2 * i] == -1:
         pid = sc[_S_NPAIRS]
         sc[_S_NPAIRS] += 1
-        hkeys[i] = key
-        hvals[i] = pid
+        H[2 * i] = key
+        H[2 * i + 1] = pid
         P[pid, _C_COUNT] = 0
         P[pid, _C_LEFT] = a
         P[pid, _C_RIGHT] = b
@@ -188,7 +200,7 @@ def _add_pair(a, b, w, c, hkeys, hvals, P, occ, sc):
         P[pid, _C_LASTCHUNK] = -1
         P[pid, _C_LASTVISIT] = -1
     else:
-        pid = hvals[i]
+        pid = H[2 * i + 1]
     P[pid, _C_COUNT] += w
     if P[pid, _C_LASTCHUNK] != c:
         e = sc[_S_NOCC]
@@ -205,8 +217,8 @@ def _add_pair(a, b, w, c, hkeys, hvals, P, occ, sc):
 def init_state(sym, cstart, ccnt, rank, nonoverlap):
     """Count every pair of every chunk; build the hash map, pair table, lists and heap.
 
-    Returns the state tuple ``(sym, clen, ccnt, cstart, stamp, hkeys, hvals, P, occ, heap,
-    sc)`` consumed by :func:`train_steps` (``sym`` is the caller's array, rewritten in place).
+    Returns the state tuple ``(sym, clen, ccnt, cstart, stamp, H, P, occ, heap, sc)``
+    consumed by :func:`train_steps` (``sym`` is the caller's array, rewritten in place).
     """
     n_chunks = ccnt.shape[0]
     n_pos = sym.shape[0]
@@ -216,11 +228,7 @@ def init_state(sym, cstart, ccnt, rank, nonoverlap):
     rows = max(n_pos, 16)
     P = np.full((rows, _P_COLS), -1, dtype=np.int64)
     occ = np.full((rows, 2), -1, dtype=np.int32)
-    cap = 16
-    while cap < 2 * rows:
-        cap *= 2
-    hkeys = np.full(cap, -1, dtype=np.int64)
-    hvals = np.full(cap, -1, dtype=np.int32)
+    H = hash_new(rows)
     sc = np.zeros(_S_LEN, dtype=np.int64)
     for c in range(n_chunks):
         s = cstart[c]
@@ -229,7 +237,7 @@ def init_state(sym, cstart, ccnt, rank, nonoverlap):
             a = sym[s + i]
             b = sym[s + i + 1]
             if _counted(sym, s, i, nonoverlap, prev_self):
-                _add_pair(a, b, ccnt[c], c, hkeys, hvals, P, occ, sc)
+                _add_pair(a, b, ccnt[c], c, H, P, occ, sc)
                 prev_self = a == b
             else:
                 prev_self = False
@@ -242,7 +250,7 @@ def init_state(sym, cstart, ccnt, rank, nonoverlap):
             n += 1
     sc[_S_HEAPN] = n
     stamp = np.full(n_chunks, -1, dtype=np.int64)
-    return sym, clen, ccnt, cstart, stamp, hkeys, hvals, P, occ, heap, sc
+    return sym, clen, ccnt, cstart, stamp, H, P, occ, heap, sc
 
 
 # --------------------------------------------------------------------------- one merge
@@ -252,7 +260,7 @@ def _merge(state, pid, z, rank, nonoverlap):
 
     Returns the (possibly grown) state; pushes the pairs that involve ``z`` on the heap.
     """
-    sym, clen, ccnt, cstart, stamp, hkeys, hvals, P, occ, heap, sc = state
+    sym, clen, ccnt, cstart, stamp, H, P, occ, heap, sc = state
     a = P[pid, _C_LEFT]
     b = P[pid, _C_RIGHT]
     visit = sc[_S_VISIT]
@@ -269,17 +277,34 @@ def _merge(state, pid, z, rank, nonoverlap):
         stamp[c] = visit
         s = cstart[c]
         length = clen[c]
-        found = False
-        for i in range(length - 1):
-            if sym[s + i] == a and sym[s + i + 1] == b:
-                found = True
-                break
-        if not found:
-            continue
-        w = ccnt[c]
-        _subtract_chunk(sym, s, length, w, nonoverlap, hkeys, hvals, P)
-        j = 0
+        first = -1
+        last = -1
+        n_sites = 0
         i = 0
+        while i < length - 1:
+            if sym[s + i] == a and sym[s + i + 1] == b:
+                if first < 0:
+                    first = i
+                last = i
+                n_sites += 1
+                i += 2
+            else:
+                i += 1
+        if first < 0:
+            continue
+        # Only pairs in the window [lo, hi) change: one symbol either side of the merge
+        # sites, widened to whole runs when runs are counted non-overlapping.
+        lo = first - 1 if first > 0 else 0
+        hi = min(last + 3, length)
+        if nonoverlap:
+            while lo > 0 and sym[s + lo - 1] == sym[s + lo]:
+                lo -= 1
+            while hi < length and sym[s + hi] == sym[s + hi - 1]:
+                hi += 1
+        w = ccnt[c]
+        _subtract_chunk(sym, s + lo, hi - lo, w, nonoverlap, H, P)
+        j = first
+        i = first
         while i < length:
             if i < length - 1 and sym[s + i] == a and sym[s + i + 1] == b:
                 sym[s + j] = z
@@ -289,16 +314,21 @@ def _merge(state, pid, z, rank, nonoverlap):
                 i += 1
             j += 1
         clen[c] = j
-        # reserve room for at most j - 1 new pairs before adding
-        P = _grow_rows(P, sc[_S_NPAIRS] + j)
-        occ = _grow_rows(occ, sc[_S_NOCC] + j)
-        hkeys, hvals = hash_grow(hkeys, hvals, sc[_S_NPAIRS] + j)
+        new_hi = hi - n_sites
+        # reserve room for the new pairs before adding
+        room = new_hi - lo
+        if sc[_S_NPAIRS] + room > P.shape[0]:
+            P = _grow_rows(P, sc[_S_NPAIRS] + room)
+        if sc[_S_NOCC] + room > occ.shape[0]:
+            occ = _grow_rows(occ, sc[_S_NOCC] + room)
+        if 4 * (sc[_S_NPAIRS] + room) > H.shape[0]:
+            H = hash_grow(H, sc[_S_NPAIRS] + room)
         prev_self = False
-        for i in range(j - 1):
+        for i in range(lo, new_hi - 1):
             x = sym[s + i]
             y = sym[s + i + 1]
             if _counted(sym, s, i, nonoverlap, prev_self):
-                q = _add_pair(x, y, w, c, hkeys, hvals, P, occ, sc)
+                q = _add_pair(x, y, w, c, H, P, occ, sc)
                 prev_self = x == y
                 if (x == z or y == z) and P[q, _C_LASTVISIT] != visit:
                     P[q, _C_LASTVISIT] = visit
@@ -318,7 +348,7 @@ def _merge(state, pid, z, rank, nonoverlap):
             heap = _heap_push(heap, n, P[q, _C_COUNT], key, q)
             n += 1
     sc[_S_HEAPN] = n
-    return sym, clen, ccnt, cstart, stamp, hkeys, hvals, P, occ, heap, sc
+    return sym, clen, ccnt, cstart, stamp, H, P, occ, heap, sc
 
 
 # --------------------------------------------------------------------------- the loop
@@ -332,12 +362,12 @@ def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):
     scratch for the two seen sets of Code Block 1 (stamped with the batch number). Sets
     ``sc[_S_EXHAUSTED]`` when no pair is left.
     """
-    sc = state[10]
+    sc = state[_T_SC]
     batch = cfg[_F_BATCH] != 0
     nonoverlap = cfg[_F_NONOVERLAP] != 0
     target = cfg[_F_TARGET]
     for _ in range(n_steps):
-        sc = state[10]
+        sc = state[_T_SC]
         remaining = target - sc[_S_NMERGES]
         if remaining <= 0 or sc[_S_EXHAUSTED] != 0:
             break
@@ -349,8 +379,8 @@ def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):
             if num <= 0:
                 num = 1
         batch_no = sc[_S_NBATCHES]
-        P = state[7]
-        heap = state[9]
+        P = state[_T_P]
+        heap = state[_T_HEAP]
         top = np.empty(num, dtype=np.int64)
         k = 0
         while k < num and sc[_S_HEAPN] > 0:
@@ -366,7 +396,7 @@ def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):
             P[pid, _C_PICKED] = batch_no
             top[k] = pid
             k += 1
-        state = state[:9] + (heap,) + state[10:]
+        state = state[:_T_HEAP] + (heap,) + state[_T_SC:]
         if k == 0:
             sc[_S_EXHAUSTED] = 1
             break
@@ -387,15 +417,15 @@ def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):
             else:
                 accept[n_acc] = pid
                 n_acc += 1
-        state = state[:9] + (heap,) + state[10:]
+        state = state[:_T_HEAP] + (heap,) + state[_T_SC:]
         for t in range(n_acc):
             pid = accept[t]
             m = sc[_S_NMERGES]
             merges_out[m, 0] = P[pid, _C_LEFT]
             merges_out[m, 1] = P[pid, _C_RIGHT]
             state = _merge(state, pid, 256 + m, rank, nonoverlap)
-            sc = state[10]
-            P = state[7]
+            sc = state[_T_SC]
+            P = state[_T_P]
             sc[_S_NMERGES] += 1
         batches_out[batch_no, 0] = n_acc
         batches_out[batch_no, 1] = k

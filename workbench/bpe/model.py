@@ -187,7 +187,7 @@ class BPEModel:
             sym = np.frombuffer(b"".join(raw), dtype=np.uint8).astype(np.int32)
             offsets = np.zeros(len(raw) + 1, dtype=np.int64)
             np.cumsum([len(b) for b in raw], out=offsets[1:])
-            ids, offs = _encode.encode_chunks(sym, offsets, *self._table, p, seed64)
+            ids, offs = _encode.encode_chunks(sym, offsets, self._table, p, seed64)
             ids = ids.astype(np.int64)
             ids[ids >= 256] += len(self.stop_words)
             flat = ids.tolist()
