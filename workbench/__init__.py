@@ -6,6 +6,7 @@ trainers in :mod:`workbench.greedtok` (and the other paper packages), the metric
 :mod:`workbench.metrics`. ARCHITECTURE.md maps the layers.
 """
 
+from .bpe import BPEModel, export_hf, train_bpe
 from .counterexamples import DuplicationBPE, RandomDropBPE
 from .grampa import Grampa, expected_efficiency, expected_token_counts
 from .greedtok import GreedTokModel, train_greedtok
@@ -23,28 +24,50 @@ from .metrics import (
     shannon_entropy,
     unigram_counts,
 )
+from .pretokenise import TextTokenizer, tokenize_corpus
+from .samplers import (
+    BitRejectionSampler,
+    BPESampler,
+    MarkovRejectionSampler,
+    MaxMatchSampler,
+    RejectionLimitError,
+    ULMSampler,
+    UnigramRejectionSampler,
+)
 from .segmenters import Multiplexer
 from .vocab import Vocabulary, VocabularyFormatError
 
 __all__ = [
+    "BPEModel",
+    "BPESampler",
+    "BitRejectionSampler",
     "DuplicationBPE",
     "Grampa",
     "GreedTokModel",
     "Lattice",
+    "MarkovRejectionSampler",
+    "MaxMatchSampler",
     "Multiplexer",
     "RandomDropBPE",
+    "RejectionLimitError",
     "SegmentationError",
+    "TextTokenizer",
+    "ULMSampler",
+    "UnigramRejectionSampler",
     "Vocabulary",
     "VocabularyFormatError",
     "count_segmentations",
     "enumerate_segmentations",
     "expected_efficiency",
     "expected_token_counts",
+    "export_hf",
     "percentile_frequency",
     "renyi_efficiency",
     "renyi_entropy",
     "sequence_length",
     "shannon_entropy",
+    "tokenize_corpus",
+    "train_bpe",
     "train_greedtok",
     "unigram_counts",
 ]
