@@ -24,11 +24,11 @@ from collections import Counter
 
 import pytest
 from naive import bpe as naive
-from workbench.data import load_text
 
 from workbench.bpe import split_text, train_bpe
 from workbench.bpe.bytelevel import to_bytelevel
 from workbench.counts import read_counts, shared_table
+from workbench.datasets import load_text
 
 
 def _diff(a, b):

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import bpe as naive
-from workbench.data import load_text
 
 from workbench import Grampa
 from workbench.bpe import BPEModel, BPEModelFormatError, export_hf, split_text, train_bpe
+from workbench.datasets import load_text
 
 ROUND_TRIP = ["", "a", "é", "€", "🙂", "𝔘𝔫𝔦", "  ", "\n\n\t", "héllo wörld", "日本語のテキスト",
               "mixed: Ελληνικά, русский, עברית, العربية 123456 🙂👋🏽 !!", "a" * 300,

@@ -2,7 +2,7 @@
 
 ``compute_*`` functions take plain data and return plain data (lists, dicts); ``plot_*``
 functions draw one matplotlib axes from those results. Everything runs on the shipped text
-(:mod:`workbench.data`) in about a second.
+(:mod:`workbench.datasets`) in about a second.
 
 This module does not train anything itself beyond calling :func:`workbench.bpe.train_bpe`,
 and does not read ``shared/data``.
