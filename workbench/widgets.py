@@ -8,7 +8,11 @@
 * :func:`same_result` — deep equality of results holding arrays, for checking a panel's
   result against a direct call of its ``compute`` function;
 * :func:`vocabulary_options` — the vocabularies a dropdown offers (shipped ones from
-  :mod:`workbench.datasets`, then ``infinite`` and ``figure-1``).
+  :mod:`workbench.datasets`, then ``infinite`` and ``figure-1``);
+* the one input policy of widgets and CLI: :func:`resolve_vocabulary` (a name or a file;
+  an unknown name lists the valid ones), :func:`format_segmentation` (the empty word has
+  exactly one segmentation, the empty one, written :data:`EMPTY_SEGMENTATION`) and
+  :func:`no_segmentation_reason` (why a word has no segmentation, or None).
 
 This module computes and draws nothing itself: the ``compute`` and ``draw`` functions come
 from :mod:`workbench.figures`. ipywidgets and IPython are imported only when a panel is made.
@@ -24,7 +28,8 @@ from __future__ import annotations
 
 import inspect
 import math
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -33,7 +38,11 @@ import numpy as np
 from .vocab import Vocabulary
 
 __all__ = [
+    "EMPTY_SEGMENTATION",
+    "format_segmentation",
     "interactive_panel",
+    "no_segmentation_reason",
+    "resolve_vocabulary",
     "panel_controls",
     "same_result",
     "set_panel_values",
@@ -97,6 +106,77 @@ def vocabulary_options(
     for name, vocab in (extra or {}).items():
         options[name] = lambda vocab=vocab: vocab
     return options
+
+
+EMPTY_SEGMENTATION = "∅"
+"""How the one segmentation of the empty word (no tokens) is written, everywhere."""
+
+_HINT = re.compile(r" \(words must be in the [^)]* alphabet: use to_alphabet\)")
+
+
+def format_segmentation(tokens: Sequence[str]) -> str:
+    """Tokens joined by ``" | "``; the empty segmentation is :data:`EMPTY_SEGMENTATION`.
+
+    The empty word has exactly one segmentation, with no tokens (the library counts 1 and
+    samples ``[]``); widgets and the CLI print it as ``∅`` rather than a blank line.
+
+    >>> format_segmentation(["ab", "c"]), format_segmentation([])
+    ('ab | c', '∅')
+    """
+    return " | ".join(tokens) if len(tokens) else EMPTY_SEGMENTATION
+
+
+def resolve_vocabulary(spec: str, options: Mapping[str, Callable[[], Vocabulary]] | None = None,
+                       ) -> Vocabulary:
+    """The vocabulary named ``spec`` in ``options`` (default :func:`vocabulary_options`),
+    else the vocabulary file at path ``spec`` (:meth:`Vocabulary.load`).
+
+    Raises
+    ------
+    ValueError
+        If ``spec`` is neither a name nor an existing file; the message lists the names.
+    workbench.vocab.formats.VocabularyFormatError
+        If the file is malformed (the message names file and problem).
+
+    >>> resolve_vocabulary("infinite").is_infinite
+    True
+    >>> resolve_vocabulary("nope", {"a": lambda: Vocabulary(["a"])})
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown vocabulary 'nope': not a name and no such file; valid names: a
+    """
+    import os
+
+    opts = vocabulary_options() if options is None else options
+    if not isinstance(spec, str):
+        raise TypeError(f"vocabulary must be a name or a path, not {type(spec).__name__}")
+    if spec in opts:
+        return opts[spec]()
+    if os.path.isfile(spec):
+        return Vocabulary.load(spec)
+    raise ValueError(f"unknown vocabulary {spec!r}: not a name and no such file; "
+                     f"valid names: {', '.join(opts)}")
+
+
+def no_segmentation_reason(word: str, vocab: Vocabulary, ell_min: int = 1,
+                           direction: str = "l2r", *, spelled: bool = False) -> str | None:
+    """Why ``word`` has no segmentation under ``vocab`` (None if it has one).
+
+    ``spelled=True`` says the caller already spelled the word in the vocabulary's alphabet
+    (as the CLI and the widgets do), so the library's "use to_alphabet" hint is dropped.
+
+    >>> no_segmentation_reason("abd", Vocabulary(["a", "b"]))
+    "no segmentation of 'abd': character 'd' (U+0064) at position 2 occurs in no token"
+    >>> no_segmentation_reason("", Vocabulary(["a"])) is None  # one, empty, segmentation
+    True
+    """
+    from .lattice import Lattice, SegmentationError
+
+    try:
+        Lattice.build(word, vocab, ell_min, direction).require_segmentable()
+    except SegmentationError as err:
+        return _HINT.sub("", str(err)) if spelled else str(err)
+    return None
 
 
 def _remember(panel: Any, shown: Any) -> None:
