@@ -35,16 +35,20 @@ from typing import Any
 
 import numpy as np
 
+from ._core.validate import check_choice
 from .vocab import Vocabulary
 
 __all__ = [
     "EMPTY_SEGMENTATION",
+    "EMPTY_WORD_NOTE",
     "format_segmentation",
     "interactive_panel",
     "no_segmentation_reason",
     "resolve_vocabulary",
     "panel_controls",
+    "render_outputs",
     "same_result",
+    "save_figures",
     "set_panel_values",
     "vocabulary_options",
 ]
@@ -110,6 +114,10 @@ def vocabulary_options(
 
 EMPTY_SEGMENTATION = "∅"
 """How the one segmentation of the empty word (no tokens) is written, everywhere."""
+
+EMPTY_WORD_NOTE = ("the empty word has exactly one segmentation, the empty one (∅): "
+                   "nothing to sample or draw")
+"""What a sampling panel says for the empty word (the CLI prints ∅, counts give 1)."""
 
 _HINT = re.compile(r" \(words must be in the [^)]* alphabet: use to_alphabet\)")
 
@@ -184,18 +192,118 @@ def _remember(panel: Any, shown: Any) -> None:
     panel.last_figures = dict(shown) if isinstance(shown, Mapping) else {}
 
 
+PANEL_MIN_HEIGHT = 360
+"""Smallest height (px) of a panel's output area, so a short result does not jump."""
+
+_GLYPH_WARNING = r"Glyph \d+ .*missing from"
+
+
+def render_outputs(items: Any) -> list[tuple[dict, dict]]:
+    """Display bundles ``(data, metadata)`` of what ``draw`` returned, rendered now.
+
+    Everything is formatted (matplotlib figures to PNG, plotly figures to their JSON,
+    frames to HTML) before anything is shown, so a panel can swap its output in one go.
+    matplotlib's missing-glyph warnings (emoji in a word) are silenced here: a box is
+    drawn instead of the glyph and the reader sees no warning.
+    """
+    import warnings
+
+    from IPython.core.formatters import format_display_data
+
+    bundles = []
+    for item in (items.values() if isinstance(items, Mapping) else [items]):
+        if item is None:
+            continue
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=_GLYPH_WARNING)
+            data, meta = format_display_data(item)
+        _close_pyplot(item)
+        bundles.append((data, meta))
+    return bundles
+
+
+def _close_pyplot(item: Any) -> None:
+    """Close a pyplot-managed figure so the inline backend does not show it twice."""
+    from matplotlib.figure import Figure
+
+    if isinstance(item, Figure):
+        import matplotlib.pyplot as plt
+
+        if plt.fignum_exists(getattr(item, "number", -1)):
+            plt.close(item)
+
+
+def _height(bundles: list[tuple[dict, dict]], text: str) -> int:
+    """A generous pixel height estimate of the rendered outputs (for ``min_height``)."""
+    total = 22 * text.count("\n")
+    for data, meta in bundles:
+        png = meta.get("image/png", {}) if isinstance(meta.get("image/png"), dict) else {}
+        if "height" in png:
+            total += int(png["height"]) + 10
+        elif "image/png" in data:
+            import base64
+            import struct
+
+            raw = data["image/png"]
+            raw = base64.b64decode(raw) if isinstance(raw, str) else raw
+            total += struct.unpack(">I", raw[20:24])[0] // (2 if meta.get("retina") else 1) + 10
+        elif "application/vnd.plotly.v1+json" in data:
+            layout = data["application/vnd.plotly.v1+json"].get("layout", {})
+            total += int(layout.get("height") or 450) + 10
+        else:
+            total += 200
+    return total
+
+
+def save_figures(figures: Mapping[str, Any], stem: str, fmt: str = "png",
+                 directory: str = "figures") -> list[str]:
+    """Write each figure to ``<directory>/<stem>-<name>.<fmt>``; return the paths.
+
+    matplotlib figures are saved as ``fmt`` (``"png"`` or ``"svg"``); plotly figures as
+    ``fmt`` when ``kaleido`` is installed, else as a self-contained ``.html`` (same
+    interactivity, no extra dependency). Other items (tables) are skipped.
+    """
+    import os
+
+    from matplotlib.figure import Figure
+
+    fmt = check_choice(fmt, "fmt", ("png", "svg"))
+    os.makedirs(directory, exist_ok=True)
+    paths = []
+    for name, fig in figures.items():
+        path = os.path.join(directory, f"{stem}-{name}")
+        if isinstance(fig, Figure):
+            fig.savefig(f"{path}.{fmt}", bbox_inches="tight")
+            paths.append(f"{path}.{fmt}")
+        elif hasattr(fig, "write_html"):
+            try:
+                fig.write_image(f"{path}.{fmt}")
+                paths.append(f"{path}.{fmt}")
+            except (ImportError, ValueError, RuntimeError):  # kaleido missing
+                fig.write_html(f"{path}.html", include_plotlyjs="cdn")
+                paths.append(f"{path}.html")
+    return paths
+
+
 def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
                       **controls: Any) -> Any:
     """``ipywidgets.interactive`` showing ``draw(compute(**values))`` for the controls.
+
+    On every change the panel shows a "computing…" cue, computes, draws and renders
+    everything (:func:`render_outputs`), and only then swaps its output area in one go; the
+    area keeps at least the height of what it showed last, so the page does not jump. A
+    "save" button writes the figures shown (PNG or SVG, :func:`save_figures`) to
+    ``figures/`` in the working directory.
 
     Parameters
     ----------
     compute : callable
         A pure function; ``controls`` name some of its arguments.
     draw : callable
-        Takes ``compute``'s result and returns what to show: a figure (or anything
-        ``display`` shows, e.g. a ``pandas.DataFrame``), a dict of those by name (shown in
-        order), or None. It may print text; the figures are shown after it.
+        Takes ``compute``'s result and returns what to show: a figure (matplotlib or
+        plotly, or anything ``display`` shows, e.g. a ``pandas.DataFrame``), a dict of
+        those by name (shown in order), or None. It may print text; the text is shown
+        above the figures.
     **controls
         Argument names of ``compute`` mapped to widgets (or ``ipywidgets.fixed`` values).
 
@@ -204,38 +312,73 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
     ipywidgets.interactive
         Run once already. ``panel.result`` is the last ``compute`` result,
         ``panel.last_figure`` what ``draw`` returned and ``panel.last_figures`` that dict
-        (empty unless ``draw`` returned a dict), so a notebook can set widget values in code
-        and check ``same_result(panel.result, compute(...))`` and the figure's data.
+        (empty unless ``draw`` returned a dict), so a notebook can check
+        ``same_result(panel.result, compute(...))`` and the figure's data.
 
     Raises
     ------
     TypeError
         If a control names no argument of ``compute``.
     """
+    import contextlib
+    import io
+
     import ipywidgets
-    from IPython.display import display
+    from IPython.display import publish_display_data
 
     params = inspect.signature(compute).parameters
     unknown = [name for name in controls if name not in params]
     if unknown:
         raise TypeError(f"{compute.__name__} has no argument(s) {unknown}")
     holder: list[Any] = []
-    state: dict[str, Any] = {"shown": None}
+    state: dict[str, Any] = {"shown": None, "height": PANEL_MIN_HEIGHT}
+    status = ipywidgets.HTML(value="", layout=ipywidgets.Layout(min_width="7em"))
+    status.add_class("workbench-status")
 
     def show(**values: Any) -> Any:
-        result = compute(**values)
-        shown = draw(result)
+        status.value = "<i>computing…</i>"
+        try:
+            text = io.StringIO()
+            with contextlib.redirect_stdout(text):
+                result = compute(**values)
+                shown = draw(result)
+            bundles = render_outputs(shown)
+        finally:
+            status.value = ""
         state["shown"] = shown
         if holder:
             _remember(holder[0], shown)
-        for item in (shown.values() if isinstance(shown, Mapping) else [shown]):
-            if item is not None:
-                display(item)
+            out = holder[0].out
+            state["height"] = max(PANEL_MIN_HEIGHT, _height(bundles, text.getvalue()))
+            out.layout.min_height = f"{state['height']}px"
+        if text.getvalue():
+            publish_display_data({"text/plain": text.getvalue().rstrip("\n")})
+        for data, meta in bundles:
+            publish_display_data(data, meta)
         return result
 
     panel = ipywidgets.interactive(show, **controls)  # runs show() once, before `holder` is set
     holder.append(panel)
     _remember(panel, state["shown"])
+    panel.out.layout.min_height = f"{PANEL_MIN_HEIGHT}px"
+    panel.out.add_class("workbench-output")
+
+    fmt = ipywidgets.Dropdown(options=["png", "svg"], value="png",
+                              layout=ipywidgets.Layout(width="6em"))
+    save = ipywidgets.Button(description="save figures", icon="download",
+                             tooltip="write the figures shown to figures/ (working directory)")
+    saved = ipywidgets.HTML(value="")
+
+    def on_save(_button: Any) -> None:
+        figs = panel.last_figures or ({"figure": panel.last_figure}
+                                      if panel.last_figure is not None else {})
+        paths = save_figures(figs, getattr(compute, "__name__", "panel"), fmt.value)
+        saved.value = "saved: " + ", ".join(f"<code>{p}</code>" for p in paths)
+
+    save.on_click(on_save)
+    panel.save_button = save
+    panel.children = (*panel.children[:-1],
+                      ipywidgets.HBox([status, save, fmt, saved]), panel.children[-1])
     return panel
 
 

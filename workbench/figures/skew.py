@@ -39,7 +39,7 @@ from ..lattice import SegmentationError, check_word, tokens_from_lengths
 from ..segmenters import Multiplexer, default_segmenter
 from ..stats import frequencies, tv_distance
 from ..vocab import Vocabulary
-from ..widgets import interactive_panel, vocabulary_options
+from ..widgets import EMPTY_WORD_NOTE, interactive_panel, vocabulary_options
 from .common import GREY, PINK, tau_label
 from .lattice import draw_lattice, lattice_summary
 
@@ -530,6 +530,8 @@ def skew_summary(
             raise TypeError(f"vocab must be a workbench.Vocabulary, not {type(vocab).__name__}")
         spelled = vocab.to_alphabet(word)
         out["word_in_alphabet"] = spelled
+        if spelled == "":
+            raise ValueError(EMPTY_WORD_NOTE)
         out["panel"] = skew_panel(spelled, vocab, tau, ell_min, direction, p, n_samples,
                                         seed)
         out["lattice"] = lattice_summary(word, vocab, ell_min, direction, max_list=0)
