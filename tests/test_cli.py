@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from naive import grampa as naive
 
 from workbench import Grampa, Vocabulary, count_segmentations
@@ -84,3 +85,17 @@ def test_unknown_vocabulary_lists_valid_names():
     assert proc.returncode == 2
     assert "valid names:" in proc.stderr and "infinite" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.slow
+def test_figures_command_writes_every_figure(tmp_path):
+    from workbench.figures.paper_figures import FIGURES
+
+    proc = _run("figures", "--fast", "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    for stem in FIGURES:
+        for ext in ("svg", "png"):
+            assert (tmp_path / f"{stem}.{ext}").stat().st_size > 1000, stem
+    captions = (tmp_path / "captions.md").read_text(encoding="utf-8")
+    assert captions.count("GRaMPa: Subword Regularisation") == len(FIGURES)
+    assert "Figure 5 of" in captions and "samples = 5000" in captions

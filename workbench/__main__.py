@@ -125,6 +125,26 @@ def _run_count(args: argparse.Namespace) -> int:
     return status
 
 
+# --------------------------------------------------------------------------- figures
+def _configure_figures(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", default="results/figures", help="output directory")
+    parser.add_argument("--fast", action="store_true",
+                        help="fewer samples and words (seconds instead of minutes)")
+    parser.add_argument("--only", metavar="TEXT", default=None,
+                        help="only the figures whose name contains TEXT (e.g. 'fig3')")
+
+
+def _run_figures(args: argparse.Namespace) -> int:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from workbench.figures.paper_figures import write_figures
+
+    for path in write_figures(args.out, fast=args.fast, only=args.only):
+        print(path)
+    return 0
+
+
 COMMANDS: dict[str, Command] = {
     "sample": Command(
         help="sample GRaMPa segmentations of words",
@@ -135,6 +155,11 @@ COMMANDS: dict[str, Command] = {
         help="exact number of segmentations of words (in the walked graph for --ell-min)",
         configure=lambda p: _configure_segmenting(p, sampling=False),
         run=_run_count,
+    ),
+    "figures": Command(
+        help="regenerate every reproduced paper figure (SVG, PNG) with captions.md",
+        configure=_configure_figures,
+        run=_run_figures,
     ),
     "verify": Command(
         help="check every closed form of workbench.theory (symbolic, exact, statistical)",
