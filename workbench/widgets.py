@@ -42,6 +42,7 @@ __all__ = [
     "EMPTY_SEGMENTATION",
     "EMPTY_WORD_NOTE",
     "format_segmentation",
+    "add_vocabulary_upload",
     "interactive_panel",
     "no_segmentation_reason",
     "resolve_vocabulary",
@@ -50,6 +51,8 @@ __all__ = [
     "same_result",
     "save_figures",
     "set_panel_values",
+    "vocabulary_from_bytes",
+    "vocabulary_from_text",
     "vocabulary_options",
 ]
 
@@ -187,6 +190,96 @@ def no_segmentation_reason(word: str, vocab: Vocabulary, ell_min: int = 1,
     return None
 
 
+def vocabulary_from_bytes(filename: str, data: bytes) -> Vocabulary:
+    """A vocabulary from an uploaded file's name and bytes (:meth:`Vocabulary.load`).
+
+    The bytes are written to a temporary file with the upload's suffix, so the format is
+    detected as for a path: ``tokenizer.json``, SentencePiece ``.model``, GPT-2
+    ``encoder.json``, this package's ``.json`` or a plain token list.
+
+    Raises
+    ------
+    workbench.vocab.formats.VocabularyFormatError
+        If the file is malformed; the message names the upload and the problem.
+
+    >>> vocabulary_from_bytes("mine.txt", "a\\nb\\nab\\n".encode()).tokens
+    ('a', 'b', 'ab')
+    """
+    import os
+    import tempfile
+
+    suffix = os.path.basename(str(filename)) or "upload.txt"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, suffix)
+        with open(path, "wb") as fh:
+            fh.write(bytes(data))
+        try:
+            return Vocabulary.load(path)
+        except ValueError as err:  # VocabularyFormatError: name the upload, not the temp path
+            raise type(err)(str(err).replace(path, str(filename))) from None
+
+
+def vocabulary_from_text(text: str) -> Vocabulary:
+    """A vocabulary from pasted tokens, one per line (blank lines ignored; order kept).
+
+    >>> vocabulary_from_text("ab\\n\\nc\\nab").tokens
+    ('ab', 'c')
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, not {type(text).__name__}")
+    tokens = list(dict.fromkeys(line for line in text.splitlines() if line))
+    if not tokens:
+        raise ValueError("no tokens: paste one token per line")
+    return Vocabulary(tokens)
+
+
+def add_vocabulary_upload(panel: Any, options: dict[str, Callable[[], Vocabulary]]) -> Any:
+    """Let a panel's ``vocabulary`` dropdown take an uploaded or pasted vocabulary.
+
+    Adds, above the panel's output, a file upload (``tokenizer.json``, ``.model``,
+    ``encoder.json``, token list) and a box for pasted tokens. A loaded vocabulary joins
+    ``options`` (the dict the panel's ``compute`` reads) and the dropdown, and is selected;
+    a malformed file gets a message naming the problem. Returns the box added.
+    """
+    import html
+
+    import ipywidgets
+
+    dropdown = panel_controls(panel)["vocabulary"]
+    upload = ipywidgets.FileUpload(accept=".json,.model,.txt,.vocab", multiple=False,
+                                   description="upload vocabulary")
+    pasted = ipywidgets.Textarea(placeholder="…or paste tokens, one per line",
+                                 layout=ipywidgets.Layout(width="22em", height="4em"))
+    use = ipywidgets.Button(description="use pasted tokens")
+    message = ipywidgets.HTML(value="")
+
+    def adopt(name: str, make: Callable[[], Vocabulary]) -> None:
+        try:
+            vocab = make()
+        except (ValueError, TypeError, OSError) as err:
+            message.value = f"<span style='color:#c92a2a'>{html.escape(str(err))}</span>"
+            return
+        options[name] = lambda vocab=vocab: vocab
+        dropdown.options = list(options)
+        dropdown.value = name
+        message.value = f"loaded {html.escape(name)}: {len(vocab):,} tokens"
+
+    def on_upload(change: Any) -> None:
+        files = change["new"]
+        if files:
+            item = files[0]
+            adopt(f"upload: {item['name']}",
+                  lambda: vocabulary_from_bytes(item["name"], item["content"]))
+
+    upload.observe(on_upload, names="value")
+    use.on_click(lambda _b: adopt(f"pasted ({len(pasted.value.splitlines())} lines)",
+                                  lambda: vocabulary_from_text(pasted.value)))
+    box = ipywidgets.HBox([upload, pasted, use, message])
+    panel.children = (*panel.children[:-1], box, panel.children[-1])
+    panel.vocabulary_upload = box
+    return box
+
+
 def _remember(panel: Any, shown: Any) -> None:
     panel.last_figure = shown
     panel.last_figures = dict(shown) if isinstance(shown, Mapping) else {}
@@ -209,6 +302,7 @@ def render_outputs(items: Any) -> list[tuple[dict, dict]]:
     import warnings
 
     from IPython.core.formatters import format_display_data
+    from matplotlib.figure import Figure
 
     bundles = []
     for item in (items.values() if isinstance(items, Mapping) else [items]):
@@ -216,10 +310,27 @@ def render_outputs(items: Any) -> list[tuple[dict, dict]]:
             continue
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", message=_GLYPH_WARNING)
-            data, meta = format_display_data(item)
+            if isinstance(item, Figure):
+                data, meta = _png_bundle(item)
+            else:
+                data, meta = format_display_data(item)
         _close_pyplot(item)
         bundles.append((data, meta))
     return bundles
+
+
+def _png_bundle(fig: Any) -> tuple[dict, dict]:
+    """A matplotlib figure as a PNG display bundle (what the inline backend shows)."""
+    import base64
+    import io
+    import struct
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", bbox_inches="tight")
+    raw = buf.getvalue()
+    width, height = struct.unpack(">II", raw[16:24])
+    return ({"image/png": base64.b64encode(raw).decode("ascii"), "text/plain": repr(fig)},
+            {"image/png": {"width": width, "height": height}})
 
 
 def _close_pyplot(item: Any) -> None:

@@ -36,7 +36,12 @@ from matplotlib.figure import Figure, FigureBase
 
 from ..lattice import Lattice, SegmentationError, enumerate_segmentations
 from ..vocab import Vocabulary
-from ..widgets import format_segmentation, interactive_panel, vocabulary_options
+from ..widgets import (
+    add_vocabulary_upload,
+    format_segmentation,
+    interactive_panel,
+    vocabulary_options,
+)
 from .common import GREEN, GREY, PINK
 
 __all__ = [
@@ -470,7 +475,7 @@ def lattice_panel(
             print(f"(more than {max_list} segmentations: not listed)")
         return draw_lattice(summary)
 
-    return interactive_panel(
+    panel = interactive_panel(
         summary, draw,
         word=widgets.Text(value=word, description="word", continuous_update=False),
         vocabulary=widgets.Dropdown(options=list(opts), value=vocabulary,
@@ -480,3 +485,5 @@ def lattice_panel(
         ell_min=widgets.IntSlider(value=ell_min, min=1, max=8, description="ell_min",
                                   continuous_update=False),
     )
+    add_vocabulary_upload(panel, opts)
+    return panel
