@@ -128,9 +128,13 @@ def _report() -> None:
         Path(target).write_text(json.dumps(rows, indent=1), encoding="utf-8")
 
 
-_STATE_JS = """() => {
+_STATE_JS = """(name) => {
   const app = window.jupyterapp;
-  const w = app && app.shell.currentWidget;
+  if (!app) return null;
+  let w = null;
+  for (const x of app.shell.widgets('main')) {
+    if (x.context && x.context.path === name) w = x;
+  }
   if (!w || !w.content || !w.content.model || !w.sessionContext) return null;
   const kernel = w.sessionContext.session && w.sessionContext.session.kernel;
   const cells = w.content.model.cells;
@@ -196,16 +200,25 @@ def test_notebook_in_browser(path: Path, lab, browser) -> None:
     url, token = lab
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     try:
-        page.goto(f"{url}/lab/tree/{path.name}?token={token}", wait_until="domcontentloaded")
-        page.wait_for_function(f"() => {{ const s = ({_STATE_JS})(); "
+        # a fresh workspace per notebook: nothing restored from the previous test's page
+        page.goto(f"{url}/lab/workspaces/{path.stem}/tree/{path.name}?token={token}&reset",
+                  wait_until="domcontentloaded")
+        name = json.dumps(path.name)
+        page.wait_for_function(f"() => {{ const s = ({_STATE_JS})({name}); "
                                "return s && s.status === 'idle'; }", timeout=120_000)
-        start = time.monotonic()  # the command's promise resolves when every cell has run
-        page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
-        page.wait_for_function(f"() => {{ const s = ({_STATE_JS})(); return s && s.status === "
-                               "'idle' && (s.pending === 0 || s.errors.length > 0); }",
+        start = time.monotonic()
+        page.evaluate(f"""async () => {{
+          const app = window.jupyterapp;
+          for (const x of app.shell.widgets('main'))
+            if (x.context && x.context.path === {name}) app.shell.activateById(x.id);
+          await app.commands.execute('notebook:run-all-cells');
+        }}""")
+        page.wait_for_function(f"() => {{ const s = ({_STATE_JS})({name}); return s && s.status "
+                               "=== 'idle' && (s.pending === 0 || s.errors.length > 0); }",
                                timeout=RUN_TIMEOUT * 1000, polling=250)
+        time.sleep(1.0)  # let the last outputs and widget views arrive
         run_all = time.monotonic() - start
-        state = page.evaluate(f"({_STATE_JS})()")
+        state = page.evaluate(f"({_STATE_JS})({name})")
         assert not state["errors"], f"{path.name}: error outputs {state['errors']}"
         glyphs = [s for s in state["stderr"] if "Glyph" in s and "missing" in s]
         assert not glyphs, f"{path.name}: glyph warnings reached the reader: {glyphs[:1]}"
@@ -230,7 +243,7 @@ def test_notebook_in_browser(path: Path, lab, browser) -> None:
             steps.append(page.evaluate(_WAIT_JS, [400, 30_000]) / 1000)
         LATENCIES[path.name] = steps
         print(f"{path.name}: slider steps {[round(s, 3) for s in steps]} s")
-        state = page.evaluate(f"({_STATE_JS})()")
+        state = page.evaluate(f"({_STATE_JS})({name})")
         assert not state["errors"], f"{path.name}: errors after moving the slider"
         assert max(steps) < MAX_STEP_SECONDS, f"{path.name}: slider step took {max(steps):.2f} s"
     finally:
