@@ -2,9 +2,11 @@
 
 For each notebook: open it, run all cells, assert no error output and no matplotlib glyph
 warning, assert the widgets rendered as controls (not as text such as
-``interactive(children=...)``), move the first slider by keyboard (focus + ArrowRight; a
-dropdown by ArrowDown where there is no slider), assert the panel's output changed, and
-record the update latency (time from the key press until the output stops changing).
+``interactive(children=...)``), move the first slider of the first ``interactive_panel`` by keyboard
+(focus + ArrowRight; a dropdown by ArrowDown where there is no slider), assert the panel's
+output changed, and record the update latency (time from the key press until the output
+stops changing). Notebooks whose widgets are not ``interactive_panel`` s are checked for
+rendering but not timed.
 
 The server is JupyterLab on 127.0.0.1 with a free port and a random token, serving a
 temporary copy of ``notebooks/`` (so autosave never writes outputs into the repository), with
@@ -185,10 +187,12 @@ _WAIT_JS = """async ([quiet, limit]) => {
 
 
 def _control(page) -> tuple[str, str] | None:
-    """A CSS selector of the first slider handle (or dropdown) and the key that moves it."""
-    for selector, key in ((".widget-interact .noUi-handle", "ArrowRight"),
-                          (".widget-interact select", "ArrowDown"),
-                          (".jupyter-widgets .noUi-handle", "ArrowRight")):
+    """A CSS selector of the first slider handle (else dropdown) of a panel made by
+    :func:`workbench.widgets.interactive_panel` (its output has class ``workbench-output``),
+    and the key that moves it."""
+    panel = ".widget-interact:has(.workbench-output)"
+    for selector, key in ((f"{panel} .noUi-handle", "ArrowRight"),
+                          (f"{panel} select", "ArrowDown")):
         if page.locator(selector).count():
             return selector, key
     return None
@@ -231,8 +235,8 @@ def test_notebook_in_browser(path: Path, lab, browser) -> None:
         assert rendered >= min(state["widgets"], 1), f"{path.name}: widgets not rendered"
         found = _control(page)
         print(f"\n{path.name}: Run All {run_all:.1f} s, {state['widgets']} widget outputs")
-        if found is None:
-            assert path.name.startswith("00_"), f"{path.name}: no slider or dropdown found"
+        if found is None:  # widgets not made by interactive_panel: rendered, but not timed
+            print(f"{path.name}: no interactive_panel; slider latency not measured")
             return
         selector, key = found
         steps = []
