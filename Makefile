@@ -4,13 +4,26 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: lab test lint bench data clean-venv
+.PHONY: lab test lint bench data clean-venv chromium
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[dev]"
+	# committed notebooks stay output-free: nbstripout as this clone's git filter (a no-op
+	# outside a git work tree; idempotent, it only (re)writes .gitattributes and .git/config)
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+	  $(VENV)/bin/nbstripout --install --attributes .gitattributes; fi
 	touch $(STAMP)
+
+# The browser test (tests/test_browser.py) drives the system Chromium (Debian package
+# `chromium`); never a browser download. Installed here when missing and we are root;
+# otherwise the test skips with its reason.
+CHROMIUM := /usr/bin/chromium
+chromium:
+	@test -x $(CHROMIUM) || { test "$$(id -u)" = 0 && \
+	  apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } || \
+	  echo "chromium not installed: tests/test_browser.py will be skipped"
 
 # Jupyter refuses to start as root unless told; containers and CI machines often are root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
@@ -18,7 +31,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/ $(ROOT_FLAG)
 
-test: $(STAMP)
+test: $(STAMP) chromium
 	$(VENV)/bin/ruff check workbench tests benchmarks
 	$(PY) -m pytest
 	$(PY) -m workbench verify

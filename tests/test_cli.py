@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
 from naive import grampa as naive
 
 from workbench import Grampa, Vocabulary, count_segmentations
@@ -46,3 +47,55 @@ def test_bad_input_is_a_message_not_a_traceback():
         proc = _run(*args)
         assert proc.returncode == 2, proc
         assert "error:" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# ---------------------------------------------------------------- the one input policy
+def test_help_shows_defaults():
+    proc = _run("sample", "--help")
+    assert proc.returncode == 0
+    assert "(default: ulm-8k)" in proc.stdout and "(default: 1.0)" in proc.stdout
+
+
+def test_several_words_are_labelled(capsys):
+    assert main(["sample", "--vocab", "infinite", "-n", "2", "ab", "cde"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split("\t")[0] for line in lines] == ["ab", "ab", "cde", "cde"]
+    g = Grampa(Vocabulary.infinite(), seed=0)
+    assert [line.split("\t")[1] for line in lines[:2]] == [
+        " | ".join(s) for s in g.sample_many("ab", 2)]
+
+
+def test_empty_word_has_one_empty_segmentation(capsys):
+    assert main(["sample", "--vocab", "infinite", "-n", "3", ""]) == 0
+    assert capsys.readouterr().out.splitlines() == ["∅"] * 3
+    assert main(["count", "--vocab", "infinite", "", "a"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["''\t1", "a\t1"]
+    assert count_segmentations("", Vocabulary(["a"])) == 1  # the library agrees
+
+
+def test_uncoverable_word_says_why(capsys):
+    assert main(["count", "--vocab", "figure-1", "GRAMPA", "GRAMPAS"]) == 1
+    out = capsys.readouterr()
+    assert out.out.splitlines() == ["GRAMPA\t16", "GRAMPAS\t0"]
+    assert "character 'S'" in out.err and "to_alphabet" not in out.err
+
+
+def test_unknown_vocabulary_lists_valid_names():
+    proc = _run("count", "--vocab", "nope", "a")
+    assert proc.returncode == 2
+    assert "valid names:" in proc.stderr and "infinite" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.slow
+def test_figures_command_writes_every_figure(tmp_path):
+    from workbench.figures.paper_figures import FIGURES
+
+    proc = _run("figures", "--fast", "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    for stem in FIGURES:
+        for ext in ("svg", "png"):
+            assert (tmp_path / f"{stem}.{ext}").stat().st_size > 1000, stem
+    captions = (tmp_path / "captions.md").read_text(encoding="utf-8")
+    assert captions.count("GRaMPa: Subword Regularisation") == len(FIGURES)
+    assert "Figure 5 of" in captions and "samples = 5000" in captions

@@ -127,3 +127,35 @@ def test_notebook_is_committed_clean(path: Path) -> None:
     dirty = [i for i, cell in enumerate(nb.cells) if cell.cell_type == "code"
              and (cell.outputs or cell.execution_count is not None)]
     assert not dirty, f"{path.name}: cells {dirty} have outputs or execution counts"
+
+
+def _code_lines(cell) -> list[str]:
+    return [line.strip() for line in cell.source.splitlines()]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_notebook_opens_with_its_paper(path: Path) -> None:
+    from workbench.figures.papers import PAPERS
+
+    first = nbformat.read(path, as_version=4).cells[0]
+    assert first.cell_type == "markdown", f"{path.name}: the first cell must be markdown"
+    cited = [p.key for p in PAPERS.values() if p.title in first.source
+             and p.authors.split(",")[0] in first.source]
+    assert cited, f"{path.name}: the first cell must cite a paper (authors and title, as in " \
+                  "workbench.figures.papers)"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_checks_are_out_of_the_teaching_flow(path: Path) -> None:
+    """A final "## Checks" section, every cell of it tagged ``checks``, no assert before it."""
+    cells = nbformat.read(path, as_version=4).cells
+    heads = [i for i, c in enumerate(cells)
+             if c.cell_type == "markdown" and c.source.lstrip().startswith("## Checks")]
+    assert len(heads) == 1, f"{path.name}: needs exactly one '## Checks' section"
+    start = heads[0]
+    tagged = [i for i, c in enumerate(cells) if "checks" in c.metadata.get("tags", [])]
+    assert tagged == list(range(start, len(cells))), \
+        f"{path.name}: cells {start}.. must be tagged 'checks' and no other"
+    flow_asserts = [i for i, c in enumerate(cells[:start]) if c.cell_type == "code"
+                    and any(line.startswith("assert") for line in _code_lines(c))]
+    assert not flow_asserts, f"{path.name}: asserts in teaching cells {flow_asserts}"

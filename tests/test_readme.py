@@ -51,3 +51,10 @@ def test_every_package_module_is_in_the_file_map():
     modules = {m for m in modules if not (m.endswith("/__init__.py") and m.count("/") > 1
                                           and m.rsplit("/", 1)[0] + "/" in listed)}
     assert modules <= listed, sorted(modules - listed)
+
+
+def test_listed_notebooks_exist():
+    listed = re.findall(r"`(notebooks/[\w.-]+\.ipynb)`", README)
+    assert len(listed) >= 7, listed
+    missing = [p for p in listed if not (ROOT / p).exists()]
+    assert not missing, missing

@@ -77,3 +77,58 @@ def test_import_workbench_does_not_import_matplotlib() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["False", "False"]
+
+
+def test_vocabulary_upload_and_policy(tmp_path) -> None:
+    from workbench.figures.lattice import lattice_panel
+    from workbench.widgets import (
+        format_segmentation,
+        no_segmentation_reason,
+        resolve_vocabulary,
+        vocabulary_from_bytes,
+        vocabulary_from_text,
+    )
+
+    v = Vocabulary(["a", "b", "ab"])
+    v.save(tmp_path / "v.json")
+    assert vocabulary_from_bytes("v.json", (tmp_path / "v.json").read_bytes()) == v
+    with pytest.raises(ValueError, match="broken.json"):  # names the upload, not a temp path
+        vocabulary_from_bytes("broken.json", b"{not json")
+    with pytest.raises(ValueError, match="no tokens"):
+        vocabulary_from_text("\n\n")
+    with pytest.raises(ValueError, match="valid names: .*infinite"):
+        resolve_vocabulary("no-such-vocabulary")
+    assert format_segmentation(()) == "∅" and format_segmentation(("a", "b")) == "a | b"
+    assert "to_alphabet" not in no_segmentation_reason("Ġ☃", resolve_vocabulary("bpe-8k"),
+                                                       spelled=True)
+    opts = vocabulary_options()
+    panel = lattice_panel(opts, word="ab", vocabulary="figure-1")
+    box = panel.vocabulary_upload
+    upload, pasted, use, message = box.children
+    pasted.value = "a\nb\nab"
+    use.click()
+    assert panel_controls(panel)["vocabulary"].value.startswith("pasted")
+    assert panel.result["count"] == 2 and "3 tokens" in message.value
+    upload.set_state({"value": [{"name": "bad.model", "type": "", "size": 3,
+                                 "last_modified": 0, "content": b"xyz"}]})
+    assert "bad.model" in message.value and "color" in message.value  # a message, no traceback
+
+
+def test_panel_renders_once_and_saves(tmp_path, monkeypatch) -> None:
+    import warnings
+
+    from matplotlib.figure import Figure
+
+    from workbench.widgets import render_outputs
+
+    fig = Figure()
+    fig.add_subplot().set_title("emoji \U0001F600 in a word")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a glyph warning would raise here
+        bundles = render_outputs({"f": fig, "none": None})
+    assert len(bundles) == 1 and "image/png" in bundles[0][0]
+    monkeypatch.chdir(tmp_path)
+    panel = interactive_panel(uniform_laws.uniform_laws_panel, uniform_laws.plot_uniform_laws,
+                              n=4, n_samples=100, seed=0)
+    panel.save_button.click()
+    assert list((tmp_path / "figures").glob("uniform_laws_panel-figure.png"))

@@ -9,8 +9,9 @@ This module does no work itself; it only parses arguments and dispatches.
 Examples
 --------
 ``python -m workbench sample --vocab gpt2 --space --tau 5 -n 3 tokenisation`` prints three
-GRaMPa segmentations of " tokenisation"; ``python -m workbench count --vocab infinite abcd``
-prints 8; ``python -m workbench verify`` prints the verification table of :mod:`workbench.theory`
+GRaMPa segmentations of " tokenisation" (with several words, each line starts with its word
+and a tab); ``python -m workbench count --vocab infinite abcd`` prints ``abcd<tab>8``;
+``python -m workbench verify`` prints the verification table of :mod:`workbench.theory`
 and exits with status 1 if any check failed.
 """
 
@@ -36,9 +37,9 @@ def _configure_verify(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only", metavar="TEXT", default=None,
                         help="run only the checks whose name contains TEXT (e.g. 'LOCK')")
     parser.add_argument("--format", choices=("table", "csv"), default="table",
-                        help="output format (default: table)")
+                        help="output format")
     parser.add_argument("--width", type=int, default=60,
-                        help="cut table cells to this many characters (default: 60)")
+                        help="cut table cells to this many characters")
 
 
 def _run_verify(args: argparse.Namespace) -> int:
@@ -56,30 +57,30 @@ def _run_verify(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------- sample, count
-def _vocabulary(spec: str):
-    """A shipped name (``ulm-8k``, ``bpe-8k``, ``gpt2``), ``infinite``, or a file path."""
-    from workbench import Vocabulary
-    from workbench import datasets as data
-
-    if spec == "infinite":
-        return Vocabulary.infinite()
-    if spec in data.available_vocabularies():
-        return data.load_vocabulary(spec)
-    return Vocabulary.load(spec)
-
-
+# The input policy is the widgets' (workbench.widgets): a vocabulary is a name or a file (an
+# unknown name lists the valid ones); the empty word has one segmentation, the empty one,
+# printed as ∅; a word without segmentation is explained on stderr (exit status 1).
 def _configure_segmenting(parser: argparse.ArgumentParser, sampling: bool) -> None:
-    parser.add_argument("words", nargs="+", help="plain words (spelled with to_alphabet)")
+    parser.add_argument("words", nargs="+",
+                        help="plain words, spelled in the vocabulary's alphabet before "
+                             "segmenting (e.g. ' hi' -> 'Ġhi' for gpt2); '' is the empty word")
     parser.add_argument("--vocab", default="ulm-8k",
-                        help="ulm-8k, bpe-8k, gpt2, infinite or a vocabulary file")
+                        help="ulm-8k, bpe-8k, gpt2, infinite, figure-1 or a vocabulary file "
+                             "(tokenizer.json, .model, encoder.json, token list)")
     parser.add_argument("--ell-min", type=int, default=1, help="soft minimum token length")
-    parser.add_argument("--direction", choices=("l2r", "r2l"), default="l2r")
+    parser.add_argument("--direction", choices=("l2r", "r2l"), default="l2r",
+                        help="direction of GRaMPa's construction")
     parser.add_argument("--space", action="store_true",
                         help="prefix each word with a space (GPT-2 / SentencePiece style)")
     if sampling:
         parser.add_argument("--tau", type=float, default=1.0, help="temperature (not 0)")
         parser.add_argument("-n", type=int, default=5, help="samples per word")
-        parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument("--seed", type=int, default=0, help="random seed")
+
+
+def _label(word: str) -> str:
+    """A word as a label: as is when plain, else its repr (the empty word is ``''``)."""
+    return word if word and word.isprintable() and word.strip() == word else repr(word)
 
 
 def _spelled(args: argparse.Namespace, vocab) -> list[str]:
@@ -88,23 +89,59 @@ def _spelled(args: argparse.Namespace, vocab) -> list[str]:
 
 def _run_sample(args: argparse.Namespace) -> int:
     from workbench import Grampa
+    from workbench.widgets import format_segmentation, no_segmentation_reason, resolve_vocabulary
 
-    vocab = _vocabulary(args.vocab)
+    vocab = resolve_vocabulary(args.vocab)
     g = Grampa(vocab, tau=args.tau, ell_min=args.ell_min, direction=args.direction,
                seed=args.seed)
+    several = len(args.words) > 1
+    status = 0
     for word in _spelled(args, vocab):
+        reason = no_segmentation_reason(word, vocab, args.ell_min, args.direction, spelled=True)
+        if reason:
+            print(f"workbench sample: {reason}", file=sys.stderr)
+            status = 1
+            continue
         for seg in g.sample_many(word, args.n):
-            print(" | ".join(seg))
-    return 0
+            line = format_segmentation(seg)
+            print(f"{_label(word)}\t{line}" if several else line)
+    return status
 
 
 def _run_count(args: argparse.Namespace) -> int:
     from workbench import count_segmentations
+    from workbench.widgets import no_segmentation_reason, resolve_vocabulary
 
-    vocab = _vocabulary(args.vocab)
+    vocab = resolve_vocabulary(args.vocab)
+    status = 0
     for word in _spelled(args, vocab):
         n = count_segmentations(word, vocab, args.ell_min, args.direction)
-        print(f"{word}\t{n}")
+        print(f"{_label(word)}\t{n}")
+        if n == 0:
+            reason = no_segmentation_reason(word, vocab, args.ell_min, args.direction,
+                                            spelled=True)
+            print(f"workbench count: {reason}", file=sys.stderr)
+            status = 1
+    return status
+
+
+# --------------------------------------------------------------------------- figures
+def _configure_figures(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", default="results/figures", help="output directory")
+    parser.add_argument("--fast", action="store_true",
+                        help="fewer samples and words (seconds instead of minutes)")
+    parser.add_argument("--only", metavar="TEXT", default=None,
+                        help="only the figures whose name contains TEXT (e.g. 'fig3')")
+
+
+def _run_figures(args: argparse.Namespace) -> int:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from workbench.figures.paper_figures import write_figures
+
+    for path in write_figures(args.out, fast=args.fast, only=args.only):
+        print(path)
     return 0
 
 
@@ -119,6 +156,11 @@ COMMANDS: dict[str, Command] = {
         configure=lambda p: _configure_segmenting(p, sampling=False),
         run=_run_count,
     ),
+    "figures": Command(
+        help="regenerate every reproduced paper figure (SVG, PNG) with captions.md",
+        configure=_configure_figures,
+        run=_run_figures,
+    ),
     "verify": Command(
         help="check every closed form of workbench.theory (symbolic, exact, statistical)",
         configure=_configure_verify,
@@ -131,10 +173,13 @@ COMMANDS: dict[str, Command] = {
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with one sub-parser per entry of :data:`COMMANDS`."""
     parser = argparse.ArgumentParser(prog="workbench",
-                                     description="Tokenisation workbench command line.")
+                                     description="Tokenisation workbench command line.",
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, command in COMMANDS.items():
-        command.configure(sub.add_parser(name, help=command.help, description=command.help))
+        command.configure(sub.add_parser(
+            name, help=command.help, description=command.help,
+            formatter_class=argparse.ArgumentDefaultsHelpFormatter))
     return parser
 
 

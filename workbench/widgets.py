@@ -8,7 +8,11 @@
 * :func:`same_result` — deep equality of results holding arrays, for checking a panel's
   result against a direct call of its ``compute`` function;
 * :func:`vocabulary_options` — the vocabularies a dropdown offers (shipped ones from
-  :mod:`workbench.datasets`, then ``infinite`` and ``figure-1``).
+  :mod:`workbench.datasets`, then ``infinite`` and ``figure-1``);
+* the one input policy of widgets and CLI: :func:`resolve_vocabulary` (a name or a file;
+  an unknown name lists the valid ones), :func:`format_segmentation` (the empty word has
+  exactly one segmentation, the empty one, written :data:`EMPTY_SEGMENTATION`) and
+  :func:`no_segmentation_reason` (why a word has no segmentation, or None).
 
 This module computes and draws nothing itself: the ``compute`` and ``draw`` functions come
 from :mod:`workbench.figures`. ipywidgets and IPython are imported only when a panel is made.
@@ -24,19 +28,31 @@ from __future__ import annotations
 
 import inspect
 import math
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
+from ._core.validate import check_choice
 from .vocab import Vocabulary
 
 __all__ = [
+    "EMPTY_SEGMENTATION",
+    "EMPTY_WORD_NOTE",
+    "format_segmentation",
+    "add_vocabulary_upload",
     "interactive_panel",
+    "no_segmentation_reason",
+    "resolve_vocabulary",
     "panel_controls",
+    "render_outputs",
     "same_result",
+    "save_figures",
     "set_panel_values",
+    "vocabulary_from_bytes",
+    "vocabulary_from_text",
     "vocabulary_options",
 ]
 
@@ -99,23 +115,306 @@ def vocabulary_options(
     return options
 
 
+EMPTY_SEGMENTATION = "∅"
+"""How the one segmentation of the empty word (no tokens) is written, everywhere."""
+
+EMPTY_WORD_NOTE = ("the empty word has exactly one segmentation, the empty one (∅): "
+                   "nothing to sample or draw")
+"""What a sampling panel says for the empty word (the CLI prints ∅, counts give 1)."""
+
+_HINT = re.compile(r" \(words must be in the [^)]* alphabet: use to_alphabet\)")
+
+
+def format_segmentation(tokens: Sequence[str]) -> str:
+    """Tokens joined by ``" | "``; the empty segmentation is :data:`EMPTY_SEGMENTATION`.
+
+    The empty word has exactly one segmentation, with no tokens (the library counts 1 and
+    samples ``[]``); widgets and the CLI print it as ``∅`` rather than a blank line.
+
+    >>> format_segmentation(["ab", "c"]), format_segmentation([])
+    ('ab | c', '∅')
+    """
+    return " | ".join(tokens) if len(tokens) else EMPTY_SEGMENTATION
+
+
+def resolve_vocabulary(spec: str, options: Mapping[str, Callable[[], Vocabulary]] | None = None,
+                       ) -> Vocabulary:
+    """The vocabulary named ``spec`` in ``options`` (default :func:`vocabulary_options`),
+    else the vocabulary file at path ``spec`` (:meth:`Vocabulary.load`).
+
+    Raises
+    ------
+    ValueError
+        If ``spec`` is neither a name nor an existing file; the message lists the names.
+    workbench.vocab.formats.VocabularyFormatError
+        If the file is malformed (the message names file and problem).
+
+    >>> resolve_vocabulary("infinite").is_infinite
+    True
+    >>> resolve_vocabulary("nope", {"a": lambda: Vocabulary(["a"])})
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown vocabulary 'nope': not a name and no such file; valid names: a
+    """
+    import os
+
+    opts = vocabulary_options() if options is None else options
+    if not isinstance(spec, str):
+        raise TypeError(f"vocabulary must be a name or a path, not {type(spec).__name__}")
+    if spec in opts:
+        return opts[spec]()
+    if os.path.isfile(spec):
+        return Vocabulary.load(spec)
+    raise ValueError(f"unknown vocabulary {spec!r}: not a name and no such file; "
+                     f"valid names: {', '.join(opts)}")
+
+
+def no_segmentation_reason(word: str, vocab: Vocabulary, ell_min: int = 1,
+                           direction: str = "l2r", *, spelled: bool = False) -> str | None:
+    """Why ``word`` has no segmentation under ``vocab`` (None if it has one).
+
+    ``spelled=True`` says the caller already spelled the word in the vocabulary's alphabet
+    (as the CLI and the widgets do), so the library's "use to_alphabet" hint is dropped.
+
+    >>> no_segmentation_reason("abd", Vocabulary(["a", "b"]))
+    "no segmentation of 'abd': character 'd' (U+0064) at position 2 occurs in no token"
+    >>> no_segmentation_reason("", Vocabulary(["a"])) is None  # one, empty, segmentation
+    True
+    """
+    from .lattice import Lattice, SegmentationError
+
+    try:
+        Lattice.build(word, vocab, ell_min, direction).require_segmentable()
+    except SegmentationError as err:
+        return _HINT.sub("", str(err)) if spelled else str(err)
+    return None
+
+
+def vocabulary_from_bytes(filename: str, data: bytes) -> Vocabulary:
+    """A vocabulary from an uploaded file's name and bytes (:meth:`Vocabulary.load`).
+
+    The bytes are written to a temporary file with the upload's suffix, so the format is
+    detected as for a path: ``tokenizer.json``, SentencePiece ``.model``, GPT-2
+    ``encoder.json``, this package's ``.json`` or a plain token list.
+
+    Raises
+    ------
+    workbench.vocab.formats.VocabularyFormatError
+        If the file is malformed; the message names the upload and the problem.
+
+    >>> vocabulary_from_bytes("mine.txt", "a\\nb\\nab\\n".encode()).tokens
+    ('a', 'b', 'ab')
+    """
+    import os
+    import tempfile
+
+    suffix = os.path.basename(str(filename)) or "upload.txt"
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, suffix)
+        with open(path, "wb") as fh:
+            fh.write(bytes(data))
+        try:
+            return Vocabulary.load(path)
+        except ValueError as err:  # VocabularyFormatError: name the upload, not the temp path
+            raise type(err)(str(err).replace(path, str(filename))) from None
+
+
+def vocabulary_from_text(text: str) -> Vocabulary:
+    """A vocabulary from pasted tokens, one per line (blank lines ignored; order kept).
+
+    >>> vocabulary_from_text("ab\\n\\nc\\nab").tokens
+    ('ab', 'c')
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, not {type(text).__name__}")
+    tokens = list(dict.fromkeys(line for line in text.splitlines() if line))
+    if not tokens:
+        raise ValueError("no tokens: paste one token per line")
+    return Vocabulary(tokens)
+
+
+def add_vocabulary_upload(panel: Any, options: dict[str, Callable[[], Vocabulary]]) -> Any:
+    """Let a panel's ``vocabulary`` dropdown take an uploaded or pasted vocabulary.
+
+    Adds, above the panel's output, a file upload (``tokenizer.json``, ``.model``,
+    ``encoder.json``, token list) and a box for pasted tokens. A loaded vocabulary joins
+    ``options`` (the dict the panel's ``compute`` reads) and the dropdown, and is selected;
+    a malformed file gets a message naming the problem. Returns the box added.
+    """
+    import html
+
+    import ipywidgets
+
+    dropdown = panel_controls(panel)["vocabulary"]
+    upload = ipywidgets.FileUpload(accept=".json,.model,.txt,.vocab", multiple=False,
+                                   description="upload vocabulary")
+    pasted = ipywidgets.Textarea(placeholder="…or paste tokens, one per line",
+                                 layout=ipywidgets.Layout(width="22em", height="4em"))
+    use = ipywidgets.Button(description="use pasted tokens")
+    message = ipywidgets.HTML(value="")
+
+    def adopt(name: str, make: Callable[[], Vocabulary]) -> None:
+        try:
+            vocab = make()
+        except (ValueError, TypeError, OSError) as err:
+            message.value = f"<span style='color:#c92a2a'>{html.escape(str(err))}</span>"
+            return
+        options[name] = lambda vocab=vocab: vocab
+        dropdown.options = list(options)
+        dropdown.value = name
+        message.value = f"loaded {html.escape(name)}: {len(vocab):,} tokens"
+
+    def on_upload(change: Any) -> None:
+        files = change["new"]
+        if files:
+            item = files[0]
+            adopt(f"upload: {item['name']}",
+                  lambda: vocabulary_from_bytes(item["name"], item["content"]))
+
+    upload.observe(on_upload, names="value")
+    use.on_click(lambda _b: adopt(f"pasted ({len(pasted.value.splitlines())} lines)",
+                                  lambda: vocabulary_from_text(pasted.value)))
+    box = ipywidgets.HBox([upload, pasted, use, message])
+    panel.children = (*panel.children[:-1], box, panel.children[-1])
+    panel.vocabulary_upload = box
+    return box
+
+
 def _remember(panel: Any, shown: Any) -> None:
     panel.last_figure = shown
     panel.last_figures = dict(shown) if isinstance(shown, Mapping) else {}
+
+
+PANEL_MIN_HEIGHT = 360
+"""Smallest height (px) of a panel's output area, so a short result does not jump."""
+
+_GLYPH_WARNING = r"Glyph \d+ .*missing from"
+
+
+def render_outputs(items: Any) -> list[tuple[dict, dict]]:
+    """Display bundles ``(data, metadata)`` of what ``draw`` returned, rendered now.
+
+    Everything is formatted (matplotlib figures to PNG, plotly figures to their JSON,
+    frames to HTML) before anything is shown, so a panel can swap its output in one go.
+    matplotlib's missing-glyph warnings (emoji in a word) are silenced here: a box is
+    drawn instead of the glyph and the reader sees no warning.
+    """
+    import warnings
+
+    from IPython.core.formatters import format_display_data
+    from matplotlib.figure import Figure
+
+    bundles = []
+    for item in (items.values() if isinstance(items, Mapping) else [items]):
+        if item is None:
+            continue
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message=_GLYPH_WARNING)
+            if isinstance(item, Figure):
+                data, meta = _png_bundle(item)
+            else:
+                data, meta = format_display_data(item)
+        _close_pyplot(item)
+        bundles.append((data, meta))
+    return bundles
+
+
+def _png_bundle(fig: Any) -> tuple[dict, dict]:
+    """A matplotlib figure as a PNG display bundle (what the inline backend shows)."""
+    import base64
+    import io
+    import struct
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", bbox_inches="tight")
+    raw = buf.getvalue()
+    width, height = struct.unpack(">II", raw[16:24])
+    return ({"image/png": base64.b64encode(raw).decode("ascii"), "text/plain": repr(fig)},
+            {"image/png": {"width": width, "height": height}})
+
+
+def _close_pyplot(item: Any) -> None:
+    """Close a pyplot-managed figure so the inline backend does not show it twice."""
+    from matplotlib.figure import Figure
+
+    if isinstance(item, Figure):
+        import matplotlib.pyplot as plt
+
+        if plt.fignum_exists(getattr(item, "number", -1)):
+            plt.close(item)
+
+
+def _height(bundles: list[tuple[dict, dict]], text: str) -> int:
+    """A generous pixel height estimate of the rendered outputs (for ``min_height``)."""
+    total = 22 * text.count("\n")
+    for data, meta in bundles:
+        png = meta.get("image/png", {}) if isinstance(meta.get("image/png"), dict) else {}
+        if "height" in png:
+            total += int(png["height"]) + 10
+        elif "image/png" in data:
+            import base64
+            import struct
+
+            raw = data["image/png"]
+            raw = base64.b64decode(raw) if isinstance(raw, str) else raw
+            total += struct.unpack(">I", raw[20:24])[0] // (2 if meta.get("retina") else 1) + 10
+        elif "application/vnd.plotly.v1+json" in data:
+            layout = data["application/vnd.plotly.v1+json"].get("layout", {})
+            total += int(layout.get("height") or 450) + 10
+        else:
+            total += 200
+    return total
+
+
+def save_figures(figures: Mapping[str, Any], stem: str, fmt: str = "png",
+                 directory: str = "figures") -> list[str]:
+    """Write each figure to ``<directory>/<stem>-<name>.<fmt>``; return the paths.
+
+    matplotlib figures are saved as ``fmt`` (``"png"`` or ``"svg"``); plotly figures as
+    ``fmt`` when ``kaleido`` is installed, else as a self-contained ``.html`` (same
+    interactivity, no extra dependency). Other items (tables) are skipped.
+    """
+    import os
+
+    from matplotlib.figure import Figure
+
+    fmt = check_choice(fmt, "fmt", ("png", "svg"))
+    os.makedirs(directory, exist_ok=True)
+    paths = []
+    for name, fig in figures.items():
+        path = os.path.join(directory, f"{stem}-{name}")
+        if isinstance(fig, Figure):
+            fig.savefig(f"{path}.{fmt}", bbox_inches="tight")
+            paths.append(f"{path}.{fmt}")
+        elif hasattr(fig, "write_html"):
+            try:
+                fig.write_image(f"{path}.{fmt}")
+                paths.append(f"{path}.{fmt}")
+            except (ImportError, ValueError, RuntimeError):  # kaleido missing
+                fig.write_html(f"{path}.html", include_plotlyjs="cdn")
+                paths.append(f"{path}.html")
+    return paths
 
 
 def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
                       **controls: Any) -> Any:
     """``ipywidgets.interactive`` showing ``draw(compute(**values))`` for the controls.
 
+    On every change the panel shows a "computing…" cue, computes, draws and renders
+    everything (:func:`render_outputs`), and only then swaps its output area in one go; the
+    area keeps at least the height of what it showed last, so the page does not jump. A
+    "save" button writes the figures shown (PNG or SVG, :func:`save_figures`) to
+    ``figures/`` in the working directory.
+
     Parameters
     ----------
     compute : callable
         A pure function; ``controls`` name some of its arguments.
     draw : callable
-        Takes ``compute``'s result and returns what to show: a figure (or anything
-        ``display`` shows, e.g. a ``pandas.DataFrame``), a dict of those by name (shown in
-        order), or None. It may print text; the figures are shown after it.
+        Takes ``compute``'s result and returns what to show: a figure (matplotlib or
+        plotly, or anything ``display`` shows, e.g. a ``pandas.DataFrame``), a dict of
+        those by name (shown in order), or None. It may print text; the text is shown
+        above the figures.
     **controls
         Argument names of ``compute`` mapped to widgets (or ``ipywidgets.fixed`` values).
 
@@ -124,38 +423,73 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
     ipywidgets.interactive
         Run once already. ``panel.result`` is the last ``compute`` result,
         ``panel.last_figure`` what ``draw`` returned and ``panel.last_figures`` that dict
-        (empty unless ``draw`` returned a dict), so a notebook can set widget values in code
-        and check ``same_result(panel.result, compute(...))`` and the figure's data.
+        (empty unless ``draw`` returned a dict), so a notebook can check
+        ``same_result(panel.result, compute(...))`` and the figure's data.
 
     Raises
     ------
     TypeError
         If a control names no argument of ``compute``.
     """
+    import contextlib
+    import io
+
     import ipywidgets
-    from IPython.display import display
+    from IPython.display import publish_display_data
 
     params = inspect.signature(compute).parameters
     unknown = [name for name in controls if name not in params]
     if unknown:
         raise TypeError(f"{compute.__name__} has no argument(s) {unknown}")
     holder: list[Any] = []
-    state: dict[str, Any] = {"shown": None}
+    state: dict[str, Any] = {"shown": None, "height": PANEL_MIN_HEIGHT}
+    status = ipywidgets.HTML(value="", layout=ipywidgets.Layout(min_width="7em"))
+    status.add_class("workbench-status")
 
     def show(**values: Any) -> Any:
-        result = compute(**values)
-        shown = draw(result)
+        status.value = "<i>computing…</i>"
+        try:
+            text = io.StringIO()
+            with contextlib.redirect_stdout(text):
+                result = compute(**values)
+                shown = draw(result)
+            bundles = render_outputs(shown)
+        finally:
+            status.value = ""
         state["shown"] = shown
         if holder:
             _remember(holder[0], shown)
-        for item in (shown.values() if isinstance(shown, Mapping) else [shown]):
-            if item is not None:
-                display(item)
+            out = holder[0].out
+            state["height"] = max(PANEL_MIN_HEIGHT, _height(bundles, text.getvalue()))
+            out.layout.min_height = f"{state['height']}px"
+        if text.getvalue():
+            publish_display_data({"text/plain": text.getvalue().rstrip("\n")})
+        for data, meta in bundles:
+            publish_display_data(data, meta)
         return result
 
     panel = ipywidgets.interactive(show, **controls)  # runs show() once, before `holder` is set
     holder.append(panel)
     _remember(panel, state["shown"])
+    panel.out.layout.min_height = f"{PANEL_MIN_HEIGHT}px"
+    panel.out.add_class("workbench-output")
+
+    fmt = ipywidgets.Dropdown(options=["png", "svg"], value="png",
+                              layout=ipywidgets.Layout(width="6em"))
+    save = ipywidgets.Button(description="save figures", icon="download",
+                             tooltip="write the figures shown to figures/ (working directory)")
+    saved = ipywidgets.HTML(value="")
+
+    def on_save(_button: Any) -> None:
+        figs = panel.last_figures or ({"figure": panel.last_figure}
+                                      if panel.last_figure is not None else {})
+        paths = save_figures(figs, getattr(compute, "__name__", "panel"), fmt.value)
+        saved.value = "saved: " + ", ".join(f"<code>{p}</code>" for p in paths)
+
+    save.on_click(on_save)
+    panel.save_button = save
+    panel.children = (*panel.children[:-1],
+                      ipywidgets.HBox([status, save, fmt, saved]), panel.children[-1])
     return panel
 
 

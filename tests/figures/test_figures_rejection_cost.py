@@ -100,10 +100,22 @@ def test_plot_rejection_cost() -> None:
     for timings in (None, s):
         d = figure_data(rejection_cost.plot_rejection_cost(t, timings))
         assert d["markov-expected"] == pytest.approx(t["markov_expected"])
-        np.testing.assert_array_equal(d["markov-measured"], t["markov_mean"])
-        np.testing.assert_array_equal(d["bit-measured"], t["bit_mean"])
+        for name in ("markov", "bit"):  # means of too few samples are not drawn
+            enough = t[f"{name}_samples"] >= rejection_cost.MIN_MEASURED
+            np.testing.assert_array_equal(d[f"{name}-measured"],
+                                          np.where(enough, t[f"{name}_mean"], np.nan))
+        assert (t["markov_samples"] < rejection_cost.MIN_MEASURED).any()  # some are dropped
+        few = t["markov_samples"] < rejection_cost.MIN_MEASURED
+        assert np.isnan(d["markov-measured"][few]).all()
         assert d["grampa-passes"].tolist() == [1.0] * 11
     assert d["time-grampa-infinite"] == pytest.approx(s["grampa_infinite"])
     assert "time-markov-extrapolated" in d
+    labels = [text.get_text() for text in d_fig_legend(t)]
+    assert len(labels) == len(set(labels)), labels  # no two identical legend entries
+
+
+def d_fig_legend(t):
+    fig = rejection_cost.plot_rejection_cost(t)
+    return fig.axes[0].get_legend().get_texts()
 
 

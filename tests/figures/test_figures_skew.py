@@ -325,3 +325,14 @@ def test_skew_widget_shows_errors_and_checks_its_tau() -> None:
     fallback = skew.skew_widget({"infinite": Vocabulary.infinite}, vocabulary="ulm-8k",
                                word="abc", n_samples=100)
     assert panel_controls(fallback)["vocabulary"].value == "infinite"
+
+
+def test_current_tau_marker_is_always_on_the_axis() -> None:
+    from workbench import Vocabulary
+    from workbench.figures import skew as sk
+
+    curve = sk.segmentality_curve("abcdef", Vocabulary.infinite())
+    for tau in sk.TAU_SLIDER_GRID:  # includes τ in [−0.75, −0.25], beyond the curve's grid
+        ax = sk.plot_segmentality_curve(curve, current_tau=tau).axes[0]
+        lo, hi = ax.get_xlim()
+        assert lo < sk.skew_coordinate(tau) < hi, tau

@@ -36,7 +36,12 @@ from matplotlib.figure import Figure, FigureBase
 
 from ..lattice import Lattice, SegmentationError, enumerate_segmentations
 from ..vocab import Vocabulary
-from ..widgets import interactive_panel, vocabulary_options
+from ..widgets import (
+    add_vocabulary_upload,
+    format_segmentation,
+    interactive_panel,
+    vocabulary_options,
+)
 from .common import GREEN, GREY, PINK
 
 __all__ = [
@@ -461,15 +466,16 @@ def lattice_panel(
         if summary["error"]:
             print("error:", summary["error"])
         else:
-            print(f"{summary['word_in_alphabet']!r} has {summary['count']:,} segmentations")
+            n = summary["count"]
+            print(f"{summary['word_in_alphabet']!r} has {n:,} segmentation{'s' * (n != 1)}")
         if summary["segmentations"] is not None:
             for seg in summary["segmentations"]:
-                print(" | ".join(seg))
+                print(format_segmentation(seg))
         elif not summary["error"]:
             print(f"(more than {max_list} segmentations: not listed)")
         return draw_lattice(summary)
 
-    return interactive_panel(
+    panel = interactive_panel(
         summary, draw,
         word=widgets.Text(value=word, description="word", continuous_update=False),
         vocabulary=widgets.Dropdown(options=list(opts), value=vocabulary,
@@ -479,3 +485,5 @@ def lattice_panel(
         ell_min=widgets.IntSlider(value=ell_min, min=1, max=8, description="ell_min",
                                   continuous_update=False),
     )
+    add_vocabulary_upload(panel, opts)
+    return panel

@@ -264,11 +264,17 @@ def sampler_timings(ns: Iterable[int] = range(1, 41), n_samples: int = 2000,
     return out
 
 # --------------------------------------------------------------------------- figures
-def _error_bars(table: Mapping[str, Any], name: str) -> np.ndarray:
-    """± 2 standard errors, the lower bar clipped to stay above 0 on a log axis."""
-    mean = np.asarray(table[f"{name}_mean"], dtype=float)
-    two_sem = 2 * np.nan_to_num(np.asarray(table[f"{name}_sem"], dtype=float))
-    return np.vstack([np.minimum(two_sem, 0.9 * np.nan_to_num(mean)), two_sem])
+MIN_MEASURED = 30
+"""Fewest samples behind a plotted measured mean (fewer: the point is not drawn)."""
+
+
+def _measured(table: Mapping[str, Any], name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Measured means with at least :data:`MIN_MEASURED` samples (NaN elsewhere) and their
+    ± 2 standard errors, the lower bar clipped to stay above 0 on a log axis."""
+    enough = np.asarray(table[f"{name}_samples"]) >= MIN_MEASURED
+    mean = np.where(enough, np.asarray(table[f"{name}_mean"], dtype=float), np.nan)
+    two_sem = 2 * np.nan_to_num(np.where(enough, np.asarray(table[f"{name}_sem"], float), 0.0))
+    return mean, np.vstack([np.minimum(two_sem, 0.9 * np.nan_to_num(mean)), two_sem])
 
 
 def plot_rejection_cost(table: Mapping[str, Any],
@@ -276,7 +282,8 @@ def plot_rejection_cost(table: Mapping[str, Any],
     """Trials per accepted sample against ``n`` (log scale); optionally seconds per sample.
 
     Left: Eq. 47 ``n!/2^(n-1)`` and ``2^(n-1)/N_V`` as lines, the measured mean trials
-    (± 2 standard errors) as points, GRaMPa's single pass at 1. Right (with ``timings``
+    (± 2 standard errors) as points where at least :data:`MIN_MEASURED` samples fit the
+    budget (a mean of fewer draws is not shown), GRaMPa's single pass at 1. Right (with ``timings``
     from :func:`sampler_timings`): measured seconds per sample; the Markov
     sampler's is extended beyond the measured ``n`` as ``E[T] · n`` (Eq. 48), scaled
     through its last measured point.
@@ -292,16 +299,18 @@ def plot_rejection_cost(table: Mapping[str, Any],
     ax = axes[0]
     ax.semilogy(ns, table["markov_expected"], color=ACCENT,
                 label="Markov rejection, Eq. 47: n!/2ⁿ⁻¹", gid="markov-expected")
-    bars = ax.errorbar(ns, table["markov_mean"], yerr=_error_bars(table, "markov"),
-                       color=ACCENT, linestyle="none", marker="o",
-                       markersize=4, label="  measured mean")
+    mean, yerr = _measured(table, "markov")
+    bars = ax.errorbar(ns, mean, yerr=yerr, color=ACCENT, linestyle="none", marker="o",
+                       markersize=4,
+                       label=f"  Markov: measured mean ± 2 s.e. (≥ {MIN_MEASURED} samples)")
     bars.lines[0].set_gid("markov-measured")  # the points only, not the error bars
     ax.semilogy(ns, table["bit_expected"], color=SAMPLE,
                 label=f"bit-mask rejection, §3.2: 2ⁿ⁻¹/N_V (tokens ≤ {cap})",
                 gid="bit-expected")
-    bars = ax.errorbar(ns, table["bit_mean"], yerr=_error_bars(table, "bit"),
-                       color=SAMPLE, linestyle="none", marker="s",
-                       markersize=3, label="  measured mean")
+    mean, yerr = _measured(table, "bit")
+    bars = ax.errorbar(ns, mean, yerr=yerr, color=SAMPLE, linestyle="none", marker="s",
+                       markersize=3,
+                       label=f"  bit-mask: measured mean ± 2 s.e. (≥ {MIN_MEASURED} samples)")
     bars.lines[0].set_gid("bit-measured")  # the points only, not the error bars
     ax.semilogy(ns, table["grampa_passes"], color=GREEN, linewidth=2,
                 label="GRaMPa: one pass, always valid", gid="grampa-passes")

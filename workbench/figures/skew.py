@@ -39,7 +39,12 @@ from ..lattice import SegmentationError, check_word, tokens_from_lengths
 from ..segmenters import Multiplexer, default_segmenter
 from ..stats import frequencies, tv_distance
 from ..vocab import Vocabulary
-from ..widgets import interactive_panel, vocabulary_options
+from ..widgets import (
+    EMPTY_WORD_NOTE,
+    add_vocabulary_upload,
+    interactive_panel,
+    vocabulary_options,
+)
 from .common import GREY, PINK, tau_label
 from .lattice import draw_lattice, lattice_summary
 
@@ -473,9 +478,16 @@ def plot_segmentality_curve(
                                facecolors=[_skew_colour(math.inf if m == 0 else -1.0 / m)
                                            for m in mids], zorder=0, gid="skew-strip")
         ax.add_collection(strip, autolim=False)
-    if current_tau is not None:
-        ax.axvline(skew_coordinate(current_tau), color=PINK, lw=1.2, zorder=2,
-                   gid="current-tau")
+    if current_tau is not None:  # the axis always includes the slider's value
+        xc = skew_coordinate(current_tau)
+        lo, hi = ax.get_xlim()
+        pad = 0.05 * (1 + abs(xc))
+        ax.set_xlim(min(lo, xc - pad), max(hi, xc + pad))
+        if getattr(ax, "_skew_top", None) is not None:
+            ax._skew_top.set_xlim(ax.get_xlim())
+        ax.axvline(xc, color=PINK, lw=1.2, zorder=2, gid="current-tau")
+        ax.text(xc, 0.97, f" τ = {tau_label(current_tau)}", color=PINK, fontsize=7, va="top",
+                transform=ax.get_xaxis_transform())
     if label is not None:
         ax.legend(fontsize=8, frameon=False)
     if title:
@@ -530,6 +542,8 @@ def skew_summary(
             raise TypeError(f"vocab must be a workbench.Vocabulary, not {type(vocab).__name__}")
         spelled = vocab.to_alphabet(word)
         out["word_in_alphabet"] = spelled
+        if spelled == "":
+            raise ValueError(EMPTY_WORD_NOTE)
         out["panel"] = skew_panel(spelled, vocab, tau, ell_min, direction, p, n_samples,
                                         seed)
         out["lattice"] = lattice_summary(word, vocab, ell_min, direction, max_list=0)
@@ -638,7 +652,7 @@ def skew_widget(
                 title="Figures 4 and 8 for this word: exact mean ± sd of S (p = 1)")
         return figures
 
-    return interactive_panel(
+    panel = interactive_panel(
         summary, draw,
         word=widgets.Text(value=word, description="word", continuous_update=False),
         vocabulary=widgets.Dropdown(options=list(opts), value=vocabulary,
@@ -652,3 +666,5 @@ def skew_widget(
         p=widgets.FloatSlider(value=p, min=0.0, max=1.0, step=0.05, description="p",
                               continuous_update=False),
     )
+    add_vocabulary_upload(panel, opts)
+    return panel
