@@ -57,6 +57,7 @@ import os
 import signal
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Mapping
+from operator import itemgetter
 from pathlib import Path
 
 import regex
@@ -78,6 +79,8 @@ _FAN_IN = 8
 #: Tasks in flight per worker process (bounds the memory of queued blocks).
 _IN_FLIGHT = 2
 _ERRORS = ("strict", "replace", "ignore")
+#: Bytes read from a file at a time (then cut back to the last newline).
+_READ = 1 << 20
 
 _CHUNK = GPT4_REGEX
 # Positions where a block may be cut (see the module docstring): after "\n" before \S, or
@@ -134,14 +137,21 @@ def _safe_blocks(pieces: Iterable[str], size: int) -> Iterator[str]:
 
 
 def _decode(raw: bytes, errors: str, path: str, offset: int) -> str:
-    """Decode one line (``raw`` starts at byte ``offset`` of ``path``) or name where it fails."""
+    """Decode whole lines (``raw`` starts at byte ``offset`` of ``path``) or name where it fails.
+
+    UTF-8 never uses the byte ``\\n`` inside a character, so decoding line by line, block by
+    block or the whole file at once give the same text for every ``errors``.
+    """
     try:
         return raw.decode("utf-8", errors)
     except UnicodeDecodeError as err:
-        line = _line_number(path, offset)
+        line_start = raw.rfind(b"\n", 0, err.start) + 1
+        line = _line_number(path, offset + line_start)
+        at = err.start - line_start
         raise TextDecodeError(
-            "utf-8", raw, err.start, err.end,
-            f"{err.reason} ({path}, line {line}, byte {err.start} of the line; pass "
+            "utf-8", raw[line_start:raw.find(b"\n", err.start) % (len(raw) + 1)],
+            at, at + err.end - err.start,
+            f"{err.reason} ({path}, line {line}, byte {at} of the line; pass "
             f"errors='replace' or 'ignore' to count it anyway)") from None
 
 
@@ -158,13 +168,14 @@ def _line_number(path: str, offset: int) -> int:
     return newlines + 1
 
 
-def _range_lines(path: str, start: int, stop: int | None, errors: str) -> Iterator[str]:
-    """Decoded lines of the byte range ``[start, stop)`` moved to line cuts.
+def _range_text(path: str, start: int, stop: int | None, errors: str) -> Iterator[str]:
+    """Decoded text of the byte range ``[start, stop)`` moved to line cuts, in pieces.
 
     The range really begins at the first line start ``q >= start`` whose line begins with a
     non-whitespace character (``q = 0`` always qualifies) and ends at the first such line start
     ``>= stop`` (or at the end of the file when ``stop`` is None), so consecutive ranges tile
-    the file at safe cuts.
+    the file at safe cuts. The bulk is read in pieces of ``_READ`` bytes ending at a newline;
+    only the lines around the two ends are read one by one.
     """
     with open(path, "rb") as handle:
         offset = 0
@@ -172,26 +183,48 @@ def _range_lines(path: str, start: int, stop: int | None, errors: str) -> Iterat
             handle.seek(start - 1)
             handle.readline()  # to the first line start >= start
             offset = handle.tell()
-        begun = start == 0
-        for raw in handle:
-            text = _decode(raw, errors, path, offset)
-            at_cut = _NON_SPACE.match(text) is not None
-            if not begun:
-                if not at_cut:
+            for raw in iter(handle.readline, b""):
+                text = _decode(raw, errors, path, offset)
+                if _NON_SPACE.match(text) is not None:
+                    if stop is not None and offset >= stop:
+                        return  # the range holds no cut: the previous one reads on
                     offset += len(raw)
-                    continue  # still the previous range's text
-                begun = True
-            if at_cut and stop is not None and offset >= stop and offset > 0:
+                    yield text
+                    break
+                offset += len(raw)  # still the previous range's text
+            else:
+                return
+        rest = b""  # an incomplete line carried into the next read
+        while stop is None or offset + len(rest) < stop:
+            data = handle.read(_READ if stop is None else min(_READ, stop - offset - len(rest)))
+            if not data:
+                break
+            data = rest + data
+            end = data.rfind(b"\n") + 1
+            rest = data[end:]
+            if end:
+                yield _decode(data[:end], errors, path, offset)
+                offset += end
+        if rest or stop is None:  # finish the line that crosses stop (or the last line)
+            rest += handle.readline()
+            if rest:
+                yield _decode(rest, errors, path, offset)
+                offset += len(rest)
+        for raw in iter(handle.readline, b""):  # lines starting at or after stop
+            text = _decode(raw, errors, path, offset)
+            if _NON_SPACE.match(text) is not None:
                 return
             offset += len(raw)
             yield text
 
 
-def _count_task(task: tuple) -> dict[str, int]:
-    """Count one unit of work: ``("text", str, size)`` or ``("file", path, start, stop,
-    errors, size)``. Module-level so that worker processes and Dask can pickle it by name.
+def _count_task(task: tuple, counter: Counter[str] | None = None) -> Counter[str]:
+    """Count one unit of work into ``counter`` (a new one by default) and return it.
 
-    >>> _count_task(("text", "to be, or not to be", 4))
+    ``task`` is ``("text", str, size)`` or ``("file", path, start, stop, errors, size)``.
+    Module-level so that worker processes and Dask can pickle it by name.
+
+    >>> dict(_count_task(("text", "to be, or not to be", 4)))
     {'to': 1, ' be': 2, ',': 1, ' or': 1, ' not': 1, ' to': 1}
     """
     if task[0] == "text":
@@ -199,23 +232,24 @@ def _count_task(task: tuple) -> dict[str, int]:
         size = task[2]
     else:
         _, path, start, stop, errors, size = task
-        pieces = _range_lines(path, start, stop, errors)
-    counter: Counter[str] = Counter()
+        pieces = _range_text(path, start, stop, errors)
+    if counter is None:
+        counter = Counter()
     for block in _safe_blocks(pieces, size):
         counter.update(_CHUNK.findall(block))
-    return dict(counter)
+    return counter
 
 
-def _merge_parts(*parts: Mapping[str, int]) -> dict[str, int]:
+def _merge_parts(*parts: Mapping[str, int]) -> Counter[str]:
     """Sum partial tables (the reduce step).
 
-    >>> _merge_parts({"a": 1, "b": 2}, {"b": 3})
+    >>> dict(_merge_parts({"a": 1, "b": 2}, {"b": 3}))
     {'a': 1, 'b': 5}
     """
     total: Counter[str] = Counter()
     for part in parts:
         total.update(part)
-    return dict(total)
+    return total
 
 
 # --------------------------------------------------------------------------- planning
@@ -273,7 +307,7 @@ def _plan(paths: list[str], texts: list[str], block_size: int,
 def _run_serial(tasks: Iterator[tuple[tuple, int]], bar: tqdm) -> Counter[str]:
     total: Counter[str] = Counter()
     for task, size in tasks:
-        total.update(_count_task(task))
+        _count_task(task, total)
         bar.update(size)
     return total
 
@@ -309,7 +343,7 @@ def _run_pool(tasks: Iterator[tuple[tuple, int]], processes: int, bar: tqdm) -> 
     return total
 
 
-def _run_dask(tasks: Iterator[tuple[tuple, int]], client: object, bar: tqdm) -> dict[str, int]:
+def _run_dask(tasks: Iterator[tuple[tuple, int]], client: object, bar: tqdm) -> Mapping[str, int]:
     """Map every task on the cluster, reduce by a tree of ``_FAN_IN``-way merges there."""
     from distributed import as_completed
 
@@ -431,7 +465,8 @@ def count_chunks(paths: str | os.PathLike | Iterable[str | os.PathLike] = (), *,
 def _ordered(table: Mapping[str, int], freq_cutoff: int) -> dict[str, int]:
     """Entries with count >= freq_cutoff, most common first, ties by chunk."""
     kept = [(chunk, n) for chunk, n in table.items() if n >= freq_cutoff]
-    kept.sort(key=lambda kv: (-kv[1], kv[0]))
+    kept.sort(key=itemgetter(0))
+    kept.sort(key=itemgetter(1), reverse=True)  # stable: ties stay in chunk order
     return dict(kept)
 
 
