@@ -1,4 +1,24 @@
-"""BatchBPE (Morgan 2024): chunk counting, serial and batched BPE training, the model.
+"""BatchBPE (Morgan 2024): serial and batched byte-level BPE training and the trained model.
 
-Submodules: :mod:`~workbench.bpe.pattern` (GPT-4 split pattern).
+Public names: :func:`train_bpe` (chunk→count table → :class:`BPEModel`), :class:`BPEModel`
+(encode, decode, dropout, save/load, :meth:`~BPEModel.to_vocabulary`), :func:`export_hf`
+(HuggingFace ``tokenizer.json``), :data:`GPT4_PATTERN` and :func:`split_text`.
+
+Modules: ``pattern`` (GPT-4 split), ``bytelevel`` (GPT-2 byte alphabet), ``train``
+(validation, stop words, cut-off), ``_kernels`` (numba training), ``model``, ``_encode``
+(numba encoder), ``export`` (HF). Chunk counting from text is ``counting``.
+
+Example
+-------
+>>> from workbench.bpe import train_bpe
+>>> m = train_bpe({" low": 5, " lower": 2, " newest": 6, " widest": 3}, 262, progress=False)
+>>> m.tokens(" lowest")
+[b' low', b'est']
 """
+
+from .model import Batch, BPEModel, BPEModelFormatError
+from .pattern import GPT4_PATTERN, split_text
+from .train import BPEExhaustedWarning, train_bpe
+
+__all__ = ["BPEModel", "Batch", "BPEModelFormatError", "BPEExhaustedWarning", "GPT4_PATTERN",
+           "split_text", "train_bpe"]

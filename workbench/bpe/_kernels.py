@@ -1,0 +1,403 @@
+"""Numba kernels of BPE training: incremental pair counts, serial and batched merges.
+
+The corpus is a table of distinct chunks with counts. Chunk ``c`` owns the segment
+``sym[cstart[c] : cstart[c] + clen[c]]`` of one flat ``int32`` symbol array; a merge rewrites
+the segment in place and shortens ``clen[c]``. Symbols ``0..255`` are bytes, symbol
+``256 + k`` is the token made by merge ``k`` (stop words never enter training).
+
+Pair bookkeeping (all rows grow by doubling):
+
+* ``hkeys``/``hvals``: open-addressing hash map from the packed pair ``left << 32 | right``
+  to a pair id ``pid``;
+* ``P[pid]``: ``count, left, right, occ_head, picked, last_chunk, last_visit`` (see ``_C_*``);
+* ``occ``: a pool of singly linked lists, one per pair, of the chunks that hold (or once held)
+  the pair; stale entries are skipped when scanned;
+* ``heap``: a binary max-heap of ``(count, tie_key, pid)`` with lazy invalidation: a popped
+  entry whose count differs from ``P[pid, count]`` is pushed back with the true count. Counts
+  of existing pairs only ever fall (new occurrences only arise next to a new token, and those
+  pairs are new), so a stored count is an upper bound and the first valid pop is the maximum.
+
+A merge visits only the chunks on the merged pair's list, subtracts each visited chunk's pair
+counts, rewrites it, and adds the new pair counts back: every visit shortens the chunk, so the
+total work over a whole training run is bounded by the corpus' symbols times chunk length,
+never a recount per merge.
+
+Ordering ("best pair"): highest count; ties go to the smallest ``(rank[left], rank[right])``.
+``rank`` is chosen by the caller (:mod:`workbench.bpe.train` passes HuggingFace tokenizers'
+ids). Batches follow Code Block 1 of the BatchBPE paper.
+
+This module has no argument checks (see :mod:`workbench.bpe.train`) and no encoder (see
+:mod:`workbench.bpe._encode`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .._core.config import JIT, JIT_INLINE
+
+# Columns of the pair table P.
+_C_COUNT, _C_LEFT, _C_RIGHT, _C_HEAD, _C_PICKED, _C_LASTCHUNK, _C_LASTVISIT = range(7)
+_P_COLS = 7
+# Slots of the scalar state sc.
+(_S_NPAIRS, _S_NOCC, _S_HEAPN, _S_NMERGES, _S_NBATCHES, _S_EXHAUSTED,
+ _S_VISIT) = range(7)
+_S_LEN = 7
+# Slots of the configuration cfg.
+_F_BATCH, _F_NONOVERLAP, _F_CAPDIV, _F_MAXBATCH, _F_TARGET, _F_BASEVOCAB = range(6)
+_F_LEN = 6
+_EMPTY = np.int64(-1)
+
+
+# --------------------------------------------------------------------------- growth
+@njit(**JIT)
+def _grow_rows(arr, need):
+    """Return ``arr`` with at least ``need`` rows (doubling; new rows filled with -1)."""
+    rows = arr.shape[0]
+    if need <= rows:
+        return arr
+    new_rows = max(need, 2 * rows, 16)
+    out = np.full((new_rows, arr.shape[1]), -1, dtype=arr.dtype)
+    out[:rows] = arr
+    return out
+
+
+@njit(**JIT_INLINE)
+def hash_slot(hkeys, key):
+    """Probe position of ``key`` in ``hkeys`` (the slot holding it or the empty one)."""
+    mask = hkeys.shape[0] - 1
+    h = (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(20)
+    i = np.int64(h) & mask
+    while hkeys[i] != key and hkeys[i] != -1:
+        i = (i + 1) & mask
+    return i
+
+
+@njit(**JIT)
+def hash_grow(hkeys, hvals, need):
+    """Grow the hash map so that ``need`` entries keep the load factor at most 1/2."""
+    cap = hkeys.shape[0]
+    if 2 * need <= cap:
+        return hkeys, hvals
+    while 2 * need > cap:
+        cap *= 2
+    nk = np.full(cap, -1, dtype=np.int64)
+    nv = np.full(cap, -1, dtype=np.int32)
+    for j in range(hkeys.shape[0]):
+        if hkeys[j] != -1:
+            i = hash_slot(nk, hkeys[j])
+            nk[i] = hkeys[j]
+            nv[i] = hvals[j]
+    return nk, nv
+
+
+# --------------------------------------------------------------------------- heap
+@njit(**JIT_INLINE)
+def _better(heap, i, j):
+    """Entry ``i`` outranks entry ``j``: larger count, then smaller tie key."""
+    return heap[i, 0] > heap[j, 0] or (heap[i, 0] == heap[j, 0] and heap[i, 1] < heap[j, 1])
+
+
+@njit(**JIT)
+def _heap_push(heap, n, count, key, pid):
+    """Push ``(count, key, pid)`` onto the heap of size ``n``; return the (grown) heap."""
+    heap = _grow_rows(heap, n + 1)
+    heap[n, 0] = count
+    heap[n, 1] = key
+    heap[n, 2] = pid
+    i = n
+    while i > 0:
+        parent = (i - 1) >> 1
+        if not _better(heap, i, parent):
+            break
+        for f in range(3):
+            heap[i, f], heap[parent, f] = heap[parent, f], heap[i, f]
+        i = parent
+    return heap
+
+
+@njit(**JIT)
+def _heap_pop(heap, n):
+    """Remove the top of a heap of size ``n`` (> 0); return ``(count, key, pid)``."""
+    count, key, pid = heap[0, 0], heap[0, 1], heap[0, 2]
+    n -= 1
+    for f in range(3):
+        heap[0, f] = heap[n, f]
+    i = 0
+    while True:
+        left = 2 * i + 1
+        if left >= n:
+            break
+        best = left
+        if left + 1 < n and _better(heap, left + 1, left):
+            best = left + 1
+        if not _better(heap, best, i):
+            break
+        for f in range(3):
+            heap[i, f], heap[best, f] = heap[best, f], heap[i, f]
+        i = best
+    return count, key, pid
+
+
+# --------------------------------------------------------------------------- pairs of a chunk
+@njit(**JIT_INLINE)
+def _counted(sym, s, i, nonoverlap, prev_self_counted):
+    """Whether the pair at ``s + i`` counts (non-overlapping: every other pair of a run)."""
+    if not nonoverlap or sym[s + i] != sym[s + i + 1]:
+        return True
+    return not prev_self_counted
+
+
+@njit(**JIT)
+def _subtract_chunk(sym, s, length, w, nonoverlap, hkeys, hvals, P):
+    """Subtract ``w`` for every counted pair of the chunk segment ``sym[s : s + length]``.
+
+    (A run of four equal symbols counts 2 pairs non-overlapping, 3 overlapping.)
+    """
+    prev_self = False
+    for i in range(length - 1):
+        a = sym[s + i]
+        b = sym[s + i + 1]
+        if _counted(sym, s, i, nonoverlap, prev_self):
+            pid = hvals[hash_slot(hkeys, (np.int64(a) << 32) | np.int64(b))]
+            P[pid, _C_COUNT] -= w
+            prev_self = a == b
+        else:
+            prev_self = False
+
+
+@njit(**JIT)
+def _add_pair(a, b, w, c, hkeys, hvals, P, occ, sc):
+    """Add ``w`` to pair ``(a, b)`` of chunk ``c``, creating it and listing ``c`` as needed.
+
+    Capacity (rows of ``P``, ``occ`` and hash slots) must have been reserved. Returns pid.
+    """
+    key = (np.int64(a) << 32) | np.int64(b)
+    i = hash_slot(hkeys, key)
+    if hkeys[i] == -1:
+        pid = sc[_S_NPAIRS]
+        sc[_S_NPAIRS] += 1
+        hkeys[i] = key
+        hvals[i] = pid
+        P[pid, _C_COUNT] = 0
+        P[pid, _C_LEFT] = a
+        P[pid, _C_RIGHT] = b
+        P[pid, _C_HEAD] = -1
+        P[pid, _C_PICKED] = -1
+        P[pid, _C_LASTCHUNK] = -1
+        P[pid, _C_LASTVISIT] = -1
+    else:
+        pid = hvals[i]
+    P[pid, _C_COUNT] += w
+    if P[pid, _C_LASTCHUNK] != c:
+        e = sc[_S_NOCC]
+        sc[_S_NOCC] += 1
+        occ[e, 0] = c
+        occ[e, 1] = P[pid, _C_HEAD]
+        P[pid, _C_HEAD] = e
+        P[pid, _C_LASTCHUNK] = c
+    return pid
+
+
+# --------------------------------------------------------------------------- initial counts
+@njit(**JIT)
+def init_state(sym, cstart, ccnt, rank, nonoverlap):
+    """Count every pair of every chunk; build the hash map, pair table, lists and heap.
+
+    Returns the state tuple ``(sym, clen, ccnt, cstart, stamp, hkeys, hvals, P, occ, heap,
+    sc)`` consumed by :func:`train_steps` (``sym`` is the caller's array, rewritten in place).
+    """
+    n_chunks = ccnt.shape[0]
+    n_pos = sym.shape[0]
+    clen = np.empty(n_chunks, dtype=np.int32)
+    for c in range(n_chunks):
+        clen[c] = cstart[c + 1] - cstart[c]
+    rows = max(n_pos, 16)
+    P = np.full((rows, _P_COLS), -1, dtype=np.int64)
+    occ = np.full((rows, 2), -1, dtype=np.int32)
+    cap = 16
+    while cap < 2 * rows:
+        cap *= 2
+    hkeys = np.full(cap, -1, dtype=np.int64)
+    hvals = np.full(cap, -1, dtype=np.int32)
+    sc = np.zeros(_S_LEN, dtype=np.int64)
+    for c in range(n_chunks):
+        s = cstart[c]
+        prev_self = False
+        for i in range(clen[c] - 1):
+            a = sym[s + i]
+            b = sym[s + i + 1]
+            if _counted(sym, s, i, nonoverlap, prev_self):
+                _add_pair(a, b, ccnt[c], c, hkeys, hvals, P, occ, sc)
+                prev_self = a == b
+            else:
+                prev_self = False
+    heap = np.empty((max(sc[_S_NPAIRS], 16), 3), dtype=np.int64)
+    n = 0
+    for pid in range(sc[_S_NPAIRS]):
+        if P[pid, _C_COUNT] > 0:
+            key = (rank[P[pid, _C_LEFT]] << 32) | rank[P[pid, _C_RIGHT]]
+            heap = _heap_push(heap, n, P[pid, _C_COUNT], key, pid)
+            n += 1
+    sc[_S_HEAPN] = n
+    stamp = np.full(n_chunks, -1, dtype=np.int64)
+    return sym, clen, ccnt, cstart, stamp, hkeys, hvals, P, occ, heap, sc
+
+
+# --------------------------------------------------------------------------- one merge
+@njit(**JIT)
+def _merge(state, pid, z, rank, nonoverlap):
+    """Replace every occurrence of pair ``pid`` by symbol ``z`` and update counts.
+
+    Returns the (possibly grown) state; pushes the pairs that involve ``z`` on the heap.
+    """
+    sym, clen, ccnt, cstart, stamp, hkeys, hvals, P, occ, heap, sc = state
+    a = P[pid, _C_LEFT]
+    b = P[pid, _C_RIGHT]
+    visit = sc[_S_VISIT]
+    sc[_S_VISIT] += 1
+    fresh = np.empty(16, dtype=np.int64)  # pids of pairs involving z, to push afterwards
+    n_fresh = 0
+    e = P[pid, _C_HEAD]
+    P[pid, _C_HEAD] = -1
+    while e != -1:
+        c = occ[e, 0]
+        e = occ[e, 1]
+        if stamp[c] == visit:
+            continue
+        stamp[c] = visit
+        s = cstart[c]
+        length = clen[c]
+        found = False
+        for i in range(length - 1):
+            if sym[s + i] == a and sym[s + i + 1] == b:
+                found = True
+                break
+        if not found:
+            continue
+        w = ccnt[c]
+        _subtract_chunk(sym, s, length, w, nonoverlap, hkeys, hvals, P)
+        j = 0
+        i = 0
+        while i < length:
+            if i < length - 1 and sym[s + i] == a and sym[s + i + 1] == b:
+                sym[s + j] = z
+                i += 2
+            else:
+                sym[s + j] = sym[s + i]
+                i += 1
+            j += 1
+        clen[c] = j
+        # reserve room for at most j - 1 new pairs before adding
+        P = _grow_rows(P, sc[_S_NPAIRS] + j)
+        occ = _grow_rows(occ, sc[_S_NOCC] + j)
+        hkeys, hvals = hash_grow(hkeys, hvals, sc[_S_NPAIRS] + j)
+        prev_self = False
+        for i in range(j - 1):
+            x = sym[s + i]
+            y = sym[s + i + 1]
+            if _counted(sym, s, i, nonoverlap, prev_self):
+                q = _add_pair(x, y, w, c, hkeys, hvals, P, occ, sc)
+                prev_self = x == y
+                if (x == z or y == z) and P[q, _C_LASTVISIT] != visit:
+                    P[q, _C_LASTVISIT] = visit
+                    if n_fresh == fresh.shape[0]:
+                        grown = np.empty(2 * n_fresh, dtype=np.int64)
+                        grown[:n_fresh] = fresh
+                        fresh = grown
+                    fresh[n_fresh] = q
+                    n_fresh += 1
+            else:
+                prev_self = False
+    n = sc[_S_HEAPN]
+    for k in range(n_fresh):
+        q = fresh[k]
+        if P[q, _C_COUNT] > 0:
+            key = (rank[P[q, _C_LEFT]] << 32) | rank[P[q, _C_RIGHT]]
+            heap = _heap_push(heap, n, P[q, _C_COUNT], key, q)
+            n += 1
+    sc[_S_HEAPN] = n
+    return sym, clen, ccnt, cstart, stamp, hkeys, hvals, P, occ, heap, sc
+
+
+# --------------------------------------------------------------------------- the loop
+@njit(**JIT)
+def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):
+    """Run up to ``n_steps`` batches (serial mode: merges); return the grown state.
+
+    ``cfg``: ``batch, nonoverlap, cap_divisor, max_batch_size, target_merges, base_vocab``.
+    ``merges_out[k] = (left, right)`` of merge ``k`` (symbols; merge ``k`` makes ``256 + k``).
+    ``batches_out[t] = (size, searched)`` of batch ``t``. ``seen`` is an ``int64[2, V]``
+    scratch for the two seen sets of Code Block 1 (stamped with the batch number). Sets
+    ``sc[_S_EXHAUSTED]`` when no pair is left.
+    """
+    sc = state[10]
+    batch = cfg[_F_BATCH] != 0
+    nonoverlap = cfg[_F_NONOVERLAP] != 0
+    target = cfg[_F_TARGET]
+    for _ in range(n_steps):
+        sc = state[10]
+        remaining = target - sc[_S_NMERGES]
+        if remaining <= 0 or sc[_S_EXHAUSTED] != 0:
+            break
+        num = 1
+        if batch:
+            num = min(remaining // cfg[_F_CAPDIV], cfg[_F_BASEVOCAB] + sc[_S_NMERGES])
+            if cfg[_F_MAXBATCH] > 0:
+                num = min(num, cfg[_F_MAXBATCH])
+            if num <= 0:
+                num = 1
+        batch_no = sc[_S_NBATCHES]
+        P = state[7]
+        heap = state[9]
+        top = np.empty(num, dtype=np.int64)
+        k = 0
+        while k < num and sc[_S_HEAPN] > 0:
+            count, key, pid = _heap_pop(heap, sc[_S_HEAPN])
+            sc[_S_HEAPN] -= 1
+            actual = P[pid, _C_COUNT]
+            if actual <= 0 or P[pid, _C_PICKED] == batch_no:
+                continue
+            if actual != count:
+                heap = _heap_push(heap, sc[_S_HEAPN], actual, key, pid)
+                sc[_S_HEAPN] += 1
+                continue
+            P[pid, _C_PICKED] = batch_no
+            top[k] = pid
+            k += 1
+        state = state[:9] + (heap,) + state[10:]
+        if k == 0:
+            sc[_S_EXHAUSTED] = 1
+            break
+        # Code Block 1, lines 9-18: position-sensitive safety, keep searching after a skip.
+        accept = np.empty(k, dtype=np.int64)
+        n_acc = 0
+        for t in range(k):
+            pid = top[t]
+            first = P[pid, _C_LEFT]
+            last = P[pid, _C_RIGHT]
+            unsafe = seen[1, first] == batch_no or seen[0, last] == batch_no
+            seen[0, first] = batch_no
+            seen[1, last] = batch_no
+            if unsafe:
+                key = (rank[first] << 32) | rank[last]
+                heap = _heap_push(heap, sc[_S_HEAPN], P[pid, _C_COUNT], key, pid)
+                sc[_S_HEAPN] += 1
+            else:
+                accept[n_acc] = pid
+                n_acc += 1
+        state = state[:9] + (heap,) + state[10:]
+        for t in range(n_acc):
+            pid = accept[t]
+            m = sc[_S_NMERGES]
+            merges_out[m, 0] = P[pid, _C_LEFT]
+            merges_out[m, 1] = P[pid, _C_RIGHT]
+            state = _merge(state, pid, 256 + m, rank, nonoverlap)
+            sc = state[10]
+            P = state[7]
+            sc[_S_NMERGES] += 1
+        batches_out[batch_no, 0] = n_acc
+        batches_out[batch_no, 1] = k
+        sc[_S_NBATCHES] += 1
+    return state

@@ -1,0 +1,223 @@
+"""Training byte-level BPE from a chunk→count table: :func:`train_bpe`.
+
+The table (a mapping or a TSV path, see :mod:`workbench.counts`) is filtered by the
+frequency cut-off (BatchBPE §2.2: chunks seen fewer than ``freq_cutoff`` times are dropped),
+its ``stop_list_size`` most common chunks become whole-chunk tokens kept out of merging
+(§2.1), and the rest is trained by the numba kernels of :mod:`workbench.bpe._kernels`:
+serially (one merge per step) or in safe batches (Code Block 1, §3.3–3.5).
+
+Tie-breaking (deterministic, documented): the pair with the highest count wins; among equal
+counts the smallest ``(id(left), id(right))`` under HuggingFace ``tokenizers``' numbering
+wins — its BPE trainer numbers the 256 byte tokens by the code point of their GPT-2
+byte-level spelling (``!`` = 0, …, ``Ġ`` (space) = 220, …) and merged tokens in creation
+order after them, and breaks ties exactly so. With ``pair_counting="overlapping"`` the serial
+merge list therefore equals HF's (tested). rustbpe breaks ties the same way but numbers bytes
+by value, so it may order tied byte pairs differently. The BatchBPE reference keeps
+``heapq.nlargest``'s first-seen order, which depends on its data order.
+
+This module does not count chunks in text (see :mod:`workbench.bpe.counting`) and does not
+encode (see :mod:`workbench.bpe.model`).
+
+Example
+-------
+>>> m = train_bpe({"aaabdaaabac": 1}, 259, batch=False, pair_counting="overlapping",
+...               progress=False)
+>>> m.merges
+[(b'a', b'a'), (b'a', b'b'), (b'aa', b'ab')]
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import warnings
+from collections.abc import Mapping
+
+import numpy as np
+
+from .._core.validate import MEMORY_BUDGET, check_budget, check_choice, check_int
+from ..counts import as_counts
+from . import _kernels as K
+from .bytelevel import HF_BYTE_RANK
+from .model import Batch, BPEModel
+
+PAIR_COUNTING = ("nonoverlapping", "overlapping")
+#: Rough bytes of kernel state per symbol of the training table (pair rows, lists, hash, heap).
+_BYTES_PER_SYMBOL = 160
+#: Merges (serial) or batches (batched) per kernel call between progress updates.
+_SERIAL_STEPS, _BATCH_STEPS = 2048, 16
+
+
+class BPEExhaustedWarning(UserWarning):
+    """Training ran out of pairs before reaching ``vocab_size``."""
+
+
+def select_chunks(table: Mapping[str, int], stop_list_size: int, freq_cutoff: int
+                  ) -> tuple[list[str], dict[str, int]]:
+    """Apply the frequency cut-off, then split off the ``stop_list_size`` most common chunks.
+
+    Stop words are ordered by count (descending), ties by the chunk's code points. Returns
+    ``(stop_words, remaining_table)``.
+
+    >>> select_chunks({" the": 9, " a": 9, "x": 1, "yz": 3}, 1, 2)
+    ([' a'], {' the': 9, 'yz': 3})
+    """
+    kept = {c: n for c, n in table.items() if n >= freq_cutoff}
+    if not kept:
+        raise ValueError(f"freq_cutoff={freq_cutoff} removes every chunk (the most common "
+                         f"occurs {max(table.values())} times): nothing to learn from")
+    if stop_list_size > len(kept):
+        raise ValueError(f"stop_list_size={stop_list_size} exceeds the {len(kept)} chunks left "
+                         f"after freq_cutoff={freq_cutoff}")
+    stop = sorted(kept, key=lambda c: (-kept[c], c))[:stop_list_size]
+    for c in stop:
+        del kept[c]
+    return stop, kept
+
+
+def _chunk_bytes(chunk: str) -> bytes:
+    try:
+        return chunk.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise ValueError(f"chunk {chunk!r:.60} holds a lone surrogate (U+{ord(chunk[err.start]):04X}"
+                         f" at position {err.start}); it has no UTF-8 bytes") from None
+
+
+def _show_progress(progress: bool | None, target: int) -> bool:
+    if progress is None:
+        return target >= 4096 and sys.stderr.isatty()
+    if not isinstance(progress, bool):
+        raise TypeError(f"progress must be True, False or None, not {progress!r}")
+    return progress
+
+
+def train_bpe(
+    counts: Mapping[str, int] | str | os.PathLike,
+    vocab_size: int,
+    *,
+    batch: bool = True,
+    cap_divisor: int = 2,
+    max_batch_size: int = 0,
+    pair_counting: str = "nonoverlapping",
+    stop_list_size: int = 0,
+    freq_cutoff: int = 1,
+    progress: bool | None = None,
+) -> BPEModel:
+    """Train a byte-level BPE model on a chunk→count table.
+
+    Parameters
+    ----------
+    counts : Mapping[str, int] or path
+        Chunk → positive integer count, or the path of a ``chunk<TAB>count`` TSV.
+    vocab_size : int
+        Final vocabulary size: 256 bytes + stop words + merges.
+    batch : bool
+        Merge in safe batches (BatchBPE, Code Block 1) or one pair at a time.
+    cap_divisor : int
+        At most ``remaining // cap_divisor`` pairs are examined per batch (§3.5), >= 1.
+    max_batch_size : int
+        Hard cap on pairs examined per batch; 0 means no cap.
+    pair_counting : {"nonoverlapping", "overlapping"}
+        A run of ``L`` equal tokens holds ``L // 2`` pairs (BatchBPE's BatchTokenizer) or
+        ``L - 1`` (minbpe, HF tokenizers, rustbpe).
+    stop_list_size : int
+        The most common chunks that become whole-chunk tokens kept out of merging (§2.1).
+    freq_cutoff : int
+        Chunks occurring fewer times are dropped before training (§2.2); 1 keeps all.
+    progress : bool or None
+        tqdm progress bar; ``None`` shows it for long runs on a terminal.
+
+    Returns
+    -------
+    BPEModel
+
+    Raises
+    ------
+    TypeError, ValueError
+        Bad arguments or table (``vocab_size < 256 + stop_list_size``, empty corpus,
+        a count <= 0 or not an int, a chunk with a lone surrogate).
+    BudgetError
+        If the kernel state would exceed the memory budget (raised before allocating).
+
+    Warns
+    -----
+    BPEExhaustedWarning
+        When no pair is left before ``vocab_size`` is reached; the model is returned with
+        the merges made so far.
+    """
+    check_choice(pair_counting, "pair_counting", PAIR_COUNTING)
+    if not isinstance(batch, bool):
+        raise TypeError(f"batch must be a bool, not {type(batch).__name__}")
+    check_int(cap_divisor, "cap_divisor", minimum=1)
+    check_int(max_batch_size, "max_batch_size", minimum=0)
+    check_int(stop_list_size, "stop_list_size", minimum=0)
+    check_int(freq_cutoff, "freq_cutoff", minimum=1)
+    check_int(vocab_size, "vocab_size", minimum=256 + stop_list_size,
+              maximum=2**30, why=" (ids are int32)")
+    table = as_counts(counts)
+    stop, kept = select_chunks(table, stop_list_size, freq_cutoff)
+    target = vocab_size - 256 - len(stop)
+    params = {"batch": batch, "cap_divisor": cap_divisor, "max_batch_size": max_batch_size,
+              "pair_counting": pair_counting, "stop_list_size": stop_list_size,
+              "freq_cutoff": freq_cutoff, "vocab_size": vocab_size}
+    raw = [(_chunk_bytes(c), n) for c, n in kept.items()]
+    raw = [(b, n) for b, n in raw if len(b) > 1]  # single bytes hold no pair
+    n_pos = sum(len(b) for b, _ in raw)
+    check_budget(n_pos * _BYTES_PER_SYMBOL + target * 64, "BPE training state",
+                 budget=MEMORY_BUDGET, hint=" (raise freq_cutoff to train on fewer chunks)")
+    for b in stop:
+        _chunk_bytes(b)
+    if target == 0 or not raw:
+        if target and not raw:
+            warnings.warn("no chunk of two or more bytes: no pair to merge, no merges made",
+                          BPEExhaustedWarning, stacklevel=2)
+        return BPEModel([], stop, batches=[], params=params)
+
+    sym = np.frombuffer(b"".join(b for b, _ in raw), dtype=np.uint8).astype(np.int32)
+    cstart = np.zeros(len(raw) + 1, dtype=np.int64)
+    np.cumsum([len(b) for b, _ in raw], out=cstart[1:])
+    ccnt = np.array([n for _, n in raw], dtype=np.int64)
+    rank = np.arange(256 + target, dtype=np.int64)
+    rank[:256] = HF_BYTE_RANK
+    nonoverlap = pair_counting == "nonoverlapping"
+    cfg = np.array([batch, nonoverlap, cap_divisor, max_batch_size, target, 256 + len(stop)],
+                   dtype=np.int64)
+    merges_out = np.zeros((target, 2), dtype=np.int64)
+    batches_out = np.zeros((target, 2), dtype=np.int64)
+    seen = np.full((2, 256 + target), -1, dtype=np.int64)
+    state = K.init_state(sym, cstart, ccnt, rank, nonoverlap)
+    steps = _BATCH_STEPS if batch else _SERIAL_STEPS
+    bar = None
+    if _show_progress(progress, target):
+        from tqdm.auto import tqdm
+        bar = tqdm(total=target, unit="merge", desc="BPE batches" if batch else "BPE merges")
+    try:
+        done = 0
+        while True:
+            state = K.train_steps(state, rank, cfg, merges_out, batches_out, seen, steps)
+            sc = state[10]
+            if bar is not None:
+                bar.update(int(sc[K._S_NMERGES]) - done)
+            done = int(sc[K._S_NMERGES])
+            if done >= target or sc[K._S_EXHAUSTED]:
+                break
+    finally:
+        if bar is not None:
+            bar.close()
+    sc = state[10]
+    n_merges, n_batches = int(sc[K._S_NMERGES]), int(sc[K._S_NBATCHES])
+    if n_merges < target:
+        warnings.warn(f"ran out of pairs after {n_merges} merges: vocabulary has "
+                      f"{256 + len(stop) + n_merges} tokens, not vocab_size={vocab_size}",
+                      BPEExhaustedWarning, stacklevel=2)
+    tokens: list[bytes] = [bytes([b]) for b in range(256)]
+    merges = []
+    for left, right in merges_out[:n_merges].tolist():
+        merges.append((tokens[left], tokens[right]))
+        tokens.append(tokens[left] + tokens[right])
+    batches, first = [], 0
+    for size, searched in batches_out[:n_batches].tolist():
+        batches.append(Batch(size=size, searched=searched, merges=tuple(merges[first:first + size])))
+        first += size
+    return BPEModel(merges, stop, batches=batches, params=params,
+                    merge_symbols=merges_out[:n_merges].tolist())
