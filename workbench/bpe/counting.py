@@ -38,6 +38,14 @@ holds chunks with ``"\\ufffd"``) and ``errors="ignore"`` drops the bytes, exactl
 ``bytes.decode`` does on the whole file. (:class:`TextDecodeError` is the
 :class:`UnicodeDecodeError` raised.)
 
+On a Dask cluster (``pip install "tokenisation-workbench[scale]"``; every worker needs
+``workbench`` installed and must see the files under the same paths)::
+
+    from distributed import Client
+    with Client("tcp://scheduler:8786") as client:
+        table = count_chunks(sorted(Path("/shared/corpus").glob("*.txt")), client=client,
+                             block_size=64 << 20, freq_cutoff=2, out="counts.tsv")
+
 This module does not train anything, does not pick stop words (the trainer takes the
 ``stop_list_size`` most common chunks of the table), does not normalise Unicode and
 does not split on any pattern but GPT-4's (the block cuts above are proven for it only).
@@ -55,6 +63,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Mapping
 from operator import itemgetter
@@ -316,30 +325,36 @@ def _ignore_sigint() -> None:  # pragma: no cover - runs in the worker processes
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _run_pool(tasks: Iterator[tuple[tuple, int]], processes: int, bar: tqdm) -> Counter[str]:
-    """Worker processes with a bounded number of tasks in flight; Ctrl-C stops them all."""
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
+def _start_pool(processes: int):
+    """A pool of workers that ignore Ctrl-C (the parent stops them).
+
+    The platform's default start method is used (``fork`` on Linux before Python 3.14: no
+    re-import, so a pool starts in milliseconds), except that a process already running
+    other threads is not forked (``forkserver``, else ``spawn``).
+    """
+    context = multiprocessing.get_context()
+    if context.get_start_method() == "fork" and threading.active_count() > 1:
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("forkserver" if "forkserver" in methods
+                                              else "spawn")
+    return context.Pool(processes, initializer=_ignore_sigint)
+
+
+def _run_pool(tasks: Iterator[tuple[tuple, int]], pool, processes: int,
+              bar: tqdm) -> Counter[str]:
+    """Feed ``pool`` with a bounded number of tasks in flight; sum their tables."""
     total: Counter[str] = Counter()
-    pool = context.Pool(processes, initializer=_ignore_sigint)
-    try:
-        pending: deque = deque()
-        for task, size in tasks:
-            pending.append((pool.apply_async(_count_task, (task,)), size))
-            while len(pending) >= _IN_FLIGHT * processes:
-                result, done = pending.popleft()
-                total.update(result.get())
-                bar.update(done)
-        while pending:
+    pending: deque = deque()
+    for task, size in tasks:
+        pending.append((pool.apply_async(_count_task, (task,)), size))
+        while len(pending) >= _IN_FLIGHT * processes:
             result, done = pending.popleft()
             total.update(result.get())
             bar.update(done)
-        pool.close()
-    except BaseException:
-        pool.terminate()
-        raise
-    finally:
-        pool.join()
+    while pending:
+        result, done = pending.popleft()
+        total.update(result.get())
+        bar.update(done)
     return total
 
 
@@ -448,14 +463,26 @@ def count_chunks(paths: str | os.PathLike | Iterable[str | os.PathLike] = (), *,
         processes = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
             else (os.cpu_count() or 1)
     disable = (not progress) if progress is not None else (total < _PROGRESS_MIN or None)
-    with tqdm(total=total, unit="B", unit_scale=True, desc="counting chunks",
-              disable=disable) as bar:
-        if client is not None:
-            table: Mapping[str, int] = _run_dask(tasks, client, bar)
-        elif processes > 1 and total > block_size:
-            table = _run_pool(tasks, processes, bar)
-        else:
-            table = _run_serial(tasks, bar)
+    use_pool = client is None and processes > 1 and total > block_size
+    pool = _start_pool(processes) if use_pool else None  # before tqdm starts its thread
+    try:
+        with tqdm(total=total, unit="B", unit_scale=True, desc="counting chunks",
+                  disable=disable) as bar:
+            if client is not None:
+                table: Mapping[str, int] = _run_dask(tasks, client, bar)
+            elif pool is not None:
+                table = _run_pool(tasks, pool, processes, bar)
+            else:
+                table = _run_serial(tasks, bar)
+        if pool is not None:
+            pool.close()
+    except BaseException:  # an error or Ctrl-C: stop the workers now
+        if pool is not None:
+            pool.terminate()
+        raise
+    finally:
+        if pool is not None:
+            pool.join()
     result = _ordered(table, freq_cutoff)
     if out is not None:
         write_counts(result, out)
