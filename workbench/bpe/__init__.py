@@ -16,9 +16,10 @@ Example
 [b' low', b'est']
 """
 
+from .export import export_hf, to_hf_json
 from .model import Batch, BPEModel, BPEModelFormatError
 from .pattern import GPT4_PATTERN, split_text
 from .train import BPEExhaustedWarning, train_bpe
 
 __all__ = ["BPEModel", "Batch", "BPEModelFormatError", "BPEExhaustedWarning", "GPT4_PATTERN",
-           "split_text", "train_bpe"]
+           "export_hf", "split_text", "to_hf_json", "train_bpe"]

@@ -17,10 +17,12 @@ Pair bookkeeping (all rows grow by doubling):
   of existing pairs only ever fall (new occurrences only arise next to a new token, and those
   pairs are new), so a stored count is an upper bound and the first valid pop is the maximum.
 
-A merge visits only the chunks on the merged pair's list, subtracts each visited chunk's pair
-counts, rewrites it, and adds the new pair counts back: every visit shortens the chunk, so the
-total work over a whole training run is bounded by the corpus' symbols times chunk length,
-never a recount per merge.
+A merge visits only the chunks on the merged pair's list; in each it subtracts the counts of
+the pairs in a window around the merge sites (one symbol either side, widened to whole runs
+of equal symbols in non-overlapping mode, where a run's count depends on its length),
+rewrites the chunk, and adds the window's new pairs back. Every visit shortens the chunk, so
+the total work of a training run is bounded by the corpus' symbols times chunk length, never
+a recount per merge.
 
 Ordering ("best pair"): highest count; ties go to the smallest ``(rank[left], rank[right])``.
 ``rank`` is chosen by the caller (:mod:`workbench.bpe.train` passes HuggingFace tokenizers'
@@ -149,7 +151,7 @@ def _counted(sym, s, i, nonoverlap, prev_self_counted):
     return not prev_self_counted
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def _subtract_chunk(sym, s, length, w, nonoverlap, hkeys, hvals, P):
     """Subtract ``w`` for every counted pair of the chunk segment ``sym[s : s + length]``.
 
@@ -167,7 +169,7 @@ def _subtract_chunk(sym, s, length, w, nonoverlap, hkeys, hvals, P):
             prev_self = False
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def _add_pair(a, b, w, c, hkeys, hvals, P, occ, sc):
     """Add ``w`` to pair ``(a, b)`` of chunk ``c``, creating it and listing ``c`` as needed.
 
@@ -269,17 +271,34 @@ def _merge(state, pid, z, rank, nonoverlap):
         stamp[c] = visit
         s = cstart[c]
         length = clen[c]
-        found = False
-        for i in range(length - 1):
-            if sym[s + i] == a and sym[s + i + 1] == b:
-                found = True
-                break
-        if not found:
-            continue
-        w = ccnt[c]
-        _subtract_chunk(sym, s, length, w, nonoverlap, hkeys, hvals, P)
-        j = 0
+        first = -1
+        last = -1
+        n_sites = 0
         i = 0
+        while i < length - 1:
+            if sym[s + i] == a and sym[s + i + 1] == b:
+                if first < 0:
+                    first = i
+                last = i
+                n_sites += 1
+                i += 2
+            else:
+                i += 1
+        if first < 0:
+            continue
+        # Only pairs in the window [lo, hi) change: one symbol either side of the merge
+        # sites, widened to whole runs when runs are counted non-overlapping.
+        lo = first - 1 if first > 0 else 0
+        hi = min(last + 3, length)
+        if nonoverlap:
+            while lo > 0 and sym[s + lo - 1] == sym[s + lo]:
+                lo -= 1
+            while hi < length and sym[s + hi] == sym[s + hi - 1]:
+                hi += 1
+        w = ccnt[c]
+        _subtract_chunk(sym, s + lo, hi - lo, w, nonoverlap, hkeys, hvals, P)
+        j = first
+        i = first
         while i < length:
             if i < length - 1 and sym[s + i] == a and sym[s + i + 1] == b:
                 sym[s + j] = z
@@ -289,12 +308,17 @@ def _merge(state, pid, z, rank, nonoverlap):
                 i += 1
             j += 1
         clen[c] = j
-        # reserve room for at most j - 1 new pairs before adding
-        P = _grow_rows(P, sc[_S_NPAIRS] + j)
-        occ = _grow_rows(occ, sc[_S_NOCC] + j)
-        hkeys, hvals = hash_grow(hkeys, hvals, sc[_S_NPAIRS] + j)
+        new_hi = hi - n_sites
+        # reserve room for the new pairs before adding
+        room = new_hi - lo
+        if sc[_S_NPAIRS] + room > P.shape[0]:
+            P = _grow_rows(P, sc[_S_NPAIRS] + room)
+        if sc[_S_NOCC] + room > occ.shape[0]:
+            occ = _grow_rows(occ, sc[_S_NOCC] + room)
+        if 2 * (sc[_S_NPAIRS] + room) > hkeys.shape[0]:
+            hkeys, hvals = hash_grow(hkeys, hvals, sc[_S_NPAIRS] + room)
         prev_self = False
-        for i in range(j - 1):
+        for i in range(lo, new_hi - 1):
             x = sym[s + i]
             y = sym[s + i + 1]
             if _counted(sym, s, i, nonoverlap, prev_self):

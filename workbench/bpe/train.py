@@ -28,6 +28,7 @@ Example
 
 from __future__ import annotations
 
+import heapq
 import os
 import sys
 import warnings
@@ -62,14 +63,15 @@ def select_chunks(table: Mapping[str, int], stop_list_size: int, freq_cutoff: in
     >>> select_chunks({" the": 9, " a": 9, "x": 1, "yz": 3}, 1, 2)
     ([' a'], {' the': 9, 'yz': 3})
     """
-    kept = {c: n for c, n in table.items() if n >= freq_cutoff}
+    kept = dict(table) if freq_cutoff <= 1 else {c: n for c, n in table.items()
+                                                 if n >= freq_cutoff}
     if not kept:
         raise ValueError(f"freq_cutoff={freq_cutoff} removes every chunk (the most common "
                          f"occurs {max(table.values())} times): nothing to learn from")
     if stop_list_size > len(kept):
         raise ValueError(f"stop_list_size={stop_list_size} exceeds the {len(kept)} chunks left "
                          f"after freq_cutoff={freq_cutoff}")
-    stop = sorted(kept, key=lambda c: (-kept[c], c))[:stop_list_size]
+    stop = heapq.nsmallest(stop_list_size, kept, key=lambda c: (-kept[c], c))
     for c in stop:
         del kept[c]
     return stop, kept
@@ -79,8 +81,9 @@ def _chunk_bytes(chunk: str) -> bytes:
     try:
         return chunk.encode("utf-8")
     except UnicodeEncodeError as err:
-        raise ValueError(f"chunk {chunk!r:.60} holds a lone surrogate (U+{ord(chunk[err.start]):04X}"
-                         f" at position {err.start}); it has no UTF-8 bytes") from None
+        code = ord(chunk[err.start])
+        raise ValueError(f"chunk {chunk!r:.60} holds a lone surrogate (U+{code:04X} at "
+                         f"position {err.start}); it has no UTF-8 bytes") from None
 
 
 def _show_progress(progress: bool | None, target: int) -> bool:
@@ -160,23 +163,33 @@ def train_bpe(
     params = {"batch": batch, "cap_divisor": cap_divisor, "max_batch_size": max_batch_size,
               "pair_counting": pair_counting, "stop_list_size": stop_list_size,
               "freq_cutoff": freq_cutoff, "vocab_size": vocab_size}
-    raw = [(_chunk_bytes(c), n) for c, n in kept.items()]
-    raw = [(b, n) for b, n in raw if len(b) > 1]  # single bytes hold no pair
-    n_pos = sum(len(b) for b, _ in raw)
+    for w in stop:
+        _chunk_bytes(w)
+    keys = list(kept)
+    text = "".join(keys)
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        for c in keys:
+            _chunk_bytes(c)
+        raise
+    n_pos = len(data)
     check_budget(n_pos * _BYTES_PER_SYMBOL + target * 64, "BPE training state",
                  budget=MEMORY_BUDGET, hint=" (raise freq_cutoff to train on fewer chunks)")
-    for b in stop:
-        _chunk_bytes(b)
-    if target == 0 or not raw:
-        if target and not raw:
-            warnings.warn("no chunk of two or more bytes: no pair to merge, no merges made",
-                          BPEExhaustedWarning, stacklevel=2)
+    if target == 0:
         return BPEModel([], stop, batches=[], params=params)
-
-    sym = np.frombuffer(b"".join(b for b, _ in raw), dtype=np.uint8).astype(np.int32)
-    cstart = np.zeros(len(raw) + 1, dtype=np.int64)
-    np.cumsum([len(b) for b, _ in raw], out=cstart[1:])
-    ccnt = np.array([n for _, n in raw], dtype=np.int64)
+    # byte length of every chunk, vectorised: UTF-8 length of each code point, summed per chunk
+    points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    width = 1 + (points >= 0x80).astype(np.int64) + (points >= 0x800) + (points >= 0x10000)
+    char_ends = np.cumsum(np.fromiter(map(len, keys), dtype=np.int64, count=len(keys)))
+    cstart = np.zeros(len(keys) + 1, dtype=np.int64)
+    cstart[1:] = np.cumsum(width)[char_ends - 1]
+    if not keys or int(np.max(np.diff(cstart))) < 2:
+        warnings.warn("no chunk of two or more bytes: no pair to merge, no merges made",
+                      BPEExhaustedWarning, stacklevel=2)
+        return BPEModel([], stop, batches=[], params=params)
+    sym = np.frombuffer(data, dtype=np.uint8).astype(np.int32)
+    ccnt = np.fromiter(kept.values(), dtype=np.int64, count=len(keys))
     rank = np.arange(256 + target, dtype=np.int64)
     rank[:256] = HF_BYTE_RANK
     nonoverlap = pair_counting == "nonoverlapping"
@@ -217,7 +230,7 @@ def train_bpe(
         tokens.append(tokens[left] + tokens[right])
     batches, first = [], 0
     for size, searched in batches_out[:n_batches].tolist():
-        batches.append(Batch(size=size, searched=searched, merges=tuple(merges[first:first + size])))
+        batches.append(Batch(size, searched, tuple(merges[first:first + size])))
         first += size
     return BPEModel(merges, stop, batches=batches, params=params,
                     merge_symbols=merges_out[:n_merges].tolist())

@@ -1,0 +1,196 @@
+"""BPEModel: encoding against the naive encoder, round trips, dropout, files, HF export."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from naive import bpe as naive
+
+from workbench import Grampa
+from workbench.bpe import BPEModel, BPEModelFormatError, export_hf, split_text, train_bpe
+from workbench.data import load_text
+
+ROUND_TRIP = ["", "a", "é", "€", "🙂", "𝔘𝔫𝔦", "  ", "\n\n\t", "héllo wörld", "日本語のテキスト",
+              "mixed: Ελληνικά, русский, עברית, العربية 123456 🙂👋🏽 !!", "a" * 300,
+              " " * 50 + "x", "don't we'll THEY'RE", "e\u0301"]
+
+
+@pytest.fixture(scope="module")
+def text():
+    return load_text("shakespeare")[:120_000]
+
+
+@pytest.fixture(scope="module")
+def table(text):
+    return dict(Counter(split_text(text)))
+
+
+@pytest.fixture(scope="module")
+def model(table):
+    return train_bpe(table, 600, stop_list_size=5, progress=False)
+
+
+@pytest.mark.parametrize("s", ROUND_TRIP)
+def test_round_trip(model, s):
+    ids = model.encode(s)
+    assert model.decode(ids) == s
+    assert b"".join(model.tokens(s)) == s.encode("utf-8")
+    assert all(0 <= i < len(model) for i in ids)
+
+
+def test_empty_and_single():
+    m = BPEModel([])
+    assert m.encode("") == [] and m.decode([]) == ""
+    assert m.encode("a") == [97]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=40))
+def test_round_trip_any_text(model, s):
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        with pytest.raises(ValueError, match="surrogate"):
+            model.encode(s)
+        return
+    assert model.decode(model.encode(s)) == s
+
+
+def test_lone_surrogate_is_a_clear_error(model):
+    with pytest.raises(ValueError, match="lone surrogate U\\+D800 at position 1"):
+        model.encode("a\ud800b")
+
+
+def test_encode_equals_naive(model, text):
+    stop = set(model.stop_words)
+    for chunk in split_text(text[-5000:]) + split_text(" ".join(ROUND_TRIP)):
+        got = model.tokens(chunk)
+        if chunk in stop:
+            assert got == [chunk.encode()]
+        else:
+            assert got == naive.encode_chunk(chunk.encode(), model.merges)
+
+
+def test_training_chunks_encode_to_their_trained_form(table):
+    m = train_bpe(table, 400, progress=False)
+    # every merge's result, spelled as a chunk, encodes to at most as many tokens as pieces
+    assert len(m.vocab) == 400 and len(set(m.merges)) == len(m.merges)
+
+
+def test_stop_words_whole_chunk_only(model):
+    word = model.stop_words[0]
+    sid = 256
+    assert model.encode(word) == [sid]
+    assert sid not in model.encode(word + "zzz")
+    assert model.vocab[sid] == word.encode()
+
+
+def test_dropout_extremes(model, text):
+    sample = text[:3000]
+    assert model.encode(sample, dropout=0.0, seed=1) == model.encode(sample)
+    stop = set(model.stop_words)
+    byte_count = sum(1 if c in stop else len(c.encode()) for c in split_text(sample))
+    assert len(model.encode(sample, dropout=1.0, seed=3)) == byte_count
+    a = model.encode(sample, dropout=0.3, seed=7)
+    assert a == model.encode(sample, dropout=0.3, seed=7)
+    assert model.decode(a) == sample
+
+
+def test_dropout_rate_matches_naive(model, text):
+    # mean tokens per chunk under p = 0.1: kernel vs the naive sampler, 400 draws each over
+    # 60 chunks; tolerance 4 standard errors of the difference
+    chunks = [c for c in split_text(text[:2000]) if c not in set(model.stop_words)][:60]
+    ours = [sum(len(x) for x in model.encode_chunks(chunks, dropout=0.1, seed=s))
+            for s in range(400)]
+    rng = random.Random(0)
+    ref = [sum(len(naive.encode_chunk(c.encode(), model.merges, 0.1, rng)) for c in chunks)
+           for _ in range(400)]
+    diff = abs(np.mean(ours) - np.mean(ref))
+    se = np.sqrt(np.var(ours) / 400 + np.var(ref) / 400)
+    assert diff < 4 * se + 1e-9, (np.mean(ours), np.mean(ref), se)
+    base = sum(len(x) for x in model.encode_chunks(chunks))
+    assert np.mean(ours) > base  # dropout lengthens
+
+
+def test_save_load_round_trip(model, tmp_path, text):
+    path = tmp_path / "m.json"
+    model.save(path)
+    back = BPEModel.load(path)
+    assert back == model and back.vocab == model.vocab and back.stop_words == model.stop_words
+    assert back.batches == model.batches and back.params == model.params
+    sample = text[:5000]
+    assert back.encode(sample) == model.encode(sample)
+
+
+def test_load_errors_name_the_file(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(BPEModelFormatError, match="bad.json"):
+        BPEModel.load(bad)
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"format": "something"}))
+    with pytest.raises(BPEModelFormatError, match="other.json"):
+        BPEModel.load(other)
+
+
+def test_constructor_validates():
+    with pytest.raises(ValueError, match="earlier merge"):
+        BPEModel([(b"ab", b"c")])
+    with pytest.raises(ValueError, match="repeats"):
+        BPEModel([(b"a", b"b"), (b"a", b"b")])
+    with pytest.raises(TypeError):
+        BPEModel([("a", "b")])
+    with pytest.raises(ValueError, match="decode|vocabulary"):
+        BPEModel([]).decode([999])
+
+
+def test_hf_export_encodes_identically(table, text, tmp_path):
+    tokenizers = pytest.importorskip("tokenizers")
+    # stop words with a space (",", "." would clash with byte-level spellings, see below)
+    spaced = {c: n for c, n in table.items() if c[:1] == " " and c[1:].isalpha()}
+    top = sorted(spaced, key=lambda c: -spaced[c])[:6]
+    model = train_bpe({c: (n * 1000 if c in top else n) for c, n in table.items()}, 700,
+                      stop_list_size=6, progress=False)
+    assert set(model.stop_words) == set(top)
+    path = export_hf(model, tmp_path / "tokenizer.json")
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    def whole_chunks_only(s):  # HF matches added tokens anywhere; ours only as chunks
+        n_chunks = sum(c in top for c in split_text(s))
+        return n_chunks == sum(s.count(w) for w in top)
+
+    paragraphs = (text[:20000] + text[-20000:]).split("\n\n")
+    texts = [p for p in paragraphs if whole_chunks_only(p)] + ROUND_TRIP
+    assert len(texts) > 200
+    assert sum(any(i in range(256, 262) for i in model.encode(p)) for p in texts) > 50
+    for s in texts:
+        assert hf.encode(s).ids == model.encode(s), s[:40]
+        assert hf.decode(model.encode(s)) == s
+
+
+def test_hf_export_stop_word_inside_a_word_differs(tmp_path):
+    tokenizers = pytest.importorskip("tokenizers")
+    m = BPEModel([(b"t", b"h")], stop_words=[" the"])
+    hf = tokenizers.Tokenizer.from_file(str(export_hf(m, tmp_path / "t.json")))
+    assert hf.encode(" the cat").ids == m.encode(" the cat")
+    assert hf.encode(" theory").ids != m.encode(" theory")  # documented difference
+    with pytest.raises(ValueError, match="spelled like byte-level"):
+        export_hf(BPEModel([], stop_words=[","]), tmp_path / "u.json")
+
+
+def test_to_vocabulary_feeds_grampa(model):
+    vocab = model.to_vocabulary()
+    assert vocab.alphabet == "byte-level"
+    word = vocab.to_alphabet(" thereof")
+    g = Grampa(vocab, seed=0)
+    seg = g.sample(word)
+    assert "".join(seg) == word and all(t in vocab for t in seg)
+    # the model's own segmentation is one of GRaMPa's, with the same ids
+    for tok, i in zip(model.tokens(" thereof"), model.encode(" thereof")):
+        assert vocab.id_of(vocab.to_alphabet(tok.decode())) == i
+    assert len(vocab) <= len(model)

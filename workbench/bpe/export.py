@@ -1,0 +1,96 @@
+"""Export a :class:`~workbench.bpe.model.BPEModel` as a HuggingFace ``tokenizer.json``.
+
+The file uses only stock ``tokenizers`` components: pre-tokenizer ``Split`` on the GPT-4
+pattern (``Isolated``) followed by ``ByteLevel`` without its own regex, a ``BPE`` model whose
+vocabulary is spelled in GPT-2's byte-level alphabet with this model's ids, a ``ByteLevel``
+decoder, and one *added token* per stop word (``normalized: false``). HF ignores the ``id``
+written with an added token: it takes the id of the model-vocabulary entry spelled like the
+token's text, or else a new one at the end. So each stop word is also written into the model
+vocabulary, spelled as its raw text (``" the"``, with a real space, which byte-level merges can
+never produce), with its own id.
+
+Known difference: HF matches added tokens anywhere in the text before splitting, while the
+model matches a stop word only as a whole chunk. Texts in which every occurrence of a stop
+word's string is a whole GPT-4 chunk (``" the"`` in ``"of the cat"``, not in ``" theory"``)
+encode to the same ids (tested); others do not. A ``tokenizer.json`` vocabulary maps each
+string to one id, so two cases are refused with ``ValueError``: two merges that made the same
+bytes, and a stop word whose raw text is also the byte-level spelling of a token (``","`` is
+byte 0x2C's spelling; ``"the"`` is that of the merged token ``the``) — train such models with
+a stop list of chunks holding a space, newline or a character outside the byte-level
+alphabet, or use the model itself.
+
+This module does not need ``tokenizers`` to write the file (only to load it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from .bytelevel import to_bytelevel
+from .model import BPEModel
+from .pattern import GPT4_PATTERN
+
+
+def to_hf_json(model: BPEModel) -> dict:
+    """The ``tokenizer.json`` document of ``model`` (a dict; see :func:`export_hf`).
+
+    >>> doc = to_hf_json(BPEModel([(b" ", b"t")], stop_words=[" the"]))
+    >>> doc["model"]["vocab"]["Ġt"], doc["model"]["vocab"][" the"], doc["added_tokens"][0]["id"]
+    (257, 256, 256)
+    """
+    if not isinstance(model, BPEModel):
+        raise TypeError(f"model must be a BPEModel, not {type(model).__name__}")
+    s = len(model.stop_words)
+    vocab: dict[str, int] = {}
+    for i, tok in model.vocab.items():
+        if 256 <= i < 256 + s:
+            continue
+        key = to_bytelevel(tok)
+        if key in vocab:
+            raise ValueError(f"two tokens (ids {vocab[key]} and {i}) are both {tok!r}; a "
+                             "tokenizer.json vocabulary cannot hold duplicates")
+        vocab[key] = i
+    clash = [w for w in model.stop_words if w in vocab]
+    if clash:
+        raise ValueError(f"stop word(s) {clash[:5]!r} are spelled like byte-level tokens of "
+                         "the vocabulary; HF would give them those tokens' ids (see "
+                         "workbench.bpe.export)")
+    for k, w in enumerate(model.stop_words):
+        vocab[w] = 256 + k
+    added = [{"id": 256 + k, "content": w, "single_word": False, "lstrip": False,
+              "rstrip": False, "normalized": False, "special": False}
+             for k, w in enumerate(model.stop_words)]
+    return {
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": added,
+        "normalizer": None,
+        "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+            {"type": "Split", "pattern": {"Regex": GPT4_PATTERN}, "behavior": "Isolated",
+             "invert": False},
+            {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True,
+             "use_regex": False}]},
+        "post_processor": None,
+        "decoder": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True,
+                    "use_regex": False},
+        "model": {"type": "BPE", "dropout": None, "unk_token": None,
+                  "continuing_subword_prefix": None, "end_of_word_suffix": None,
+                  "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
+                  "vocab": vocab,
+                  "merges": [[to_bytelevel(a), to_bytelevel(b)] for a, b in model.merges]},
+    }
+
+
+def export_hf(model: BPEModel, path: str | os.PathLike) -> Path:
+    """Write ``model`` as a HuggingFace ``tokenizer.json`` at ``path``; return the path.
+
+    Load it with ``tokenizers.Tokenizer.from_file(path)``. Raises ``ValueError`` if two
+    merges of the model made the same bytes (see the module docstring).
+    """
+    doc = to_hf_json(model)
+    p = Path(path)
+    p.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    return p
