@@ -1,0 +1,523 @@
+"""Chunk counting: text → chunk→count table with the GPT-4 split pattern, at any scale.
+
+:func:`count_chunks` splits text into *chunks* with the GPT-4 pretokenisation pattern
+(:data:`workbench.bpe.pattern.GPT4_PATTERN`, the ``regex`` package) and counts them. The same
+counting runs three ways, with identical results (same dict, same order):
+
+* in one process (``processes=1``);
+* over the cores of one machine (``processes=None``: all of them), a pool of worker
+  processes;
+* as a map/reduce on a **Dask** cluster (``client=``, needs the ``[scale]`` extra): one task
+  per block of input, partial tables summed by a tree of reduce tasks on the cluster.
+
+Files are streamed, never read whole: each task reads one byte range of one file line by
+line and counts it in blocks of at most ``block_size`` characters, so memory stays bounded
+whatever the file size (up to the caveat under *Block cuts*). In-memory texts (a list of
+``str``) are cut into blocks the same way.
+
+**Block cuts.** A block may only end where the pattern itself always ends a chunk and the
+chunking of what follows does not depend on what precedes (the pattern has no look-behind).
+Two kinds of positions qualify, and blocks are cut only there:
+
+* after a ``"\\n"`` that is followed by a non-whitespace character (the chunk holding the
+  newline always ends there), and
+* between a non-whitespace character and a whitespace character other than ``\\r``/``\\n``
+  (``"word| next"``: a chunk never runs from ``\\S`` into such whitespace).
+
+Byte ranges of files (the unit of parallel work) start and end only at the first kind of
+position, found from the range's nominal offsets by each task on its own, so neighbouring
+tasks agree on the cut without talking to each other. A text with no such position (a
+single line without spaces, a file whose every line starts with whitespace) is counted as
+one block: correct, but not split.
+
+**Undecodable bytes.** Files are read as UTF-8 (no BOM stripping, no newline translation:
+``"\\r\\n"`` stays two characters). With ``errors="strict"`` (the default) an invalid byte
+sequence raises :class:`UnicodeDecodeError` whose message names the file, the line number
+and the byte offset within the line; ``errors="replace"`` substitutes U+FFFD (the table then
+holds chunks with ``"\\ufffd"``) and ``errors="ignore"`` drops the bytes, exactly as
+``bytes.decode`` does on the whole file. (:class:`TextDecodeError` is the
+:class:`UnicodeDecodeError` raised.)
+
+On a Dask cluster (``pip install "tokenisation-workbench[scale]"``; every worker needs
+``workbench`` installed and must see the files under the same paths)::
+
+    from distributed import Client
+    with Client("tcp://scheduler:8786") as client:
+        table = count_chunks(sorted(Path("/shared/corpus").glob("*.txt")), client=client,
+                             block_size=64 << 20, freq_cutoff=2, out="counts.tsv")
+
+This module does not train anything, does not pick stop words (the trainer takes the
+``stop_list_size`` most common chunks of the table), does not normalise Unicode and
+does not split on any pattern but GPT-4's (the block cuts above are proven for it only).
+
+Example
+-------
+>>> count_chunks(texts=["The cat's hat, the cat.\\n"])
+{' cat': 2, ' hat': 1, ' the': 1, "'s": 1, ',': 1, '.\\n': 1, 'The': 1}
+>>> count_chunks(texts=["a a a b"], freq_cutoff=2)
+{' a': 2}
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+from collections import Counter, deque
+from collections.abc import Iterable, Iterator, Mapping
+from operator import itemgetter
+from pathlib import Path
+
+import regex
+from tqdm.auto import tqdm
+
+from .._core.validate import check_choice, check_int
+from ..counts import as_counts, write_counts
+from .pattern import GPT4_REGEX
+
+__all__ = ["DEFAULT_BLOCK_SIZE", "TextDecodeError", "apply_freq_cutoff", "count_chunks"]
+
+#: Default size of one unit of work: bytes of a file per task, characters of a text per task.
+DEFAULT_BLOCK_SIZE = 1 << 20
+
+#: Inputs at least this large (bytes/characters) show a progress bar when ``progress=None``.
+_PROGRESS_MIN = 4 << 20
+#: Partial tables merged by one reduce task on a Dask cluster.
+_FAN_IN = 8
+#: Tasks in flight per worker process (bounds the memory of queued blocks).
+_IN_FLIGHT = 2
+_ERRORS = ("strict", "replace", "ignore")
+#: Bytes read from a file at a time (then cut back to the last newline).
+_READ = 1 << 20
+
+_CHUNK = GPT4_REGEX
+# Positions where a block may be cut (see the module docstring): after "\n" before \S, or
+# between \S and whitespace that is not a line break.
+_CUT = regex.compile(r"(?<=\n)(?=\S)|(?<=\S)(?=[^\S\r\n])")
+_NON_SPACE = regex.compile(r"\S")
+
+
+class TextDecodeError(UnicodeDecodeError):
+    """Invalid UTF-8 in a text file; the message names the file, the line and the byte.
+
+    A :class:`UnicodeDecodeError` (hence a ``ValueError``) that survives the trip back from a
+    worker process or a Dask worker with its message intact.
+    """
+
+    def __reduce__(self):
+        return (type(self), (self.encoding, bytes(self.object), self.start, self.end,
+                             self.reason))
+
+
+# --------------------------------------------------------------------------- blocks
+def _safe_blocks(pieces: Iterable[str], size: int) -> Iterator[str]:
+    """Concatenate ``pieces`` and cut the text again into blocks of about ``size`` characters.
+
+    Every block but the last has at least ``size`` characters and ends at a safe cut, so
+    counting block by block equals counting the whole text.
+
+    >>> list(_safe_blocks(["ab c", "d\\n", " e\\nf"], 2))
+    ['ab', ' cd\\n e\\n', 'f']
+    """
+    parts: list[str] = []
+    length = 0
+    searched = size  # first position of the buffer not yet searched for a cut
+    check_at = size  # join and search once the buffer is longer than this
+    for piece in pieces:
+        parts.append(piece)
+        length += len(piece)
+        if length <= check_at:
+            continue
+        text = "".join(parts)
+        start = 0
+        while (match := _CUT.search(text, searched)) is not None:
+            yield text[start:match.start()]
+            start = match.start()
+            searched = start + size
+        parts = [text[start:]] if start < len(text) else []
+        length = len(text) - start
+        found = start > 0
+        searched = max(searched - start, length)  # the end may become a cut with more text
+        # Without a cut, wait for 25% more text: joins stay linear in total.
+        check_at = searched if found else max(searched, length + length // 4)
+    if length:
+        yield "".join(parts)
+
+
+def _decode(raw: bytes, errors: str, path: str, offset: int) -> str:
+    """Decode whole lines (``raw`` starts at byte ``offset`` of ``path``) or name where it fails.
+
+    UTF-8 never uses the byte ``\\n`` inside a character, so decoding line by line, block by
+    block or the whole file at once give the same text for every ``errors``.
+    """
+    try:
+        return raw.decode("utf-8", errors)
+    except UnicodeDecodeError as err:
+        line_start = raw.rfind(b"\n", 0, err.start) + 1
+        line = _line_number(path, offset + line_start)
+        at = err.start - line_start
+        raise TextDecodeError(
+            "utf-8", raw[line_start:raw.find(b"\n", err.start) % (len(raw) + 1)],
+            at, at + err.end - err.start,
+            f"{err.reason} ({path}, line {line}, byte {at} of the line; pass "
+            f"errors='replace' or 'ignore' to count it anyway)") from None
+
+
+def _line_number(path: str, offset: int) -> int:
+    """1-based number of the line that starts at byte ``offset`` (read in 1 MiB pieces)."""
+    newlines = 0
+    with open(path, "rb") as handle:
+        while offset > 0:
+            piece = handle.read(min(offset, 1 << 20))
+            if not piece:
+                break
+            newlines += piece.count(b"\n")
+            offset -= len(piece)
+    return newlines + 1
+
+
+def _range_text(path: str, start: int, stop: int | None, errors: str) -> Iterator[str]:
+    """Decoded text of the byte range ``[start, stop)`` moved to line cuts, in pieces.
+
+    The range really begins at the first line start ``q >= start`` whose line begins with a
+    non-whitespace character (``q = 0`` always qualifies) and ends at the first such line start
+    ``>= stop`` (or at the end of the file when ``stop`` is None), so consecutive ranges tile
+    the file at safe cuts. The bulk is read in pieces of ``_READ`` bytes ending at a newline;
+    only the lines around the two ends are read one by one.
+    """
+    with open(path, "rb") as handle:
+        offset = 0
+        if start > 0:
+            handle.seek(start - 1)
+            handle.readline()  # to the first line start >= start
+            offset = handle.tell()
+            for raw in iter(handle.readline, b""):
+                text = _decode(raw, errors, path, offset)
+                if _NON_SPACE.match(text) is not None:
+                    if stop is not None and offset >= stop:
+                        return  # the range holds no cut: the previous one reads on
+                    offset += len(raw)
+                    yield text
+                    break
+                offset += len(raw)  # still the previous range's text
+            else:
+                return
+        rest = b""  # an incomplete line carried into the next read
+        while stop is None or offset + len(rest) < stop:
+            data = handle.read(_READ if stop is None else min(_READ, stop - offset - len(rest)))
+            if not data:
+                break
+            data = rest + data
+            end = data.rfind(b"\n") + 1
+            rest = data[end:]
+            if end:
+                yield _decode(data[:end], errors, path, offset)
+                offset += end
+        if rest or stop is None:  # finish the line that crosses stop (or the last line)
+            rest += handle.readline()
+            if rest:
+                yield _decode(rest, errors, path, offset)
+                offset += len(rest)
+        for raw in iter(handle.readline, b""):  # lines starting at or after stop
+            text = _decode(raw, errors, path, offset)
+            if _NON_SPACE.match(text) is not None:
+                return
+            offset += len(raw)
+            yield text
+
+
+def _count_task(task: tuple, counter: Counter[str] | None = None) -> Counter[str]:
+    """Count one unit of work into ``counter`` (a new one by default) and return it.
+
+    ``task`` is ``("text", str, size)`` or ``("file", path, start, stop, errors, size)``.
+    Module-level so that worker processes and Dask can pickle it by name.
+
+    >>> dict(_count_task(("text", "to be, or not to be", 4)))
+    {'to': 1, ' be': 2, ',': 1, ' or': 1, ' not': 1, ' to': 1}
+    """
+    if task[0] == "text":
+        pieces: Iterable[str] = (task[1],)
+        size = task[2]
+    else:
+        _, path, start, stop, errors, size = task
+        pieces = _range_text(path, start, stop, errors)
+    if counter is None:
+        counter = Counter()
+    for block in _safe_blocks(pieces, size):
+        counter.update(_CHUNK.findall(block))
+    return counter
+
+
+def _merge_parts(*parts: Mapping[str, int]) -> Counter[str]:
+    """Sum partial tables (the reduce step).
+
+    >>> dict(_merge_parts({"a": 1, "b": 2}, {"b": 3}))
+    {'a': 1, 'b': 5}
+    """
+    total: Counter[str] = Counter()
+    for part in parts:
+        total.update(part)
+    return total
+
+
+# --------------------------------------------------------------------------- planning
+def _check_paths(paths: object) -> list[str]:
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    if isinstance(paths, (bytes, Mapping)) or not isinstance(paths, Iterable):
+        raise TypeError(f"paths must be a path or a list of paths, not {type(paths).__name__}")
+    out = []
+    for path in paths:
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"every path must be a str or os.PathLike, not "
+                            f"{type(path).__name__} ({path!r:.60})")
+        if not Path(path).is_file():
+            raise FileNotFoundError(f"no text file at {path}")
+        out.append(os.fspath(Path(path).resolve()))
+    return out
+
+
+def _check_texts(texts: object) -> list[str]:
+    if texts is None:
+        return []
+    if isinstance(texts, str) or not isinstance(texts, Iterable):
+        raise TypeError(f"texts must be a list of str, not {type(texts).__name__}"
+                        + (" (wrap a single text in a list)" if isinstance(texts, str) else ""))
+    texts = list(texts)
+    for text in texts:
+        if not isinstance(text, str):
+            raise TypeError(f"every text must be a str, not {type(text).__name__} "
+                            f"({text!r:.60})")
+    return texts
+
+
+def _plan(paths: list[str], texts: list[str], block_size: int,
+          errors: str) -> tuple[int, Iterator[tuple[tuple, int]]]:
+    """Total input size and a lazy stream of ``(task, size)`` units of work."""
+    sizes = [os.path.getsize(path) for path in paths]
+    total = sum(sizes) + sum(len(text) for text in texts)
+    scan = min(block_size, DEFAULT_BLOCK_SIZE)
+
+    def tasks() -> Iterator[tuple[tuple, int]]:
+        for path, size in zip(paths, sizes):
+            starts = list(range(0, size, block_size)) or [0]
+            for i, start in enumerate(starts):
+                stop = starts[i + 1] if i + 1 < len(starts) else None
+                yield ("file", path, start, stop, errors, scan), (stop or size) - start
+        for text in texts:
+            for block in _safe_blocks((text,), block_size):
+                yield ("text", block, scan), len(block)
+
+    return total, tasks()
+
+
+# --------------------------------------------------------------------------- executors
+def _run_serial(tasks: Iterator[tuple[tuple, int]], bar: tqdm) -> Counter[str]:
+    total: Counter[str] = Counter()
+    for task, size in tasks:
+        _count_task(task, total)
+        bar.update(size)
+    return total
+
+
+def _ignore_sigint() -> None:  # pragma: no cover - runs in the worker processes
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _start_pool(processes: int):
+    """A pool of workers that ignore Ctrl-C (the parent stops them).
+
+    The platform's default start method is used (``fork`` on Linux before Python 3.14: no
+    re-import, so a pool starts in milliseconds), except that a process already running
+    other threads is not forked (``forkserver``, else ``spawn``).
+    """
+    context = multiprocessing.get_context()
+    if context.get_start_method() == "fork" and threading.active_count() > 1:
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("forkserver" if "forkserver" in methods
+                                              else "spawn")
+    return context.Pool(processes, initializer=_ignore_sigint)
+
+
+def _run_pool(tasks: Iterator[tuple[tuple, int]], pool, processes: int,
+              bar: tqdm) -> Counter[str]:
+    """Feed ``pool`` with a bounded number of tasks in flight; sum their tables."""
+    total: Counter[str] = Counter()
+    pending: deque = deque()
+    for task, size in tasks:
+        pending.append((pool.apply_async(_count_task, (task,)), size))
+        while len(pending) >= _IN_FLIGHT * processes:
+            result, done = pending.popleft()
+            total.update(result.get())
+            bar.update(done)
+    while pending:
+        result, done = pending.popleft()
+        total.update(result.get())
+        bar.update(done)
+    return total
+
+
+def _run_dask(tasks: Iterator[tuple[tuple, int]], client: object, bar: tqdm) -> Mapping[str, int]:
+    """Map every task on the cluster, reduce by a tree of ``_FAN_IN``-way merges there."""
+    from distributed import as_completed
+
+    work = list(tasks)
+    futures = client.map(_count_task, [task for task, _ in work], pure=False)
+    sizes = {future.key: size for future, (_, size) in zip(futures, work)}
+    del work
+    level = list(futures)
+    every = list(futures)
+    try:
+        while len(level) > 1:
+            level = [client.submit(_merge_parts, *level[i:i + _FAN_IN], pure=False)
+                     for i in range(0, len(level), _FAN_IN)]
+            every += level
+        for future in as_completed(futures):
+            if future.status == "error":
+                future.result()  # raises the worker's exception here
+            bar.update(sizes[future.key])
+        return level[0].result() if level else {}
+    except BaseException:
+        client.cancel(every)
+        raise
+
+
+# --------------------------------------------------------------------------- public
+def count_chunks(paths: str | os.PathLike | Iterable[str | os.PathLike] = (), *,
+                 texts: Iterable[str] | None = None, freq_cutoff: int = 1,
+                 processes: int | None = None, block_size: int = DEFAULT_BLOCK_SIZE,
+                 errors: str = "strict", client: object | None = None,
+                 progress: bool | None = None,
+                 out: str | os.PathLike | None = None) -> dict[str, int]:
+    """Count the GPT-4-pattern chunks of text files and/or in-memory texts.
+
+    Parameters
+    ----------
+    paths : path or iterable of paths
+        UTF-8 text files, streamed by byte ranges of ``block_size`` bytes (never read whole).
+        Each file is a separate text: no chunk spans two files.
+    texts : iterable of str, optional
+        In-memory texts, each a separate text (a single ``str`` is refused: wrap it in a list).
+    freq_cutoff : int
+        Keep only chunks occurring at least this often in the whole input (BatchBPE §2.2;
+        1 keeps everything). Applied after all partial tables are summed.
+    processes : int, optional
+        Worker processes on this machine (default: every core available to this process; 1
+        counts in this process). Ignored when ``client`` is given.
+    block_size : int
+        Bytes of a file (characters of a text) per unit of work; blocks are moved to the next
+        safe cut (module docstring). The result does not depend on it.
+    errors : {"strict", "replace", "ignore"}
+        What to do with bytes that are not UTF-8 (module docstring).
+    client : distributed.Client, optional
+        Run as a map/reduce on this Dask cluster instead (``pip install
+        tokenisation-workbench[scale]``). Its workers must import ``workbench`` and see the
+        files under the same paths (a shared file system); in-memory texts are shipped.
+    progress : bool, optional
+        Show a tqdm progress bar (bytes done). ``None``: only for inputs of 4 MiB or more.
+    out : path, optional
+        Also write the table there as ``chunk<TAB>count`` TSV (:func:`workbench.counts.
+        write_counts`; an empty table is refused).
+
+    Returns
+    -------
+    dict of str to int
+        Chunk → count, most common first, ties in code-point order of the chunk; identical
+        for every ``processes``, ``block_size`` and cluster.
+
+    Raises
+    ------
+    TypeError
+        Wrong argument types.
+    ValueError
+        Bad values (``freq_cutoff < 1``, ``block_size < 1``, unknown ``errors``), or neither
+        ``paths`` nor ``texts`` given.
+    FileNotFoundError
+        A path that is not a file.
+    TextDecodeError
+        Invalid UTF-8 with ``errors="strict"`` (a :class:`UnicodeDecodeError`); the message
+        names the file and line.
+
+    Examples
+    --------
+    >>> count_chunks(texts=["See you at 12:30.", "See you!"], processes=1)
+    {' you': 2, 'See': 2, ' ': 1, ' at': 1, '!': 1, '.': 1, '12': 1, '30': 1, ':': 1}
+    """
+    freq_cutoff = check_int(freq_cutoff, "freq_cutoff", minimum=1)
+    block_size = check_int(block_size, "block_size", minimum=1)
+    errors = check_choice(errors, "errors", _ERRORS)
+    if processes is not None:
+        processes = check_int(processes, "processes", minimum=1)
+    if progress is not None and not isinstance(progress, bool):
+        raise TypeError(f"progress must be True, False or None, not {type(progress).__name__}")
+    if client is not None and not (hasattr(client, "map") and hasattr(client, "submit")):
+        raise TypeError(f"client must be a distributed.Client, not {type(client).__name__}")
+    path_list = _check_paths(paths)
+    text_list = _check_texts(texts)
+    if not path_list and texts is None:
+        raise ValueError("nothing to count: give paths and/or texts=[...]")
+
+    total, tasks = _plan(path_list, text_list, block_size, errors)
+    if processes is None:
+        processes = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+            else (os.cpu_count() or 1)
+    disable = (not progress) if progress is not None else (total < _PROGRESS_MIN or None)
+    use_pool = client is None and processes > 1 and total > block_size
+    pool = _start_pool(processes) if use_pool else None  # before tqdm starts its thread
+    try:
+        with tqdm(total=total, unit="B", unit_scale=True, desc="counting chunks",
+                  disable=disable) as bar:
+            if client is not None:
+                table: Mapping[str, int] = _run_dask(tasks, client, bar)
+            elif pool is not None:
+                table = _run_pool(tasks, pool, processes, bar)
+            else:
+                table = _run_serial(tasks, bar)
+        if pool is not None:
+            pool.close()
+    except BaseException:  # an error or Ctrl-C: stop the workers now
+        if pool is not None:
+            pool.terminate()
+        raise
+    finally:
+        if pool is not None:
+            pool.join()
+    result = _ordered(table, freq_cutoff)
+    if out is not None:
+        write_counts(result, out)
+    return result
+
+
+def _ordered(table: Mapping[str, int], freq_cutoff: int) -> dict[str, int]:
+    """Entries with count >= freq_cutoff, most common first, ties by chunk."""
+    kept = [(chunk, n) for chunk, n in table.items() if n >= freq_cutoff]
+    kept.sort(key=itemgetter(0))
+    kept.sort(key=itemgetter(1), reverse=True)  # stable: ties stay in chunk order
+    return dict(kept)
+
+
+def apply_freq_cutoff(counts: Mapping[str, int] | str | os.PathLike,
+                      freq_cutoff: int) -> dict[str, int]:
+    """Keep the chunks of a table that occur at least ``freq_cutoff`` times (BatchBPE §2.2).
+
+    Parameters
+    ----------
+    counts : Mapping[str, int] or path
+        A chunk→count table or the path of a TSV (validated by
+        :func:`workbench.counts.as_counts`).
+    freq_cutoff : int
+        The threshold (``>= 1``; 1 keeps everything).
+
+    Returns
+    -------
+    dict of str to int
+        The kept entries, in the table's order (may be empty).
+
+    Examples
+    --------
+    >>> apply_freq_cutoff({" the": 10, " cat": 2, " zyx": 1}, 2)
+    {' the': 10, ' cat': 2}
+    """
+    freq_cutoff = check_int(freq_cutoff, "freq_cutoff", minimum=1)
+    return {chunk: n for chunk, n in as_counts(counts).items() if n >= freq_cutoff}
