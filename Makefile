@@ -40,7 +40,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/bench_grampa.py
 
 data: $(STAMP)
-	$(PY) -m workbench.data build
+	$(PY) -m workbench.datasets.build
 
 clean-venv:
 	rm -rf $(VENV)
