@@ -73,7 +73,7 @@ def read_counts(path: str | os.PathLike, *, budget: int = MEMORY_BUDGET) -> dict
                         f"{path}, line {line}: expected 'chunk<TAB>count', got {len(row)} "
                         f"field(s): {row!r:.80}")
                 chunk, count = row
-                if not count.isdigit():
+                if not (count.isascii() and count.isdigit()):
                     raise CountsFormatError(
                         f"{path}, line {line}: count {count!r:.40} is not a positive integer")
                 value = int(count)

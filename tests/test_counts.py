@@ -1,0 +1,56 @@
+"""chunk<TAB>count tables: round trips through the shared/data format and clear errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.counts import CountsFormatError, as_counts, read_counts, write_counts
+
+
+def test_round_trip_keeps_tabs_newlines_and_quotes(tmp_path):
+    table = {" the": 5, "a\tb": 3, "line\nbreak": 2, 'say "hi"': 1, "\n": 4}
+    path = tmp_path / "t.tsv"
+    write_counts(table, path)
+    assert read_counts(path) == table
+    assert list(read_counts(path)) == [" the", "\n", "a\tb", "line\nbreak", 'say "hi"']
+
+
+@pytest.mark.parametrize("text, where", [
+    ("a\t1\nb\n", "line 2"),            # one field
+    ("a\t1\nb\t2\t3\n", "line 2"),      # three fields
+    ("a\t1\nb\tx\n", "line 2"),         # not a number
+    ("a\t1\nb\t0\n", "line 2"),         # zero
+    ("a\t1\nb\t-4\n", "line 2"),        # negative
+    ("a\t1\nb\t\u00b2\n", "line 2"),    # a Unicode digit that int() refuses
+    ("a\t1\na\t2\n", "line 2"),         # repeated chunk
+    ("a\t1\n\t2\n", "line 2"),          # empty chunk
+])
+def test_malformed_lines_name_file_and_line(tmp_path, text, where):
+    path = tmp_path / "bad.tsv"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CountsFormatError, match=rf"bad\.tsv, {where}"):
+        read_counts(path)
+
+
+def test_not_utf8_and_missing_files(tmp_path):
+    path = tmp_path / "latin.tsv"
+    path.write_bytes(b"caf\xe9\t1\n")
+    with pytest.raises(CountsFormatError, match="not UTF-8"):
+        read_counts(path)
+    with pytest.raises(FileNotFoundError):
+        read_counts(tmp_path / "absent.tsv")
+
+
+def test_as_counts_validates_mappings_and_empty_corpora(tmp_path):
+    assert as_counts({"ab": 2}) == {"ab": 2}
+    with pytest.raises(ValueError, match="empty"):
+        as_counts({})
+    empty = tmp_path / "empty.tsv"
+    empty.write_text("", encoding="utf-8")
+    with pytest.raises(ValueError, match="empty corpus"):
+        as_counts(empty)
+    for bad, error in (({"a": 0}, ValueError), ({"a": -1}, ValueError), ({"a": 2.0}, TypeError),
+                       ({"a": True}, TypeError), ({1: 2}, TypeError), ({"": 2}, ValueError),
+                       ([("a", 1)], TypeError)):
+        with pytest.raises(error):
+            as_counts(bad)
