@@ -10,10 +10,12 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def test_usage_snippet_runs():
-    code = re.search(r"```python\n(.*?)```", README, re.S).group(1)
     namespace: dict = {}
-    exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102
+    for code in re.findall(r"```python\n(.*?)```", README, re.S):  # every block, in order
+        exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102
     assert "".join(namespace["g"].sample(namespace["word"])) == namespace["word"]
+    assert namespace["bpe"].decode(namespace["bpe"].encode(" lowest")) == " lowest"
+    assert b"".join(namespace["gt"].encode(" lowest")) == " lowest".encode()
 
 
 def _file_map() -> list[str]:

@@ -145,6 +145,39 @@ def _run_figures(args: argparse.Namespace) -> int:
     return 0
 
 
+# --------------------------------------------------------------------------- experiments
+EXPERIMENTS = ("renyi", "efficiency")
+_QUICK = {
+    "renyi": ["--max-lines", "3000", "--vocab-sizes", "512", "--seeds", "0", "--drops", "10"],
+    "efficiency": ["--max-lines", "2000", "--seeds", "0", "--bpe-size", "1024"],
+}
+
+
+def _configure_experiments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", default="results", help="parent directory of the result folders")
+    parser.add_argument("--only", choices=EXPERIMENTS, default=None,
+                        help="run one experiment (default: all)")
+    parser.add_argument("--quick", action="store_true",
+                        help="a small slice of the text and one seed (a smoke test)")
+
+
+def _run_experiments(args: argparse.Namespace) -> int:
+    import importlib
+    from pathlib import Path
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    status = 0
+    for name in EXPERIMENTS:
+        if args.only and name != args.only:
+            continue
+        module = importlib.import_module(f"workbench.figures.{name}")
+        argv = ["--out", str(Path(args.out) / name)] + (_QUICK[name] if args.quick else [])
+        status = max(status, module.main(argv))
+    return status
+
+
 COMMANDS: dict[str, Command] = {
     "sample": Command(
         help="sample GRaMPa segmentations of words",
@@ -160,6 +193,11 @@ COMMANDS: dict[str, Command] = {
         help="regenerate every reproduced paper figure (SVG, PNG) with captions.md",
         configure=_configure_figures,
         run=_run_figures,
+    ),
+    "experiments": Command(
+        help="regenerate the Rényi counterexample tables and Figures 10-12 into results/",
+        configure=_configure_experiments,
+        run=_run_experiments,
     ),
     "verify": Command(
         help="check every closed form of workbench.theory (symbolic, exact, statistical)",
