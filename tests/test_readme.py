@@ -15,7 +15,7 @@ def test_usage_snippet_runs():
         exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102
     assert "".join(namespace["g"].sample(namespace["word"])) == namespace["word"]
     assert namespace["bpe"].decode(namespace["bpe"].encode(" lowest")) == " lowest"
-    assert b"".join(namespace["gt"].encode(" lowest")) == " lowest".encode()
+    assert b"".join(namespace["gt"].encode(" lowest")) == b" lowest"
 
 
 def _file_map() -> list[str]:
