@@ -239,11 +239,12 @@ def test_notebook_in_browser(path: Path, lab, browser) -> None:
             print(f"{path.name}: no interactive_panel; slider latency not measured")
             return
         selector, key = found
+        back = {"ArrowRight": "ArrowLeft", "ArrowDown": "ArrowUp"}[key]
         steps = []
-        for _ in range(STEPS):
+        for step in range(STEPS):  # forth, back, forth: a control with two values moves too
             page.evaluate(_ARM_JS, [selector])
             page.locator(selector).first.focus()
-            page.keyboard.press(key)
+            page.keyboard.press(key if step % 2 == 0 else back)
             steps.append(page.evaluate(_WAIT_JS, [400, 30_000]) / 1000)
         LATENCIES[path.name] = steps
         print(f"{path.name}: slider steps {[round(s, 3) for s in steps]} s")
