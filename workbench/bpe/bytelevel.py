@@ -21,21 +21,10 @@ b' h\\xc3\\xa9'
 
 from __future__ import annotations
 
+from ..vocab import bytes_to_unicode
 
-def _byte_to_char() -> tuple[str, ...]:
-    printable = (list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1))
-                 + list(range(ord("®"), ord("ÿ") + 1)))
-    table = {b: chr(b) for b in printable}
-    extra = 0
-    for b in range(256):
-        if b not in table:
-            table[b] = chr(256 + extra)
-            extra += 1
-    return tuple(table[b] for b in range(256))
-
-
-#: ``BYTE_TO_CHAR[b]`` spells byte ``b``.
-BYTE_TO_CHAR: tuple[str, ...] = _byte_to_char()
+#: ``BYTE_TO_CHAR[b]`` spells byte ``b`` (GPT-2's map, :func:`workbench.vocab.bytes_to_unicode`).
+BYTE_TO_CHAR: tuple[str, ...] = tuple(bytes_to_unicode()[b] for b in range(256))
 #: Inverse of :data:`BYTE_TO_CHAR`.
 CHAR_TO_BYTE: dict[str, int] = {c: b for b, c in enumerate(BYTE_TO_CHAR)}
 #: ``HF_BYTE_RANK[b]``: the id HuggingFace's BPE trainer gives byte ``b`` (code-point order).
