@@ -39,24 +39,34 @@ Example
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from math import comb, factorial
+from collections.abc import Sequence
+from math import comb
 
 import numpy as np
 from numba import njit, prange
 
 from .._core.config import JIT, JIT_PARALLEL
 from .._core.validate import check_int, check_lengths, check_n
+from .combinatorics import (  # noqa: F401  (Algorithms 4-5, part of the LOCK's public story)
+    _WHY_PART,
+    MAX_PARTITION_N,
+    _mn,
+    _partitions_iter,
+    _rank,
+    multiset_permutation_count,
+    multiset_rank,
+    multiset_unrank,
+    partition_count,
+    partitions_k,
+    partitions_k_recursive,
+)
 
 MAX_LOCK_N = 4096
 """Largest string length for the exact (Python-int) scalar keys."""
 MAX_KERNEL_N = 64
 """Largest string length for the int64 batch kernel :func:`lock_keys`."""
-MAX_PARTITION_N = 128
-"""Largest ``n`` for enumerating partitions (their number grows like ``exp(sqrt(n))``)."""
 
 _WHY_LOCK = f" (exact LOCK keys are capped at n = {MAX_LOCK_N})"
-_WHY_PART = f" (partition enumeration grows like exp(sqrt(n)); the cap is {MAX_PARTITION_N})"
 
 
 # --------------------------------------------------------------------------- C.1 bit keys
@@ -166,187 +176,6 @@ def lock_f1_hyp2f1(m: int, n: int, backend: str = "mpmath") -> int | float:
 
         return float(2.0 ** (n - 1) - comb(n - 1, m - 1) * hyp2f1(1.0, m - n, m, -1.0))
     raise ValueError(f"backend must be 'mpmath' or 'scipy', got {backend!r}")
-
-
-# --------------------------------------------------------------------------- partitions (Alg. 4)
-def partitions_k(n: int, k: int) -> Iterator[tuple[int, ...]]:
-    """The partitions of ``n`` into exactly ``k`` parts, ascending, in lexicographic order.
-
-    Same output and order as the paper's recursive Algorithm 4 (Hindenburg 1779; Knuth
-    7.2.1.4 Algorithm H), generated iteratively: from ``a``, the next partition raises the
-    rightmost part ``a[i]`` (``i < k-1``) that can be raised, sets ``a[i:k-1]`` to the new
-    value and puts the remainder in the last part.
-
-    Parameters
-    ----------
-    n : int
-        The integer, ``0 <= n <= MAX_PARTITION_N``.
-    k : int
-        Number of parts, ``k >= 0``. Yields nothing when ``k > n``; ``(n, k) = (0, 0)``
-        yields the empty partition.
-
-    Yields
-    ------
-    tuple of int
-        ``a[0] <= a[1] <= … <= a[k-1]``, ``sum(a) == n``.
-
-    Examples
-    --------
-    >>> list(partitions_k(8, 3))
-    [(1, 1, 6), (1, 2, 5), (1, 3, 4), (2, 2, 4), (2, 3, 3)]
-    """
-    n = check_int(n, "n", minimum=0, maximum=MAX_PARTITION_N, why=_WHY_PART)
-    k = check_int(k, "k", minimum=0)
-    return _partitions_iter(n, k)
-
-
-def _partitions_iter(n: int, k: int) -> Iterator[tuple[int, ...]]:
-    if k == 0:
-        if n == 0:
-            yield ()
-        return
-    if k > n:
-        return
-    a = [1] * (k - 1) + [n - k + 1]
-    while True:
-        yield tuple(a)
-        # find the rightmost i < k-1 whose raise a[i]+1 still leaves room: the suffix
-        # a[i:] must hold (k - i) parts >= a[i] + 1
-        suffix = a[k - 1]
-        i = k - 2
-        while i >= 0:
-            suffix += a[i]
-            if suffix >= (k - i) * (a[i] + 1):
-                break
-            i -= 1
-        if i < 0:
-            return
-        v = a[i] + 1
-        for j in range(i, k - 1):
-            a[j] = v
-        a[k - 1] = suffix - (k - 1 - i) * v
-
-
-def partitions_k_recursive(n: int, k: int, prefix: tuple[int, ...] = ()
-                           ) -> Iterator[tuple[int, ...]]:
-    """Algorithm 4 of the paper, transcribed literally (recursive generator).
-
-    Kept as the reference for :func:`partitions_k` and for timing the paper's claim; it
-    recurses ``k`` deep. Inputs are not validated. On degenerate input the literal algorithm
-    differs from :func:`partitions_k`: it yields ``()`` for ``k = 0`` and any ``n``, and
-    ``(0,)`` for ``(n, k) = (0, 1)``.
-
-    Examples
-    --------
-    >>> list(partitions_k_recursive(6, 2))
-    [(1, 5), (2, 4), (3, 3)]
-    """
-    if k == 0:
-        yield prefix
-        return
-    if k == 1:
-        low = n
-    elif prefix:
-        low = prefix[-1]
-    else:
-        low = 1
-    high = n // k
-    for s in range(low, high + 1):
-        yield from partitions_k_recursive(n - s, k - 1, prefix + (s,))
-
-
-def partition_count(n: int) -> int:
-    """``p(n)``: the number of integer partitions of ``n``, by enumerating :func:`partitions_k`.
-
-    Examples
-    --------
-    >>> partition_count(5)
-    7
-    """
-    n = check_int(n, "n", minimum=0, maximum=MAX_PARTITION_N, why=_WHY_PART)
-    return sum(1 for k in range(n + 1) for _ in _partitions_iter(n, k))
-
-
-# --------------------------------------------------------------------------- multisets (Alg. 5)
-def multiset_permutation_count(t: Sequence[int]) -> int:
-    """``MN(t) = |t|! / (c_1! … c_k!)``: distinct permutations of the multiset ``t`` (Eq. 58).
-
-    Examples
-    --------
-    >>> multiset_permutation_count([1, 1, 2, 3])
-    12
-    """
-    return _mn(check_lengths(t))
-
-
-def _mn(t: Sequence[int]) -> int:
-    out = factorial(len(t))
-    for c in Counter(t).values():
-        out //= factorial(c)
-    return out
-
-
-def multiset_rank(t: Sequence[int]) -> int:
-    """``g(t)``: the rank of ``t`` among the distinct permutations of ``sort(t)`` (Algorithm 5).
-
-    Lexicographic order, starting at 0; a bijection onto ``0 … MN(t) - 1`` within each
-    multiset. Implements Algorithm 5 with the multinomial updated incrementally
-    (``MN`` with ``a`` removed ``= MN · c_a / r`` for ``r`` remaining elements).
-
-    Examples
-    --------
-    >>> [multiset_rank(p) for p in [(1, 1, 2), (1, 2, 1), (2, 1, 1)]]
-    [0, 1, 2]
-    """
-    return _rank(check_lengths(t))
-
-
-def _rank(t: tuple[int, ...]) -> int:
-    ctr = Counter(t)
-    values = sorted(ctr)
-    r = len(t)
-    mn = _mn(t)
-    g = 0
-    for x in t:
-        for a in values:
-            if a >= x:
-                break
-            if ctr[a]:
-                g += mn * ctr[a] // r
-        mn = mn * ctr[x] // r
-        ctr[x] -= 1
-        r -= 1
-    return g
-
-
-def multiset_unrank(values: Sequence[int], rank: int) -> tuple[int, ...]:
-    """Inverse of :func:`multiset_rank`: the ``rank``-th distinct permutation of ``values``.
-
-    Examples
-    --------
-    >>> multiset_unrank([2, 1, 1], 1)
-    (1, 2, 1)
-    """
-    t = check_lengths(values)
-    mn = _mn(t)
-    rank = check_int(rank, "rank", minimum=0, maximum=mn - 1)
-    ctr = Counter(t)
-    distinct = sorted(ctr)
-    r = len(t)
-    out = []
-    for _ in range(len(t)):
-        for a in distinct:
-            if not ctr[a]:
-                continue
-            block = mn * ctr[a] // r
-            if rank < block:
-                out.append(a)
-                mn = block
-                ctr[a] -= 1
-                r -= 1
-                break
-            rank -= block
-    return tuple(out)
 
 
 # --------------------------------------------------------------------------- f2
