@@ -29,3 +29,23 @@ def test_sampler_batches_are_budgeted(monkeypatch):
     sampler = MarkovRejectionSampler(Vocabulary.infinite(), seed=0)
     with pytest.raises(BudgetError):
         sampler.tokenize(["ab"] * 5000)
+
+
+def test_greedtok_encode_ids_is_budgeted(monkeypatch):
+    from workbench.greedtok import encoder
+
+    model = train_greedtok({"abcabc": 3, "abab": 2}, 3)
+    monkeypatch.setattr(encoder, "check_budget", _tiny_budget)
+    with pytest.raises(BudgetError, match="encoding 1,000 words"):
+        model.encode_ids(["abcabc"] * 1000)
+    assert model.encode_ids(["abc"])[0].size > 0
+
+
+def test_bpe_encode_chunks_is_budgeted(monkeypatch):
+    from workbench.bpe import BPEModel, model
+
+    m = BPEModel([(b"a", b"b")])
+    monkeypatch.setattr(model, "check_budget", _tiny_budget)
+    with pytest.raises(BudgetError, match="encoding 1,000 bytes"):
+        m.encode_chunks(["ab"] * 500)
+    assert m.encode_chunks(["ab"]) == [[256]]

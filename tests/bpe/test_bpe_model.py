@@ -194,3 +194,48 @@ def test_to_vocabulary_feeds_grampa(model):
     for tok, i in zip(model.tokens(" thereof"), model.encode(" thereof")):
         assert vocab.id_of(vocab.to_alphabet(tok.decode())) == i
     assert len(vocab) <= len(model)
+
+
+# ---- the O(L log L) plain encoder (heap) against the naive one, where overlaps abound
+
+def _small_alphabet_model(n_merges: int, seed: int) -> BPEModel:
+    """Merges trained on random strings over {a, b}: pairs like (a, a) overlap everywhere."""
+    rng = random.Random(seed)
+    words = Counter("".join(rng.choice("ab") for _ in range(rng.randint(1, 12)))
+                    for _ in range(300))
+    return train_bpe(dict(words), 256 + n_merges, progress=False)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.text(alphabet="ab", max_size=60), st.integers(0, 3))
+def test_heap_encoder_overlapping_runs_equal_naive(s, seed):
+    m = _small_alphabet_model(12, seed)
+    got = m.encode_chunks([s])[0]
+    assert [m.vocab[i] for i in got] == naive.encode_chunk(s.encode(), m.merges)
+
+
+def test_long_run_of_one_letter_is_fast_and_right():
+    """The quadratic encoder took minutes on one 1 MB chunk ("aaaa…"); the heap takes ms."""
+    import time
+
+    m = BPEModel([(b"a", b"a"), (b"aa", b"aa"), (b"aaaa", b"a")])
+    t = time.perf_counter()
+    ids = m.encode_chunks(["a" * 1_000_001])[0]
+    assert time.perf_counter() - t < 5.0
+    assert b"".join(m.vocab[i] for i in ids) == b"a" * 1_000_001
+    assert [m.vocab[i] for i in m.encode_chunks(["a" * 13])[0]] == naive.encode_chunk(
+        b"a" * 13, m.merges)
+
+
+def test_dropout_refuses_a_chunk_too_long_before_working(model):
+    from workbench._core.validate import BudgetError
+    from workbench.bpe.model import DROPOUT_MAX_CHUNK
+
+    with pytest.raises(BudgetError, match="split chunks longer"):
+        model.encode_chunks(["a" * (DROPOUT_MAX_CHUNK + 1)], dropout=0.1, seed=0)
+    assert len(model.encode_chunks(["a" * (DROPOUT_MAX_CHUNK + 1)])[0]) > 0  # plain BPE: fine
+
+
+def test_encode_chunks_rejects_a_bare_string(model):
+    with pytest.raises(TypeError, match="sequence of str"):
+        model.encode_chunks("hello")

@@ -5,15 +5,24 @@ merge ``k`` makes symbol ``256 + k`` (symbols ``0..255`` are bytes). Encoding a 
 repeatedly applies the lowest-ranked pair present, at its leftmost occurrence, until none is
 left — the order training applied them in, so a training chunk encodes to its trained form.
 
+Plain BPE (``p = 0``) runs in ``O(L log L)`` per chunk of ``L`` bytes: a linked list of
+symbols and a heap of ``(rank, position)`` pairs with lazy deletion. Popping the smallest
+``(rank, position)`` is the same order as "lowest rank, all occurrences left to right",
+because a merge ``k`` only creates pairs of rank ``> k`` (merge ``k``'s output is used
+only by later merges; :class:`~workbench.bpe.model.BPEModel` checks this).
+
 BPE-dropout (Provilkov et al., 2020): at every step each applicable pair occurrence is
 skipped with probability ``p``; the best surviving one is applied; the chunk is finished
-when no occurrence survives. ``p = 0`` is plain BPE, ``p = 1`` leaves bytes. Chunk ``i`` of a
-call draws from SplitMix64 stream ``i``, so results do not depend on batching.
+when no occurrence survives. That is ``O(L^2)`` per chunk (fresh draws at every step), so
+the public wrapper bounds the chunk length. ``p = 1`` leaves bytes. Chunk ``i`` of a call
+draws from SplitMix64 stream ``i``, so results do not depend on batching.
 
 This module does not split text or handle stop words (see :mod:`workbench.bpe.model`).
 """
 
 from __future__ import annotations
+
+import heapq
 
 import numpy as np
 from numba import njit
@@ -44,6 +53,48 @@ def _rank(H, a, b):
 
 
 @njit(**JIT)
+def _encode_heap(buf, length, H):
+    """Plain BPE of ``buf[:length]`` in place in ``O(L log L)``; returns the new length."""
+    if length < 2:
+        return length
+    nxt = np.arange(1, length + 1).astype(np.int64)
+    prv = np.arange(-1, length - 1).astype(np.int64)
+    nxt[length - 1] = -1
+    heap = [(np.int64(0), np.int64(0))]
+    heap.pop()
+    for i in range(length - 1):
+        r = _rank(H, buf[i], buf[i + 1])
+        if r >= 0:
+            heap.append((r, np.int64(i)))
+    heapq.heapify(heap)
+    while len(heap) > 0:
+        r, i = heapq.heappop(heap)
+        j = nxt[i]
+        if buf[i] < 0 or j < 0 or _rank(H, buf[i], buf[j]) != r:
+            continue  # stale: a neighbour changed since this pair was pushed
+        buf[i] = 256 + r
+        buf[j] = -1
+        k = nxt[j]
+        nxt[i] = k
+        if k >= 0:
+            prv[k] = i
+            r2 = _rank(H, buf[i], buf[k])
+            if r2 >= 0:
+                heapq.heappush(heap, (r2, i))
+        h = prv[i]
+        if h >= 0:
+            r2 = _rank(H, buf[h], buf[i])
+            if r2 >= 0:
+                heapq.heappush(heap, (r2, h))
+    w = 0
+    for i in range(length):
+        if buf[i] >= 0:
+            buf[w] = buf[i]
+            w += 1
+    return w
+
+
+@njit(**JIT)
 def encode_chunks(sym, offsets, H, p, seed):
     """Encode chunk ``i`` = ``sym[offsets[i]:offsets[i + 1]]`` for every ``i``.
 
@@ -60,6 +111,10 @@ def encode_chunks(sym, offsets, H, p, seed):
         buf = out[w:w + length]
         for i in range(length):
             buf[i] = sym[s + i]
+        if p == 0.0:
+            w += _encode_heap(buf, length, H)
+            out_offsets[c + 1] = w
+            continue
         state = stream_state(np.uint64(seed), c)
         while length > 1:
             best = -1
@@ -76,26 +131,10 @@ def encode_chunks(sym, offsets, H, p, seed):
                 best_at = i
             if best < 0:
                 break
-            z = 256 + best
-            if p > 0.0:  # apply one occurrence, then draw again
-                buf[best_at] = z
-                for i in range(best_at + 1, length - 1):
-                    buf[i] = buf[i + 1]
-                length -= 1
-                continue
-            a = buf[best_at]
-            b = buf[best_at + 1]
-            j = best_at
-            i = best_at
-            while i < length:
-                if i < length - 1 and buf[i] == a and buf[i + 1] == b:
-                    buf[j] = z
-                    i += 2
-                else:
-                    buf[j] = buf[i]
-                    i += 1
-                j += 1
-            length = j
+            buf[best_at] = 256 + best  # apply one occurrence, then draw again
+            for i in range(best_at + 1, length - 1):
+                buf[i] = buf[i + 1]
+            length -= 1
         w += length
         out_offsets[c + 1] = w
     return out[:w].copy(), out_offsets

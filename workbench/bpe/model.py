@@ -35,12 +35,19 @@ from typing import NamedTuple
 import numpy as np
 
 from .._core.rng import as_generator, base_seed
-from .._core.validate import check_probability
+from .._core.validate import BudgetError, check_budget, check_probability
 from . import _encode
 from .bytelevel import from_bytelevel, to_bytelevel
 from .pattern import GPT4_REGEX
 
 FORMAT = "workbench-bpe"
+
+DROPOUT_MAX_CHUNK = 1 << 14
+"""Longest chunk (bytes) BPE-dropout encodes: its cost is quadratic in the chunk length
+(fresh draws at every merge step), ~1 s at this length. Plain BPE has no such limit."""
+
+BYTES_PER_INPUT_BYTE = 64
+"""Memory estimate of :meth:`BPEModel.encode_chunks` per input byte (arrays and id lists)."""
 
 
 class Batch(NamedTuple):
@@ -172,8 +179,16 @@ class BPEModel:
             BPE-dropout probability ``p`` in ``[0, 1]``.
         seed : int or numpy.random.Generator, optional
             Randomness for dropout (chunk ``i`` uses stream ``i`` of the seed).
+
+        Raises
+        ------
+        BudgetError
+            If the output could exceed the memory budget, or with ``dropout > 0`` a chunk is
+            longer than :data:`DROPOUT_MAX_CHUNK` bytes (checked before any work).
         """
         p = check_probability(dropout, "dropout")
+        if isinstance(chunks, (str, bytes)):
+            raise TypeError("chunks must be a sequence of str, not a single string")
         seed64 = np.uint64(base_seed(as_generator(seed))) if p > 0 else np.uint64(0)
         stop = self._stop_ids
         raw, where, out = [], [], [None] * len(chunks)
@@ -184,6 +199,12 @@ class BPEModel:
                 raw.append(_text_bytes(c, f"chunk {i}"))
                 where.append(i)
         if raw:
+            total = sum(len(b) for b in raw)
+            check_budget(total * BYTES_PER_INPUT_BYTE, f"encoding {total:,} bytes")
+            longest = max(len(b) for b in raw)
+            if p > 0 and longest > DROPOUT_MAX_CHUNK:
+                raise BudgetError(f"BPE-dropout of a {longest:,}-byte chunk is quadratic in its "
+                                  f"length; split chunks longer than {DROPOUT_MAX_CHUNK:,} bytes")
             sym = np.frombuffer(b"".join(raw), dtype=np.uint8).astype(np.int32)
             offsets = np.zeros(len(raw) + 1, dtype=np.int64)
             np.cumsum([len(b) for b in raw], out=offsets[1:])

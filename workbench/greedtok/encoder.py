@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit, prange
 
 from .._core.config import JIT, JIT_INLINE, JIT_PARALLEL
-from .._core.validate import check_int
+from .._core.validate import check_budget, check_int
 from ..vocab import bytes_to_unicode
 from .candidates import TOKEN_BYTES_MAX, WORD_BYTES_MAX, hash_slot
 
@@ -283,10 +283,18 @@ class GreedTokModel:
             All words' token ids, concatenated.
         offsets : numpy.ndarray of int64
             Word ``w``'s ids are ``ids[offsets[w]:offsets[w + 1]]``.
+
+        Raises
+        ------
+        BudgetError
+            If the arrays for these words would exceed the memory budget (before allocating).
         """
         if isinstance(words, (str, bytes)):
             words = [words]
         raws = [_as_word_bytes(w) for w in words]
+        total = sum(len(r) for r in raws)
+        check_budget(total * 24 + len(raws) * 24, f"encoding {len(raws):,} words "
+                     f"({total:,} bytes)")
         woff = np.zeros(len(raws) + 1, dtype=np.int64)
         np.cumsum([len(r) for r in raws], out=woff[1:])
         buf = np.frombuffer(b"".join(raws) + b"\0", dtype=np.uint8)
