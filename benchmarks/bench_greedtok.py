@@ -37,6 +37,7 @@ import time
 import numpy as np
 
 from workbench.counts import as_counts, shared_table
+from workbench.figures.partition_cover import train_ulm
 from workbench.greedtok import GreedTokModel, train_greedtok, train_greedtok_run
 
 #: The package's times on this machine kind (2 threads), k = 1,000 (shared/data/README.md).
@@ -143,9 +144,7 @@ def bench_table(name: str, ks: list[int], repeats: int) -> list[dict]:
 
 def compare_un(k: int) -> None:
     """Tokens per word on un at k: GreedTok vs HF BPE vs SentencePiece ULM."""
-    import tempfile
 
-    import sentencepiece as spm
     from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
     path = shared_table("un")
@@ -171,18 +170,7 @@ def compare_un(k: int) -> None:
     bpe = sum(len(e.ids) * c for e, c in zip(encs, table.values())) / total
 
     t0 = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp:
-        tsv = os.path.join(tmp, "un.tsv")
-        kept = {w: c for w, c in table.items() if "\t" not in w and "\n" not in w}
-        with open(tsv, "w", encoding="utf-8") as fh:
-            fh.writelines(f"{w}\t{c}\n" for w, c in kept.items())
-        prefix = os.path.join(tmp, "ulm")
-        spm.SentencePieceTrainer.train(
-            input=tsv, input_format="tsv", model_prefix=prefix, model_type="unigram",
-            vocab_size=256 + k + 3, byte_fallback=True, character_coverage=1.0,
-            add_dummy_prefix=False, normalization_rule_name="identity",
-            max_sentencepiece_length=16, minloglevel=2, num_threads=2)
-        sp = spm.SentencePieceProcessor(model_file=prefix + ".model")
+    sp = train_ulm(table, k, num_threads=2)
     ulm_secs = time.perf_counter() - t0
     pieces = sp.encode(list(table))
     ulm = sum(len(p) * c for p, c in zip(pieces, table.values())) / total

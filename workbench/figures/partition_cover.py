@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
@@ -112,7 +113,13 @@ def _bpe(counts: Mapping[str, int], k: int) -> tuple[set[bytes], list[int]]:
     return tokens, lengths
 
 
-def _ulm(counts: Mapping[str, int], k: int) -> tuple[set[bytes], list[int]]:
+def train_ulm(counts: Mapping[str, int], k: int, num_threads: int = 1) -> Any:
+    """A SentencePiece unigram model with 256 bytes + ``k`` pieces, trained on a count table.
+
+    Byte fallback, identity normalisation, no dummy prefix, pieces of at most 16 characters;
+    words holding a tab or newline are left out (the TSV input cannot carry them).
+    Returns the loaded ``sentencepiece.SentencePieceProcessor``.
+    """
     import sentencepiece as spm
 
     kept = {w: c for w, c in counts.items() if "\t" not in w and "\n" not in w}
@@ -125,8 +132,12 @@ def _ulm(counts: Mapping[str, int], k: int) -> tuple[set[bytes], list[int]]:
             input=tsv, input_format="tsv", model_prefix=prefix, model_type="unigram",
             vocab_size=256 + k + 3, byte_fallback=True, character_coverage=1.0,
             add_dummy_prefix=False, normalization_rule_name="identity",
-            max_sentencepiece_length=16, minloglevel=2, num_threads=1)
-        sp = spm.SentencePieceProcessor(model_file=prefix + ".model")
+            max_sentencepiece_length=16, minloglevel=2, num_threads=num_threads)
+        return spm.SentencePieceProcessor(model_file=prefix + ".model")
+
+
+def _ulm(counts: Mapping[str, int], k: int) -> tuple[set[bytes], list[int]]:
+    sp = train_ulm(counts, k)
     lengths = [len(p) for p in sp.encode(list(counts))]
     tokens = set()
     for i in range(sp.get_piece_size()):
