@@ -190,8 +190,10 @@ _ARM_JS = """([selector]) => {
   });
   if (status) st.cueObserver.observe(status, {subtree: true, childList: true,
                                               characterData: true});
-  document.addEventListener('keydown', () => { if (st.t0 === null) st.t0 = performance.now(); },
-                            {capture: true, once: true});
+  for (const kind of ['keydown', 'change']) {  // a key press, or a dropdown's new option
+    document.addEventListener(kind, () => { if (st.t0 === null) st.t0 = performance.now(); },
+                              {capture: true, once: true});
+  }
   window.__workbenchStep = st;
 }"""
 _WAIT_JS = """async ([quiet, limit]) => {
@@ -234,7 +236,9 @@ _FINGERPRINT_JS = """([selector]) => {
 def _control(page) -> tuple[str, str] | None:
     """A CSS selector of the first slider handle (else dropdown) of a panel made by
     :func:`workbench.widgets.interactive_panel` (its output has class ``workbench-output``),
-    and the key that moves it."""
+    and the key that moves it (``"ArrowRight"``; ``"ArrowDown"`` for a dropdown, which
+    :func:`_move` turns into choosing the next option: JupyterLab takes a dropdown's arrow
+    keys as "select the cell below")."""
     panel = ".widget-interact:has(.workbench-output)"
     for selector, key in ((f"{panel} .noUi-handle", "ArrowRight"),
                           (f"{panel} select", "ArrowDown")):
@@ -288,9 +292,9 @@ def test_notebook_in_browser(path: Path, lab, browser) -> None:
         steps, shown = [], [page.evaluate(_FINGERPRINT_JS, [selector])]
         for step in range(STEPS):  # forth, back, forth: a control with two values moves too
             page.evaluate(_ARM_JS, [selector])
-            page.locator(selector).first.focus()
-            page.keyboard.press(key if step % 2 == 0 else back)
-            done = page.evaluate(_WAIT_JS, [400, 30_000])
+            pressed = key if step % 2 == 0 else back
+            _move(page, selector, pressed)
+            done = _wait_for_step(page, f"{path.name}: step {step + 1} ({pressed})")
             steps.append(done["ms"] / 1000)
             shown.append(page.evaluate(_FINGERPRINT_JS, [selector]))
             assert done["cue"], f"{path.name}: step {step + 1} showed no 'computing…' cue"
@@ -308,6 +312,30 @@ def test_notebook_in_browser(path: Path, lab, browser) -> None:
         _check_save_button(page, root, path.name)
     finally:
         page.close()
+
+
+def _move(page, selector: str, key: str) -> None:
+    """Move the control: a slider by ``key`` on its focused handle; a dropdown to the next
+    (``ArrowDown``) or previous (``ArrowUp``) option."""
+    control = page.locator(selector).first
+    if key in ("ArrowDown", "ArrowUp"):
+        index = control.evaluate("el => el.selectedIndex") + (1 if key == "ArrowDown" else -1)
+        control.select_option(index=index)
+    else:
+        control.focus()
+        page.keyboard.press(key)
+
+
+def _wait_for_step(page, what: str) -> dict:
+    """:data:`_WAIT_JS` (30 s limit); a step that changed nothing fails with ``what``."""
+    try:
+        return page.evaluate(_WAIT_JS, [400, 30_000])
+    except sync_api.Error as err:
+        if "no change" not in str(err):
+            raise
+        focused = page.evaluate("() => document.activeElement && document.activeElement.outerHTML"
+                                ".slice(0, 300)")
+        pytest.fail(f"{what}: the panel's output did not change within 30 s; focus: {focused}")
 
 
 def _check_save_button(page, root: Path, name: str) -> None:
@@ -403,7 +431,8 @@ def test_notebook_as_voila_app(name: str, voila, browser) -> None:
         assert page.locator(".jp-OutputArea-output",
                             has_text="interactive(children=").count() == 0, \
             f"{name}: a widget was shown as text, not as a control"
-        shown_code = page.locator(".jp-InputArea, .jp-CodeMirrorEditor, .cm-editor").count()
+        shown_code = page.locator(".jp-CodeCell .jp-InputArea, .jp-CodeMirrorEditor, "
+                                  ".cm-editor").filter(visible=True).count()
         assert shown_code == 0, f"{name}: {shown_code} code inputs are shown in the app"
         assert "interactive_panel(" not in page.inner_text("body"), f"{name}: code is shown"
         clutter = page.evaluate(_CHECKS_OUTPUTS_JS)
@@ -414,9 +443,8 @@ def test_notebook_as_voila_app(name: str, voila, browser) -> None:
         selector, key = found
         before = page.evaluate(_FINGERPRINT_JS, [selector])
         page.evaluate(_ARM_JS, [selector])
-        page.locator(selector).first.focus()
-        page.keyboard.press(key)
-        done = page.evaluate(_WAIT_JS, [400, 30_000])
+        _move(page, selector, key)
+        done = _wait_for_step(page, f"voila {name}: step ({key})")
         print(f"voila {name}: one step {done['ms'] / 1000:.3f} s")
         assert done["cue"] and not done["cueNow"], f"{name}: no 'computing…' cue in the app"
         assert page.evaluate(_FINGERPRINT_JS, [selector]) != before, \
