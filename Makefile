@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: lab test lint bench data clean-venv chromium
+.PHONY: lab app test lint bench data clean-venv chromium
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,12 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/ $(ROOT_FLAG)
+
+# The notebooks as standalone web apps (Voilà: code hidden, widgets live, all cells run on
+# opening, a fresh kernel per visitor). Unlike Jupyter, Voilà has no root check (and no
+# --allow-root flag), so it needs no ROOT_FLAG; it never writes into the notebooks.
+app: $(STAMP)
+	$(VENV)/bin/voila notebooks/ --no-browser
 
 test: $(STAMP) chromium
 	$(VENV)/bin/ruff check workbench tests benchmarks

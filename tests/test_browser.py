@@ -2,11 +2,20 @@
 
 For each notebook: open it, run all cells, assert no error output and no matplotlib glyph
 warning, assert the widgets rendered as controls (not as text such as
-``interactive(children=...)``), move the first slider of the first ``interactive_panel`` by keyboard
-(focus + ArrowRight; a dropdown by ArrowDown where there is no slider), assert the panel's
-output changed, and record the update latency (time from the key press until the output
-stops changing). Notebooks whose widgets are not ``interactive_panel`` s are checked for
-rendering but not timed.
+``interactive(children=...)``). Then, in every notebook with an
+:func:`workbench.widgets.interactive_panel`, step the first slider of the first panel by
+keyboard forth, back and forth again (focus + ArrowRight / ArrowLeft; a dropdown by ArrowDown /
+ArrowUp where there is no slider) and for each step assert that the "computing…" cue appeared
+and is gone again, and record the update latency (time from the key press until the output
+stops changing); assert that the first step changed the figure data and that the step back
+restored it exactly (the panels compute deterministically: fixed seeds; exceptions are listed in
+:data:`NONDETERMINISTIC`). Finally click the "save figures" button of the first panel showing a
+figure and assert that the file named after ``saved:`` exists. Notebooks whose widgets are not
+``interactive_panel`` s are checked for rendering but not timed.
+
+A panel's "figure data" (``_FINGERPRINT_JS``) is what its output area shows: image sources
+(the PNG bytes), plotly figures' data and layout (without the random ``uid`` s), and the
+text of everything else.
 
 The server is JupyterLab on 127.0.0.1 with a free port and a random token, serving a
 temporary copy of ``notebooks/`` (so autosave never writes outputs into the repository), with
@@ -45,6 +54,7 @@ RUN_TIMEOUT = 420  # seconds for Run All of one notebook
 STEPS = 3  # slider steps per notebook
 MAX_STEP_SECONDS = float(os.environ.get("BROWSER_MAX_STEP_SECONDS", "5"))  # hard cap, loaded CI
 LATENCIES: dict[str, list[float]] = {}
+NONDETERMINISTIC: dict[str, str] = {}  # notebook name -> why a step back may show other data
 
 if not (Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)):
     pytest.skip(f"no Chromium at {CHROMIUM} (Debian package 'chromium'; `make test` installs "
@@ -60,7 +70,7 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory):
-    """A JupyterLab server on a copy of notebooks/: yields (base_url, token)."""
+    """A JupyterLab server on a copy of notebooks/: yields (base_url, token, root)."""
     base = tmp_path_factory.mktemp("lab")
     root = base / "notebooks"
     shutil.copytree(ROOT / "notebooks", root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
@@ -96,7 +106,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory):
                     raise RuntimeError("JupyterLab did not start:\n" + (
                         base / "server.log").read_text(errors="replace")) from None
                 time.sleep(0.3)
-        yield url, token
+        yield url, token, root
     finally:
         server.terminate()
         try:
@@ -156,40 +166,79 @@ _STATE_JS = """(name) => {
   return out;
 }"""
 
-# Arms a MutationObserver on the panel's output and a capturing keydown listener; _WAIT_JS
+# Arms a MutationObserver on the panel's output, one on its "computing…" cue (it records
+# whether the cue was ever added, however briefly) and a capturing keydown listener; _WAIT_JS
 # resolves with the time (ms) from the key press until the output has not changed for
-# `quiet` ms, and rejects if nothing changed within `limit` ms.
+# `quiet` ms, whether the cue appeared and whether it is still shown; it rejects if nothing
+# changed within `limit` ms.
 _ARM_JS = """([selector]) => {
   const control = document.querySelectorAll(selector)[0];
   const panel = control.closest('.widget-interact') || control.closest('.jp-OutputArea');
   const area = panel.querySelector('.widget-output') || panel;
-  const st = {t0: null, last: null};
+  const status = panel.querySelector('.workbench-status');
+  const st = {t0: null, last: null, cue: false, status: status};
   st.observer = new MutationObserver(() => { st.last = performance.now(); });
   st.observer.observe(area, {subtree: true, childList: true, attributes: true,
                              characterData: true});
-  document.addEventListener('keydown', () => { if (st.t0 === null) st.t0 = performance.now(); },
-                            {capture: true, once: true});
+  const cueShown = (n) => (n.textContent || '').includes('computing');
+  st.cueObserver = new MutationObserver((records) => {
+    for (const r of records) {
+      for (const n of r.addedNodes) if (cueShown(n)) st.cue = true;
+      if (r.type === 'characterData' && cueShown(r.target)) st.cue = true;
+    }
+    if (status && cueShown(status)) st.cue = true;
+  });
+  if (status) st.cueObserver.observe(status, {subtree: true, childList: true,
+                                              characterData: true});
+  for (const kind of ['keydown', 'change']) {  // a key press, or a dropdown's new option
+    document.addEventListener(kind, () => { if (st.t0 === null) st.t0 = performance.now(); },
+                              {capture: true, once: true});
+  }
   window.__workbenchStep = st;
 }"""
 _WAIT_JS = """async ([quiet, limit]) => {
   const st = window.__workbenchStep;
+  const stop = () => { st.observer.disconnect(); st.cueObserver.disconnect(); };
   while (true) {
     await new Promise(r => setTimeout(r, 25));
     const now = performance.now();
     if (st.last !== null && now - st.last > quiet) {
-      st.observer.disconnect(); return st.last - st.t0;
+      stop();
+      return {ms: st.last - st.t0, cue: st.cue,
+              cueNow: !!st.status && (st.status.textContent || '').includes('computing')};
     }
-    if (st.last === null && now - st.t0 > limit) {
-      st.observer.disconnect(); throw new Error('no change');
+    if (st.last === null && now - st.t0 > limit) { stop(); throw new Error('no change'); }
+  }
+}"""
+# What a panel's output area shows, as one string: per output, image sources (the PNG
+# bytes), plotly figures' data and layout without the random trace `uid`s, else the text.
+_FINGERPRINT_JS = """([selector]) => {
+  const control = document.querySelectorAll(selector)[0];
+  const panel = control.closest('.widget-interact');
+  const area = panel.querySelector('.workbench-output') || panel.querySelector('.widget-output');
+  const noUid = (k, v) => (k === 'uid' ? undefined : v);
+  const parts = [];
+  for (const out of area.querySelectorAll('.jp-OutputArea-output')) {
+    const imgs = out.querySelectorAll('img');
+    const plots = out.querySelectorAll('.js-plotly-plot');
+    if (plots.length) {
+      for (const gd of plots) parts.push('plotly:' + JSON.stringify([gd.data, gd.layout], noUid));
+    } else if (imgs.length) {
+      for (const img of imgs) parts.push('img:' + img.src);
+    } else {
+      parts.push('text:' + (out.textContent || ''));
     }
   }
+  return parts.join('\\n');
 }"""
 
 
 def _control(page) -> tuple[str, str] | None:
     """A CSS selector of the first slider handle (else dropdown) of a panel made by
     :func:`workbench.widgets.interactive_panel` (its output has class ``workbench-output``),
-    and the key that moves it."""
+    and the key that moves it (``"ArrowRight"``; ``"ArrowDown"`` for a dropdown, which
+    :func:`_move` turns into choosing the next option: JupyterLab takes a dropdown's arrow
+    keys as "select the cell below")."""
     panel = ".widget-interact:has(.workbench-output)"
     for selector, key in ((f"{panel} .noUi-handle", "ArrowRight"),
                           (f"{panel} select", "ArrowDown")):
@@ -201,7 +250,7 @@ def _control(page) -> tuple[str, str] | None:
 @pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_notebook_in_browser(path: Path, lab, browser) -> None:
-    url, token = lab
+    url, token, root = lab
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     try:
         # a fresh workspace per notebook: nothing restored from the previous test's page
@@ -240,16 +289,166 @@ def test_notebook_in_browser(path: Path, lab, browser) -> None:
             return
         selector, key = found
         back = {"ArrowRight": "ArrowLeft", "ArrowDown": "ArrowUp"}[key]
-        steps = []
+        steps, shown = [], [page.evaluate(_FINGERPRINT_JS, [selector])]
         for step in range(STEPS):  # forth, back, forth: a control with two values moves too
             page.evaluate(_ARM_JS, [selector])
-            page.locator(selector).first.focus()
-            page.keyboard.press(key if step % 2 == 0 else back)
-            steps.append(page.evaluate(_WAIT_JS, [400, 30_000]) / 1000)
+            pressed = key if step % 2 == 0 else back
+            _move(page, selector, pressed)
+            done = _wait_for_step(page, f"{path.name}: step {step + 1} ({pressed})")
+            steps.append(done["ms"] / 1000)
+            shown.append(page.evaluate(_FINGERPRINT_JS, [selector]))
+            assert done["cue"], f"{path.name}: step {step + 1} showed no 'computing…' cue"
+            assert not done["cueNow"], f"{path.name}: the cue stayed after step {step + 1}"
         LATENCIES[path.name] = steps
         print(f"{path.name}: slider steps {[round(s, 3) for s in steps]} s")
         state = page.evaluate(f"({_STATE_JS})({name})")
         assert not state["errors"], f"{path.name}: errors after moving the slider"
+        assert shown[1] != shown[0], f"{path.name}: the first step did not change the figure data"
+        if path.name not in NONDETERMINISTIC:
+            assert shown[2] == shown[0], \
+                f"{path.name}: stepping back did not restore the figure data"
+            assert shown[3] == shown[1], f"{path.name}: stepping forth again showed other data"
         assert max(steps) < MAX_STEP_SECONDS, f"{path.name}: slider step took {max(steps):.2f} s"
+        _check_save_button(page, root, path.name)
+    finally:
+        page.close()
+
+
+def _move(page, selector: str, key: str) -> None:
+    """Move the control: a slider by ``key`` on its focused handle; a dropdown to the next
+    (``ArrowDown``) or previous (``ArrowUp``) option."""
+    control = page.locator(selector).first
+    if key in ("ArrowDown", "ArrowUp"):
+        index = control.evaluate("el => el.selectedIndex") + (1 if key == "ArrowDown" else -1)
+        control.select_option(index=index)
+    else:
+        control.focus()
+        page.keyboard.press(key)
+
+
+def _wait_for_step(page, what: str) -> dict:
+    """:data:`_WAIT_JS` (30 s limit); a step that changed nothing fails with ``what``."""
+    try:
+        return page.evaluate(_WAIT_JS, [400, 30_000])
+    except sync_api.Error as err:
+        if "no change" not in str(err):
+            raise
+        focused = page.evaluate("() => document.activeElement && document.activeElement.outerHTML"
+                                ".slice(0, 300)")
+        pytest.fail(f"{what}: the panel's output did not change within 30 s; focus: {focused}")
+
+
+def _check_save_button(page, root: Path, name: str) -> None:
+    """Click "save figures" on the first panel showing a figure; the file it names exists."""
+    panels = page.locator(".widget-interact:has(.workbench-output img), "
+                          ".widget-interact:has(.workbench-output .js-plotly-plot)")
+    if not panels.count():
+        print(f"{name}: no panel shows a figure; save button not clicked")
+        return
+    panel = panels.first
+    panel.locator("button", has_text="save figures").click()
+    saved = panel.locator(".widget-html", has_text="saved:")
+    saved.wait_for(timeout=60_000)
+    paths = saved.first.locator("code").all_text_contents()
+    assert paths, f"{name}: 'saved:' names no file"
+    missing = [p for p in paths if not (root / p).is_file()]
+    assert not missing, f"{name}: the save button named files that do not exist: {missing}"
+    print(f"{name}: save button wrote {paths}")
+
+
+# ----------------------------------------------------------------------------- Voilà (`make app`)
+VOILA_NOTEBOOKS = ["05_rejection_cost.ipynb", "09_partition_cover.ipynb"]
+
+# The cells after the "Checks" heading that show an output (Voilà runs every cell: passing
+# checks must print nothing); null when the page has no such heading.
+_CHECKS_OUTPUTS_JS = """() => {
+  const cells = [...document.querySelectorAll('.jp-Cell')];
+  const head = cells.findIndex(c => c.classList.contains('jp-MarkdownCell') &&
+    [...c.querySelectorAll('h2')].some(h => (h.textContent || '').trim().startsWith('Checks')));
+  if (head < 0) return null;
+  return cells.slice(head + 1).filter(c => c.querySelector('.jp-OutputArea-output'))
+              .map(c => (c.textContent || '').trim().slice(0, 200));
+}"""
+
+
+@pytest.fixture(scope="module")
+def voila(tmp_path_factory: pytest.TempPathFactory):
+    """Voilà (what ``make app`` runs) on a copy of notebooks/: yields (base_url, token)."""
+    pytest.importorskip("voila", reason="voila is in the [dev] extra")
+    base = tmp_path_factory.mktemp("voila")
+    root = base / "notebooks"
+    shutil.copytree(ROOT / "notebooks", root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    port, token = _free_port(), secrets.token_hex(16)
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
+           "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    cmd = [sys.executable, "-m", "voila", str(root), "--no-browser", "--Voila.ip=127.0.0.1",
+           f"--port={port}", "--Voila.port_retries=0", f"--token={token}"]
+    log = open(base / "voila.log", "wb")  # noqa: SIM115 (closed below)
+    server = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/?token={token}", timeout=2):
+                    break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("Voilà did not start:\n" + (
+                        base / "voila.log").read_text(errors="replace")) from None
+                time.sleep(0.3)
+        yield url, token
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", VOILA_NOTEBOOKS)
+def test_notebook_as_voila_app(name: str, voila, browser) -> None:
+    """``make app``: the notebook runs as an app; widgets live, code hidden, checks silent."""
+    url, token = voila
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    try:
+        start = time.monotonic()
+        page.goto(f"{url}/voila/render/{name}?token={token}", wait_until="domcontentloaded",
+                  timeout=RUN_TIMEOUT * 1000)
+        page.wait_for_function(
+            "() => document.querySelector('.widget-interact:has(.workbench-output) "
+            ":is(.noUi-handle, select)') !== null", timeout=RUN_TIMEOUT * 1000, polling=250)
+        time.sleep(1.0)  # let the last widget views render
+        print(f"\nvoila {name}: app ready in {time.monotonic() - start:.1f} s")
+        assert page.locator(".jp-OutputArea-output", has_text="Traceback").count() == 0, \
+            f"{name}: an error is shown in the app"
+        assert page.locator(".jp-OutputArea-output",
+                            has_text="interactive(children=").count() == 0, \
+            f"{name}: a widget was shown as text, not as a control"
+        shown_code = page.locator(".jp-CodeCell .jp-InputArea, .jp-CodeMirrorEditor, "
+                                  ".cm-editor").filter(visible=True).count()
+        assert shown_code == 0, f"{name}: {shown_code} code inputs are shown in the app"
+        assert "interactive_panel(" not in page.inner_text("body"), f"{name}: code is shown"
+        clutter = page.evaluate(_CHECKS_OUTPUTS_JS)
+        assert clutter is not None, f"{name}: no 'Checks' heading found in the app"
+        assert clutter == [], f"{name}: the Checks section shows output: {clutter}"
+        found = _control(page)
+        assert found is not None, f"{name}: no interactive_panel control in the app"
+        selector, key = found
+        before = page.evaluate(_FINGERPRINT_JS, [selector])
+        page.evaluate(_ARM_JS, [selector])
+        _move(page, selector, key)
+        done = _wait_for_step(page, f"voila {name}: step ({key})")
+        print(f"voila {name}: one step {done['ms'] / 1000:.3f} s")
+        assert done["cue"] and not done["cueNow"], f"{name}: no 'computing…' cue in the app"
+        assert page.evaluate(_FINGERPRINT_JS, [selector]) != before, \
+            f"{name}: moving the control did not change the figure"
+        assert not errors, f"{name}: page errors {errors[:3]}"
     finally:
         page.close()

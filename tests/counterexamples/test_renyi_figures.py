@@ -63,3 +63,47 @@ def test_real_drops_and_grid(small):
     assert cond.shape == (6, 6)
     decided = np.abs(delta) > 1e-12
     assert (cond[decided] == (delta[decided] > 0)).all()
+
+
+@pytest.mark.parametrize("alpha", [1.05, 2.0, 3.0, 6.0])
+@pytest.mark.parametrize("cz", [0.0, 1.0, 70.0, 5000.0])
+def test_condition_grid_is_the_theorem_point_by_point(alpha, cz):
+    """The array computation equals Eq. 15 and ΔH_α from the theory and metrics functions."""
+    from workbench.metrics import renyi_entropy
+    from workbench.theory.renyi import random_drop_condition, random_drop_counts
+
+    background = [400, 300, 200, 150, 100, 80, 60, 40, 30, 20]
+    cx, cy = np.geomspace(1, 3000, 7), np.r_[0.0, np.geomspace(1, 3000, 6)]
+    cond, delta = R.compute_condition_grid(background, cx, cy, cz, alpha)
+    for i, x in enumerate(cx):
+        for j, y in enumerate(cy):
+            counts = {("w", n): float(c) for n, c in enumerate(background)}
+            counts.update(x=float(x), y=float(y), z=float(cz))
+            want = renyi_entropy(random_drop_counts(counts, "x", "y", "z"), alpha) - \
+                renyi_entropy(counts, alpha)
+            assert math.isclose(delta[i, j], want, rel_tol=1e-9, abs_tol=1e-12)
+            if abs(want) > 1e-9:
+                assert cond[i, j] == random_drop_condition(counts, "x", "y", "z", alpha)
+
+
+@pytest.mark.parametrize("args", [
+    ([], [1.0], [1.0], 1.0, 2.0), ([1.0], [-1.0], [1.0], 1.0, 2.0),
+    ([1.0], [1.0], [np.nan], 1.0, 2.0), ([1.0], [1.0], [1.0], -1.0, 2.0),
+    ([1.0], [1.0], [1.0], 1.0, 1.0),
+])
+def test_condition_grid_refuses_bad_input(args):
+    with pytest.raises(ValueError):
+        R.compute_condition_grid(*args)
+
+
+def test_live_table_plot(small):
+    from workbench.figures.common import figure_data
+
+    *_, model, enc = small
+    table = R.compute_live_table(model, enc, 20, 4, 3.0)
+    shown = R.plot_live_table(table)
+    assert shown["table"].equals(table.round(4))
+    assert figure_data(shown["efficiency"])["efficiency"].tolist() == table["Eff_3"].tolist()
+    bad = R.plot_live_table(R.compute_live_table(model, enc, 2, 5, 3.0))  # random-drop refused
+    assert figure_data(bad["efficiency"])["efficiency"][1] == 0.0
+    assert "not allowed" in [t.get_text() for t in bad["efficiency"].axes[0].texts]

@@ -2,7 +2,8 @@
 
 ``compute_*`` functions take plain data and return plain data (lists, dicts); ``plot_*``
 functions draw one matplotlib axes from those results. Everything runs on the shipped text
-(:mod:`workbench.datasets`) in about a second.
+(:mod:`workbench.datasets`) in about a second. The notebook's slider panel is
+:func:`compute_stop_cutoff` drawn by :func:`plot_stop_cutoff`.
 
 This module does not train anything itself beyond calling :func:`workbench.bpe.train_bpe`,
 and does not read ``shared/data``.
@@ -20,6 +21,7 @@ from __future__ import annotations
 import html
 from collections import Counter
 
+from .._core.validate import check_int
 from ..bpe import BPEModel, split_text, train_bpe
 
 _COLOURS = ("#e6f2ff", "#ffe6cc", "#e6ffe6", "#ffe6f2", "#f2e6ff", "#ffffcc")
@@ -78,6 +80,42 @@ def compute_length_change(table: dict[str, int], held_out: str, vocab_size: int,
     return 100.0 * (encoded_length(model, held_out) - base) / base
 
 
+def compute_stop_cutoff(table: dict[str, int], held_out: str, vocab_size: int,
+                        stop_list_size: int = 0, freq_cutoff: int = 1,
+                        base_length: int | None = None) -> dict:
+    """One setting of the stop list and the frequency cut-off against ``(0, 1)`` (§2.1–2.2).
+
+    Trains on ``table`` with ``stop_list_size`` and ``freq_cutoff`` and encodes ``held_out``.
+    ``base_length`` is the held-out length under ``(0, 1)`` at the same ``vocab_size``
+    (computed when None; pass it to skip the second training when a slider moves).
+
+    Returns
+    -------
+    dict
+        ``stop_list_size``, ``freq_cutoff``, ``chunks_kept`` (chunks seen at least
+        ``freq_cutoff`` times, stop words included), ``stop_words`` (the chunks kept out of
+        merging, most common first), ``base_length``, ``length`` and ``change_percent``.
+
+    >>> r = compute_stop_cutoff({" ab": 3, " cd": 2, "ab": 1}, " ab cd ab", 258, 1, 2)
+    >>> r["stop_words"], r["chunks_kept"], r["base_length"], r["length"], r["change_percent"]
+    ([' ab'], 2, 5, 4, -20.0)
+    """
+    stop_list_size = check_int(stop_list_size, "stop_list_size", minimum=0)
+    freq_cutoff = check_int(freq_cutoff, "freq_cutoff", minimum=1)
+    if base_length is None:
+        base_length = encoded_length(train_bpe(table, vocab_size, progress=False), held_out)
+    base_length = check_int(base_length, "base_length", minimum=1)
+    model = train_bpe(table, vocab_size, stop_list_size=stop_list_size,
+                      freq_cutoff=freq_cutoff, progress=False)
+    length = encoded_length(model, held_out)
+    return {"stop_list_size": stop_list_size, "freq_cutoff": freq_cutoff,
+            "chunks_kept": sum(c >= freq_cutoff for c in table.values()),
+            "stop_words": [w.decode("utf-8", errors="replace") if isinstance(w, bytes) else w
+                           for w in model.stop_words],
+            "base_length": base_length, "length": length,
+            "change_percent": 100.0 * (length - base_length) / base_length}
+
+
 def compute_token_lengths(model: BPEModel) -> dict[int, int]:
     """Histogram of merge-made token lengths in bytes.
 
@@ -119,6 +157,34 @@ def plot_merge_order(order: list[int | None], ax) -> None:
     ax.set_xlabel("batched merge rank")
     ax.set_ylabel("serial merge rank")
     ax.legend()
+
+
+def plot_stop_cutoff(result: dict):
+    """Held-out encoded length under ``(0, 1)`` and under the chosen setting (bars with gid
+    ``encoded-length``), the percent change in the title; returns the figure.
+
+    The stop words (at most 12) are printed above the figure.
+    """
+    import matplotlib.pyplot as plt
+
+    stop, cut = result["stop_list_size"], result["freq_cutoff"]
+    words = result["stop_words"]
+    shown = ", ".join(repr(w) for w in words[:12]) + (" …" if len(words) > 12 else "")
+    print(f"{result['chunks_kept']:,} chunks kept by freq_cutoff={cut}; "
+          f"stop words ({len(words)}): {shown or 'none'}")
+    fig, ax = plt.subplots(figsize=(4.8, 3))
+    labels = ["(0, 1)", f"({stop}, {cut})"]
+    bars = ax.bar(labels, [result["base_length"], result["length"]],
+                  color=["#868e96", "#4c6ef5"], width=0.6)
+    for bar in bars:
+        bar.set_gid("encoded-length")
+    ax.bar_label(bars, fmt="{:,.0f}", padding=2, fontsize=8)
+    ax.set_ylim(0, 1.15 * max(result["base_length"], result["length"]))
+    ax.set_ylabel("tokens in the held-out text")
+    ax.set_xlabel("(stop_list_size, freq_cutoff)")
+    ax.set_title(f"encoded length {result['change_percent']:+.3f}% against (0, 1)")
+    fig.tight_layout()
+    return fig
 
 
 def plot_token_lengths(hist: dict[int, int], ax) -> None:

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._core.validate import check_real
 from ..counterexamples import DuplicationBPE, MergeTree, RandomDropBPE
 from ..metrics import percentile_frequency, renyi_efficiency, shannon_entropy
 from ..theory.renyi import random_drop_condition, random_drop_counts
@@ -207,6 +208,36 @@ def compute_live_table(model, enc: EncodedCorpus, n_top: int, k: int, alpha: flo
     return pd.DataFrame(rows).set_index("tokenizer")
 
 
+def plot_live_table(table) -> dict:
+    """Notebook 10's panel view of :func:`compute_live_table`: the table (rounded to 4
+    places) and a bar chart of its ``Eff_α`` column (bars with gid ``efficiency``; a
+    setting that is not allowed is a missing bar, labelled "not allowed").
+
+    Returns ``{"table": DataFrame, "efficiency": Figure}``.
+    """
+    import matplotlib.pyplot as plt
+
+    col = next(c for c in table.columns if c.startswith("Eff_"))
+    values = table[col].to_numpy(dtype=np.float64)
+    fig, ax = plt.subplots(figsize=(5, 2.6))
+    shown = np.nan_to_num(values, nan=0.0)
+    bars = ax.bar(list(table.index), shown, color=["#868e96", "#e8590c", "#4c6ef5"][:len(shown)],
+                  width=0.6)
+    for bar in bars:
+        bar.set_gid("efficiency")
+    ax.bar_label(bars, labels=["not allowed" if np.isnan(v) else f"{v:.4f}" for v in values],
+                 padding=2, fontsize=8)
+    finite = values[np.isfinite(values)]
+    low = float(finite.min()) if finite.size else 0.0
+    high = float(finite.max()) if finite.size else 1.0
+    pad = max(high - low, 1e-3)
+    ax.set_ylim(max(0.0, low - pad), high + pad)
+    ax.set_ylabel(col.replace("Eff_", "Eff_α, α = "))
+    ax.set_title("Rényi efficiency: baseline against the two counterexamples", fontsize=9)
+    fig.tight_layout()
+    return {"table": table.round(4), "efficiency": fig}
+
+
 def compute_real_drops(model, enc: EncodedCorpus, n_top: int, alphas: Sequence[float] = ALPHAS,
                        n_retokenised: int = 5):
     """Theorem 4.1 on the ``n_top`` most frequent merged tokens, one drop at a time.
@@ -258,20 +289,41 @@ def compute_condition_grid(background: Sequence[float], cx: Sequence[float],
     """Theorem 4.1 over a grid: rows ``c(x)``, columns ``c(y)``, a fixed ``c(z)``.
 
     ``background`` are the counts of the other tokens. Returns ``(condition, delta_h)`` arrays
-    of shape ``(len(cx), len(cy))``: Eq. 15 and the actual ``ΔH_α`` of the drop.
-    """
-    from ..metrics import renyi_entropy
+    of shape ``(len(cx), len(cy))``: Eq. 15 and the actual ``ΔH_α`` (bits) of the drop, which
+    moves ``c(x)`` onto ``y`` and ``z`` (``T → T + c(x)``). Computed on whole arrays, from
+    ``Σ c^α`` and ``T`` before and after, with the counts scaled by their maximum
+    (the same numbers as :func:`~workbench.theory.renyi.random_drop_condition` and
+    :func:`~workbench.metrics.renyi_entropy` point by point; the tests compare them).
 
-    cond = np.zeros((len(cx), len(cy)), dtype=bool)
-    delta = np.zeros((len(cx), len(cy)))
-    for i, a in enumerate(cx):
-        for j, b in enumerate(cy):
-            counts = {("w", n): float(c) for n, c in enumerate(background)}
-            counts.update(x=float(a), y=float(b), z=float(cz))
-            cond[i, j] = random_drop_condition(counts, "x", "y", "z", alpha)
-            delta[i, j] = (renyi_entropy(random_drop_counts(counts, "x", "y", "z"), alpha)
-                           - renyi_entropy(counts, alpha))
+    >>> cond, delta = compute_condition_grid([10.0, 10.0], [1.0, 100.0], [1.0, 100.0], 1.0, 2.0)
+    >>> cond.tolist(), (delta > 0).tolist()  # H_2 rises unless y is the most common token
+    ([[True, False], [True, False]], [[True, False], [True, False]])
+    """
+    a = check_real(alpha, "alpha", minimum=1.0, open_minimum=True)
+    bg = _counts_array(background, "background")
+    x = _counts_array(cx, "cx")[:, None]
+    y = _counts_array(cy, "cy")[None, :]
+    z = check_real(cz, "cz", minimum=0.0)
+    scale = max(float(bg.max(initial=0.0)), float(x.max(initial=0.0)),
+                float(y.max(initial=0.0)), z) or 1.0
+    bg, x, y, z = bg / scale, x / scale, y / scale, z / scale
+    rest = float(np.sum(bg ** a))
+    total = float(bg.sum()) + x + y + z
+    power = rest + x ** a + y ** a + z ** a
+    after = rest + (x + y) ** a + (x + z) ** a
+    with np.errstate(divide="ignore", invalid="ignore"):
+        delta = (np.log2(after / (total + x) ** a) - np.log2(power / total ** a)) / (1.0 - a)
+        gain = ((x + y) ** a + (x + z) ** a - x ** a - y ** a - z ** a) / power
+        cond = (1.0 + x / total) ** a > 1.0 + gain
     return cond, delta
+
+
+def _counts_array(values: Sequence[float], name: str) -> np.ndarray:
+    """Finite counts ``>= 0`` as a float array (at least one)."""
+    arr = np.asarray(values, dtype=np.float64).ravel()
+    if arr.size == 0 or not np.isfinite(arr).all() or (arr < 0).any():
+        raise ValueError(f"{name} must be a non-empty sequence of finite counts >= 0")
+    return arr
 
 
 def plot_condition_grid(cond, delta, cx, cy, cz: float, alpha: float):
