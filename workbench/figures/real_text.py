@@ -245,7 +245,7 @@ def plot_live(result: dict, title: str | None = None) -> Figure:
     bins = np.arange(1, max(int(ell.max()), int(ell_det.max())) + 2) - 0.5
     ax_l.hist(ell_det, bins=bins, color=GREY, alpha=0.6, label="deterministic")
     ax_l.hist(ell, bins=bins, histtype="step", color=ACCENT, lw=2, label="multiplexed GRaMPa")
-    ax_l.set(xlabel="token length ℓ (characters, ▁ included)", ylabel="tokens",
+    ax_l.set(xlabel="token length ℓ (characters, marker included)", ylabel="tokens",
              title="token length")
     for ax in (ax_m, ax_l):
         ax.legend(fontsize=8)
