@@ -10,6 +10,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from naive import tables as naive
 
 from workbench import Vocabulary
@@ -245,3 +247,25 @@ def test_paper_transcription_matches_the_paper_text():
 def test_bad_arguments(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+# ---------------------------------------------------------------------------- random words
+@settings(max_examples=40, deadline=None)
+@given(words=st.lists(st.lists(st.text("abc", min_size=1, max_size=5), min_size=1, max_size=2)
+                      .map(tuple), min_size=1, max_size=4),
+       tau=st.sampled_from([1.0, 2.0, 5.0, -10.0]), ell_min=st.integers(1, 2))
+def test_exact_columns_on_random_words(words, tau, ell_min):
+    s = T.Setting("ULM", "GRaMPa", tau=tau, ell_min=ell_min)
+    t7 = T.table7_rows(words, VOCABS, [s], seed=0, progress=False).iloc[0]
+    laws = [naive.grampa_word_law(w, VSET, tau, ell_min) for w in words]
+    assert t7["m_exact_mean"] == pytest.approx(
+        np.mean([naive.law_stats(law, 2)["E_m"] for law in laws]), abs=EXACT)
+    t8 = T.table8_rows(words, VOCABS, [s], samples=3, seed=0, progress=False).iloc[0]
+    types = [w for w in dict.fromkeys(words) if naive.word_count(w, VSET) > 1]
+    assert t8["words"] == len(types)
+    stats = [naive.law_stats(naive.grampa_word_law(w, VSET, tau, ell_min),
+                             naive.word_count(w, VSET)) for w in types]
+    for col in ("H1_H0", "RR", "H1pr_H0pr"):
+        vals = [x[col] for x in stats if not math.isnan(x[col])]
+        expect = 100 * np.mean(vals) if vals else math.nan
+        assert t8[f"{col}_exact_mean"] == pytest.approx(expect, abs=1e-7, nan_ok=True)
