@@ -178,6 +178,21 @@ def _run_experiments(args: argparse.Namespace) -> int:
     return status
 
 
+# --------------------------------------------------------------------------- tables
+def _configure_tables(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", default="results/tables", help="output directory")
+    parser.add_argument("--quick", action="store_true",
+                        help="a small slice of the text and M = 20 (seconds instead of minutes)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed")
+
+
+def _run_tables(args: argparse.Namespace) -> int:
+    from workbench.figures import tables
+
+    argv = ["--out", str(args.out), "--seed", str(args.seed)] + (["--quick"] if args.quick else [])
+    return tables.main(argv)
+
+
 COMMANDS: dict[str, Command] = {
     "sample": Command(
         help="sample GRaMPa segmentations of words",
@@ -198,6 +213,11 @@ COMMANDS: dict[str, Command] = {
         help="regenerate the Rényi counterexample tables and Figures 10-12 into results/",
         configure=_configure_experiments,
         run=_run_experiments,
+    ),
+    "tables": Command(
+        help="GRaMPa Tables 7 and 8 (segmentation statistics, 16 tokenisers) into results/tables",
+        configure=_configure_tables,
+        run=_run_tables,
     ),
     "verify": Command(
         help="check every closed form of workbench.theory (symbolic, exact, statistical)",

@@ -7,7 +7,10 @@ functions (parameters in, data out) and ``plot_*`` functions (data in, figure ou
 * :mod:`.skew` — notebook 02 (τ, ℓ_min, direction, multiplexing; Figures 3, 4, 8);
 * :mod:`.uniform_laws` — notebook 03 (Figure 2, Eq. 27/28 errors);
 * :mod:`.lock_keys` — notebook 04 (LOCK order, Figure 5);
-* :mod:`.rejection_cost` — notebook 05 (rejection samplers against GRaMPa's single pass).
+* :mod:`.rejection_cost` — notebook 05 (rejection samplers against GRaMPa's single pass);
+* :mod:`.real_text` — notebook 06 (live Table 7 row on the shipped text, exact beside sampled);
+* :mod:`.tables`, :mod:`.paper_tables` — ``python -m workbench tables`` (GRaMPa Tables 7–8)
+  and the paper's own numbers.
 
 The widgets binding them are :mod:`workbench.widgets`; the statistics they report are
 :mod:`workbench.stats`. Nothing in the package imports this subpackage except

@@ -1,0 +1,73 @@
+"""Notebook 06's live panel (workbench.figures.real_text): exact mixture statistics against
+naive enumeration, the p = 0 and p = 1 ends, seeds, typos, errors."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from naive.grampa import enumerate_segmentations, segmentation_distribution
+
+from workbench import datasets
+from workbench.figures import real_text as R
+
+ULM = datasets.load_vocabulary("ulm-8k")
+SCORES = dict(zip(ULM.tokens, ULM.scores.tolist()))
+VSET = set(ULM.tokens)
+
+
+def _naive_group_law(pieces, tau, ell_min, p):
+    """Law of one P1 pretoken: p * GRaMPa (pieces independent) + (1 - p) * ULM's Viterbi."""
+    law = {(): 1.0}
+    det: tuple = ()
+    for q in pieces:
+        g = segmentation_distribution(q, VSET, tau, ell_min, "l2r")
+        law = {a + b: pa * pb for a, pa in law.items() for b, pb in g.items()}
+        det += max(enumerate_segmentations(q, VSET), key=lambda s: sum(SCORES[t] for t in s))
+    mixed = {s: p * pr for s, pr in law.items()}
+    mixed[det] = mixed.get(det, 0.0) + 1 - p
+    return mixed, det
+
+
+@pytest.mark.parametrize("tau,ell_min,p", [(1.0, 1, 0.5), (5.0, 2, 0.3), (-10.0, 1, 1.0)])
+def test_exact_columns_against_enumeration(tau, ell_min, p):
+    r = R.compute_live("don't bear", tau=tau, ell_min=ell_min, p=p, vocabulary="ULM")
+    laws = [_naive_group_law(("▁don", "'t"), tau, ell_min, p),
+            _naive_group_law(("▁bear",), tau, ell_min, p)]
+    h = [-sum(q * math.log2(q) for q in law.values() if q > 0) for law, _ in laws]
+    e_m = [sum(len(s) * q for s, q in law.items()) for law, _ in laws]
+    rr = [1 - law[det] for law, det in laws]
+    assert r["words"] == 2
+    assert r["exact"]["entropy_mean"] == pytest.approx(np.mean(h), abs=1e-9)
+    assert r["exact"]["m_mean"] == pytest.approx(np.mean(e_m), abs=1e-9)
+    assert r["exact"]["S_mean"] == pytest.approx(np.mean([(e_m[0] - 1) / 5, (e_m[1] - 1) / 4]))
+    assert r["exact"]["RR_det"] == pytest.approx(np.mean(rr), abs=1e-9)
+
+
+def test_ends_seeds_and_typos():
+    text = R.text_slice(200)
+    r0 = R.compute_live(text, p=0.0, vocabulary="BPE (bpe-8k)")
+    assert r0["row"] == r0["deterministic"] and r0["exact"]["RR_det"] == 0
+    assert r0["exact"]["m_mean"] == pytest.approx(r0["row"]["m_mean"])
+    a = R.compute_live(text, tau=5.0, p=0.7, seed=3)
+    b = R.compute_live(text, tau=5.0, p=0.7, seed=3)
+    c = R.compute_live(text, tau=5.0, p=0.7, seed=4)
+    assert a["row"] == b["row"] and np.array_equal(a["m"], b["m"]) and a["row"] != c["row"]
+    assert a["exact"] == c["exact"]  # exact values do not depend on the seed
+    typo = R.compute_live(text, p=0.0, typos=True)
+    assert typo["deterministic"]["m_mean"] > R.compute_live(text, p=0.0)["deterministic"]["m_mean"]
+    fig = R.plot_live(a)
+    assert len(fig.axes) == 2
+
+
+@pytest.mark.parametrize("kwargs,error", [
+    ({"p": 1.5}, ValueError), ({"tau": 0.0}, ValueError), ({"ell_min": 0}, ValueError),
+    ({"vocabulary": "gpt2"}, ValueError), ({"typos": "yes"}, TypeError),
+    ({"seed": -1}, ValueError),
+])
+def test_bad_arguments(kwargs, error):
+    with pytest.raises(error):
+        R.compute_live("a b", **kwargs)
+    with pytest.raises(TypeError):
+        R.compute_live(["a b"])

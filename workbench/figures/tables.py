@@ -1,0 +1,589 @@
+"""Tables 7 and 8 of the GRaMPa paper on the shipped English text, by one command.
+
+Bauwens, Kaczér, de Lhoneux, *GRaMPa* (ACL 2025), §5.2 and Appendix E. One row per
+tokeniser setting (:data:`SETTINGS`, the paper's layout): BPE and BPE-dropout 0.1 and
+GRaMPa on the BPE vocabulary; ULM k = 1 and k = 64 with α = 0.15 and GRaMPa on the ULM
+vocabulary; GRaMPa with τ ∈ {1, 5, −10} × ℓ_min ∈ {1, 2}, L2R, without multiplexing.
+
+* **Words.** The whitespace-separated words of the text in order (:func:`text_words`), each
+  split by P1 + P2 (:class:`workbench.pretokenise.Pretokeniser`, ``▁`` marker) into pieces;
+  a word's segmentation is the concatenation of its pieces' segmentations (the pretokeniser
+  fixes those boundaries), so ``|s|`` counts the marker. Words some piece of which a
+  vocabulary cannot segment are dropped (counted in ``dropped``).
+* :func:`table7_rows` — Table 7 over word *tokens*: one sample per occurrence, then
+  :func:`workbench.metrics.segmentation.table7` (m and R, S per word; ℓ per token).
+* :func:`table8_rows` — Table 8 over word *types* with ``N_V(s) > 1`` (``N_V`` the number
+  of segmentations in the vocabulary: the product of the pieces' lattice path counts), ``M``
+  samples each, :func:`~workbench.metrics.segmentation.distribution_stats` against the most
+  frequent sample as in the paper, in percent.
+* **Exact columns** (``*_exact_*``), where the sampler's law is known: GRaMPa by dynamic
+  programming over the lattice (:func:`workbench.grampa.statistics.exact_statistics` and a
+  max-product pass for the most likely segmentation), ULM from its k-best list, deterministic
+  BPE trivially; BPE-dropout has none (NaN). Per word: entropies and E[m] add over pieces,
+  the most likely segmentation's probability multiplies. Exact H1/H0 divides by
+  ``log2 N_V(s)`` (the limit M → ∞), exact RR is ``1 − P(most likely)``.
+
+``python -m workbench tables`` (:func:`main`) writes ``table7.csv``, ``table8.csv`` and a
+``README.md`` into ``results/tables``. The paper's numbers: :mod:`.paper_tables`.
+This module draws nothing (notebook 06's panels: :mod:`.real_text`) and does not multiplex.
+
+Example
+-------
+>>> from workbench import Vocabulary
+>>> v = Vocabulary(["a", "b", "ab"], scores=[-1.0, -2.0, -1.0])
+>>> vocabs = {"BPE": v, "ULM": v}
+>>> s = Setting("ULM", "GRaMPa", tau=1.0, ell_min=1)
+>>> row = table7_rows([("ab",), ("abab",)], vocabs, [s], seed=0, progress=False).iloc[0]
+>>> float(row["m_exact_mean"])  # E[m] of "ab" is 1.5, of "abab" (4 paths) 3.0
+2.25
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .._core.rng import as_generator, base_seed
+from .._core.validate import check_budget, check_choice, check_int, check_probability, check_real
+from ..grampa import Grampa, check_tau
+from ..grampa.statistics import exact_statistics
+from ..lattice import count_segmentations
+from ..metrics.segmentation import distribution_stats, table7, table8
+from ..pretokenise import Pretokeniser
+from ..samplers import BPESampler, ULMSampler, merges_from_vocabulary
+from ..vocab import Vocabulary
+from .paper_tables import PAPER_TABLE7, PAPER_TABLE8, TABLE7_COLUMNS, TABLE8_COLUMNS
+
+__all__ = [
+    "FULL",
+    "QUICK",
+    "SETTINGS",
+    "Setting",
+    "compare_with_paper",
+    "exact_piece",
+    "main",
+    "sample_segmentations",
+    "table7_rows",
+    "table8_rows",
+    "text_words",
+]
+
+Word = tuple[str, ...]
+#: Bytes a sampled batch holds per character (pieces, token strings, lengths).
+BYTES_PER_CHAR = 96
+#: Largest M of Table 8 accepted.
+MAX_SAMPLES = 100_000
+#: Sizes of the full run: Table 7 words, words Table 8's types come from, M (as the paper,
+#: Table 8 uses the first tenth of Table 7's text).
+FULL = {"words": 200_000, "type_words": 20_000, "samples": 100}
+#: Sizes of ``--quick`` (seconds).
+QUICK = {"words": 2_000, "type_words": 200, "samples": 20}
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One tokeniser of Tables 7–8: which trained vocabulary, which tokeniser, its knobs.
+
+    >>> Setting("BPE", "BPE", dropout=0.1).label
+    'BPE / BPE p_d=0.1'
+    """
+
+    vocabulary: str
+    tokeniser: str
+    dropout: float = 0.0
+    nbest: int = 1
+    alpha: float = 1.0
+    tau: float = 1.0
+    ell_min: int = 1
+
+    def __post_init__(self) -> None:
+        check_choice(self.vocabulary, "vocabulary", ("BPE", "ULM"))
+        check_choice(self.tokeniser, "tokeniser", ("BPE", "ULM", "GRaMPa"))
+        check_probability(self.dropout, "dropout")
+        check_int(self.nbest, "nbest", minimum=1)
+        check_real(self.alpha, "alpha")
+        check_tau(self.tau)
+        check_int(self.ell_min, "ell_min", minimum=1)
+
+    @property
+    def params(self) -> str:
+        """The knobs as the paper prints them (ASCII)."""
+        if self.tokeniser == "BPE":
+            return f"p_d={self.dropout:g}"
+        if self.tokeniser == "ULM":
+            return f"k={self.nbest} alpha={self.alpha:g}"
+        return f"l_min={self.ell_min} tau={self.tau:g}"
+
+    @property
+    def label(self) -> str:
+        """``"<vocabulary> / <tokeniser> <params>"``, the key of :mod:`.paper_tables`."""
+        return f"{self.vocabulary} / {self.tokeniser} {self.params}"
+
+    @property
+    def deterministic(self) -> bool:
+        """True for BPE without dropout and ULM with k = 1."""
+        return (self.tokeniser == "BPE" and self.dropout == 0) or (
+            self.tokeniser == "ULM" and self.nbest == 1)
+
+    def sampler(self, vocab: Vocabulary, seed: object = None):
+        """The sampler of this setting over ``vocab`` (GRaMPa L2R, ULM by its own k-best)."""
+        if self.tokeniser == "GRaMPa":
+            return Grampa(vocab, tau=self.tau, ell_min=self.ell_min, direction="l2r", seed=seed)
+        if self.tokeniser == "ULM":
+            return ULMSampler(vocab, nbest=self.nbest, alpha=self.alpha, seed=seed)
+        return BPESampler(vocab, dropout=self.dropout, merges=_merges(vocab), seed=seed)
+
+
+def _grampas(vocab: str) -> list[Setting]:
+    return [Setting(vocab, "GRaMPa", tau=t, ell_min=e) for e in (1, 2) for t in (1.0, 5.0, -10.0)]
+
+
+#: The 16 settings of the paper's Tables 7 and 8, in its order.
+SETTINGS: tuple[Setting, ...] = (
+    Setting("BPE", "BPE"), Setting("BPE", "BPE", dropout=0.1), *_grampas("BPE"),
+    Setting("ULM", "ULM"), Setting("ULM", "ULM", nbest=64, alpha=0.15), *_grampas("ULM"),
+)
+
+_MERGES: dict[int, tuple[Vocabulary, list[tuple[str, str]]]] = {}
+
+
+def _merges(vocab: Vocabulary) -> list[tuple[str, str]]:
+    """:func:`merges_from_vocabulary`, cached per vocabulary object (it takes a second)."""
+    hit = _MERGES.get(id(vocab))
+    if hit is None or hit[0] is not vocab:
+        hit = _MERGES[id(vocab)] = (vocab, merges_from_vocabulary(vocab))
+    return hit[1]
+
+
+# ------------------------------------------------------------------------------ words
+def text_words(text: str, alphabet: str = "sentencepiece", limit: int | None = None
+               ) -> list[Word]:
+    """The whitespace-separated words of ``text`` in order, each as its P1 + P2 pieces.
+
+    >>> text_words("It's 42, Sir.")
+    [('▁It', "'s"), ('▁', '4', '2', '▁,'), ('▁Sir', '▁.')]
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    if limit is not None:
+        limit = check_int(limit, "limit", minimum=0)
+    pre = Pretokeniser(alphabet)
+    out: list[Word] = []
+    for w in text.split():
+        if limit is not None and len(out) >= limit:
+            break
+        pieces = tuple(pre.pieces(w))
+        if pieces:
+            out.append(pieces)
+    return out
+
+
+def _check_words(words: object) -> list[Word]:
+    if isinstance(words, str):
+        raise TypeError("words must be a sequence of words, each a sequence of pieces (str)")
+    out = []
+    for k, w in enumerate(words):  # type: ignore[attr-defined]
+        if isinstance(w, str):
+            raise TypeError(f"word {k} is a str; give each word as a tuple of its pieces")
+        w = tuple(w)
+        for p in w:
+            if not isinstance(p, str):
+                raise TypeError(f"word {k} has a piece of type {type(p).__name__}, not str")
+        if not w or not all(w):
+            raise ValueError(f"word {k} must be a non-empty sequence of non-empty pieces")
+        out.append(w)
+    return out
+
+
+def _check_inputs(words: object, vocabularies: object, settings: object
+                  ) -> tuple[list[Word], dict[str, Vocabulary], list[Setting]]:
+    words = _check_words(words)
+    if isinstance(settings, Setting):
+        settings = [settings]
+    settings = list(settings)  # type: ignore[call-overload]
+    for s in settings:
+        if not isinstance(s, Setting):
+            raise TypeError(f"settings must be Setting objects, not {type(s).__name__}")
+    if not isinstance(vocabularies, Mapping):
+        raise TypeError("vocabularies must be a mapping {'BPE': Vocabulary, 'ULM': Vocabulary}")
+    vocabs = {}
+    for s in settings:
+        v = vocabularies.get(s.vocabulary)
+        if not isinstance(v, Vocabulary) or v.is_infinite:
+            raise ValueError(f"setting {s.label!r} needs a finite Vocabulary under "
+                             f"vocabularies[{s.vocabulary!r}]")
+        vocabs[s.vocabulary] = v
+    return words, vocabs, settings
+
+
+def _piece_counts(words: list[Word], vocab: Vocabulary) -> dict[str, int]:
+    """``N_V`` of every distinct piece (lattice path count, ℓ_min = 1)."""
+    pieces = {p for w in words for p in w}
+    return {p: count_segmentations(p, vocab) for p in sorted(pieces)}
+
+
+def _segmentable(words: list[Word], vocabs: Mapping[str, Vocabulary]
+                 ) -> tuple[list[Word], dict[str, dict[str, int]]]:
+    """Words every piece of which every vocabulary segments, and the pieces' counts."""
+    counts = {name: _piece_counts(words, v) for name, v in vocabs.items()}
+    kept = [w for w in words if all(c[p] > 0 for c in counts.values() for p in w)]
+    return kept, counts
+
+
+# ------------------------------------------------------------------------------ sampling
+def _setting_seed(seed: int, setting: Setting, table: int) -> np.random.Generator:
+    """The generator of one setting in one table: depends on nothing else."""
+    return np.random.default_rng([seed, zlib.crc32(setting.label.encode()), table])
+
+
+def _as_seed(seed: object) -> int:
+    if isinstance(seed, np.random.Generator):
+        return int(base_seed(seed))
+    if seed is None:
+        return int(base_seed(as_generator(None)))
+    return check_int(seed, "seed", minimum=0)
+
+
+def sample_segmentations(sampler: object, words: Sequence[Word], repeats: int = 1
+                         ) -> list[tuple[int, ...]]:
+    """Token lengths of ``repeats`` samples of each word (word ``k``'s at ``k*repeats + r``).
+
+    One batch through ``sampler.tokenize``; a word's segmentation is its pieces'
+    segmentations concatenated.
+
+    >>> from workbench import Vocabulary
+    >>> from workbench.samplers import ULMSampler
+    >>> u = ULMSampler(Vocabulary(["a", "b", "ab"], scores=[-1.0, -1.0, -1.5]))
+    >>> sample_segmentations(u, [("ab", "a"), ("abab",)], repeats=2)
+    [(2, 1), (2, 1), (2, 2), (2, 2)]
+    """
+    repeats = check_int(repeats, "repeats", minimum=1, maximum=MAX_SAMPLES)
+    words = _check_words(words)
+    n_chars = sum(len(p) for w in words for p in w) * repeats
+    check_budget(n_chars * BYTES_PER_CHAR, f"{repeats} samples of {len(words):,} words")
+    batch = [p for w in words for _ in range(repeats) for p in w]
+    toks = sampler.tokenize(batch)  # type: ignore[attr-defined]
+    out: list[tuple[int, ...]] = []
+    at = 0
+    for w in words:
+        for _ in range(repeats):
+            lengths: list[int] = []
+            for seg in toks[at:at + len(w)]:
+                lengths.extend(len(t) for t in seg)
+            at += len(w)
+            out.append(tuple(lengths))
+    return out
+
+
+# ------------------------------------------------------------------------------ exact laws
+def _mode_probability(arcs: Mapping[tuple[int, int], float], n: int) -> float:
+    """Largest path probability from node 0 to ``n`` (arcs in word coordinates).
+
+    >>> _mode_probability({(0, 1): 0.5, (1, 2): 1.0, (0, 2): 0.5}, 2)
+    0.5
+    """
+    best = [0.0] * (n + 1)
+    best[0] = 1.0
+    for (i, j), p in sorted(arcs.items(), key=lambda a: a[0][1]):
+        best[j] = max(best[j], best[i] * p)
+    return best[n]
+
+
+def exact_piece(setting: Setting, sampler: object, piece: str) -> tuple[float, float, float]:
+    """``(entropy in bits, E[m], P(most likely segmentation))`` of one piece's law.
+
+    GRaMPa: :func:`exact_statistics` plus a max-product pass over its arc probabilities;
+    ULM: its k-best list and their probabilities; deterministic BPE: one segmentation.
+    BPE-dropout: NaNs (its law is not computed).
+
+    >>> from workbench import Vocabulary
+    >>> g = Setting("ULM", "GRaMPa")
+    >>> exact_piece(g, g.sampler(Vocabulary(["a", "b", "ab"])), "abab")
+    (2.0, 3.0, 0.25)
+    """
+    if setting.tokeniser == "GRaMPa":
+        st = exact_statistics(sampler, piece)  # type: ignore[arg-type]
+        mode = _mode_probability(sampler.arc_probabilities(piece), len(piece))  # type: ignore
+        return st["entropy"], st["E_m"], mode
+    if setting.tokeniser == "ULM":
+        segs, probs = sampler.kbest(piece)  # type: ignore[attr-defined]
+        h = -sum(p * math.log2(p) for p in probs if p > 0)
+        return h, sum(p * len(s) for s, p in zip(segs, probs)), max(probs)
+    if setting.dropout == 0:
+        return 0.0, float(len(sampler.sample(piece))), 1.0  # type: ignore[attr-defined]
+    return math.nan, math.nan, math.nan
+
+
+_EXACT: dict[tuple[Setting, int], tuple[Vocabulary, object, dict]] = {}
+
+
+def _exact_cache(setting: Setting, vocab: Vocabulary) -> tuple[object, dict]:
+    """A sampler of the setting and its piece → exact law cache (shared by both tables)."""
+    hit = _EXACT.get((setting, id(vocab)))
+    if hit is None or hit[0] is not vocab:
+        if len(_EXACT) >= 64:
+            _EXACT.clear()
+        hit = _EXACT[(setting, id(vocab))] = (vocab, setting.sampler(vocab, seed=0), {})
+    return hit[1], hit[2]
+
+
+def _exact_words(setting: Setting, vocab: Vocabulary, words: list[Word]
+                 ) -> list[tuple[float, float, float]]:
+    """Per word: entropy (sum), E[m] (sum), P(most likely) (product) over its pieces."""
+    if setting.tokeniser == "BPE" and setting.dropout > 0:
+        return [(math.nan, math.nan, math.nan)] * len(words)
+    sampler, cache = _exact_cache(setting, vocab)
+    out = []
+    for w in words:
+        h = e_m = 0.0
+        mode = 1.0
+        for p in w:
+            hit = cache.get(p)
+            if hit is None:
+                hit = cache[p] = exact_piece(setting, sampler, p)
+            h, e_m, mode = h + hit[0], e_m + hit[1], mode * hit[2]
+        out.append((h, e_m, mode))
+    return out
+
+
+# ------------------------------------------------------------------------------ the rows
+def _progress(items: list, progress: bool | None, desc: str):
+    from tqdm.auto import tqdm
+
+    disable = None if progress is None else not progress  # None: only on a terminal
+    return tqdm(items, desc=desc, unit="setting", disable=disable, leave=False)
+
+
+def _head(setting: Setting) -> dict[str, object]:
+    return {"setting": setting.label, "vocabulary": setting.vocabulary,
+            "tokeniser": setting.tokeniser, "params": setting.params}
+
+
+def table7_rows(words: Iterable[Sequence[str]], vocabularies: Mapping[str, Vocabulary],
+                settings: Iterable[Setting] = SETTINGS, *, seed: object = 0,
+                progress: bool | None = None) -> pd.DataFrame:
+    """Table 7: one row per setting, one sample per word token.
+
+    Parameters
+    ----------
+    words : sequence of words, each a sequence of pieces (:func:`text_words`)
+        Word tokens (repetitions count).
+    vocabularies : mapping
+        ``{"BPE": Vocabulary, "ULM": Vocabulary}`` (only the keys the settings use).
+    settings : iterable of Setting, default :data:`SETTINGS`
+    seed : int or numpy.random.Generator
+        Each setting samples from its own generator of ``(seed, setting)``.
+    progress : bool or None
+        tqdm bar over settings (None: on a terminal only).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``setting, vocabulary, tokeniser, params``, Table 7's columns (:data:`TABLE7_COLUMNS`),
+        ``m_exact_mean``, ``S_exact_mean`` (NaN without a known law), ``words``, ``tokens``,
+        ``dropped``.
+    """
+    words, vocabs, settings = _check_inputs(words, vocabularies, settings)
+    seed = _as_seed(seed)
+    kept, _ = _segmentable(words, vocabs)
+    lengths = [sum(map(len, w)) for w in kept]
+    rows = []
+    for s in _progress(settings, progress, "Table 7"):
+        vocab = vocabs[s.vocabulary]
+        segs = sample_segmentations(s.sampler(vocab, _setting_seed(seed, s, 7)), kept)
+        row = {**_head(s), **table7(segs)}
+        exact = _exact_words(s, vocab, kept)
+        e_m = np.array([e[1] for e in exact])
+        e_s = [(m - 1) / (n - 1) for (_, m, _), n in zip(exact, lengths) if n > 1]
+        row["m_exact_mean"] = float(e_m.mean()) if kept else math.nan
+        row["S_exact_mean"] = float(np.mean(e_s)) if e_s else math.nan
+        row.update(words=len(kept), tokens=sum(map(len, segs)), dropped=len(words) - len(kept))
+        rows.append(row)
+    return pd.DataFrame(rows, columns=list(_head(SETTINGS[0])) + list(TABLE7_COLUMNS) + [
+        "m_exact_mean", "S_exact_mean", "words", "tokens", "dropped"])
+
+
+def _exact8(h: float, mode: float, n_seg: int) -> dict[str, float]:
+    """Exact Table 8 fractions of one word: H1/H0, H1pr/H0pr, RR (NaN where undefined)."""
+    out = {"H1_H0_exact": h / math.log2(n_seg) if n_seg > 1 else math.nan,
+           "RR_exact": 1.0 - mode, "H1pr_H0pr_exact": math.nan}
+    if n_seg > 2 and 0.0 < mode < 1.0 and not math.isnan(h):
+        rest = 1.0 - mode  # entropy of the law given "not the most likely segmentation"
+        h_rest = (h + mode * math.log2(mode)) / rest + math.log2(rest)
+        out["H1pr_H0pr_exact"] = max(h_rest, 0.0) / math.log2(n_seg - 1)
+    return out
+
+
+def table8_rows(words: Iterable[Sequence[str]], vocabularies: Mapping[str, Vocabulary],
+                settings: Iterable[Setting] = SETTINGS, *, samples: int = 100,
+                seed: object = 0, progress: bool | None = None) -> pd.DataFrame:
+    """Table 8: one row per setting over the distinct words with ``N_V(s) > 1``.
+
+    Parameters
+    ----------
+    words : sequence of words, each a sequence of pieces
+        Repetitions are dropped (word types, first occurrence order).
+    vocabularies, settings, seed, progress
+        As :func:`table7_rows`.
+    samples : int, default 100
+        ``M`` samples per word (the paper's M = 100).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Table 8's columns (:data:`TABLE8_COLUMNS`) in percent, ``*_exact_mean`` (percent,
+        NaN without a known law), ``words`` (types with ``N_V > 1``), ``M``, ``dropped``.
+        ``H1pr_H0pr`` is NaN for deterministic tokenisers (no second segmentation: the
+        paper prints 0).
+    """
+    words, vocabs, settings = _check_inputs(words, vocabularies, settings)
+    samples = check_int(samples, "samples", minimum=1, maximum=MAX_SAMPLES)
+    seed = _as_seed(seed)
+    types = list(dict.fromkeys(words))
+    kept, counts = _segmentable(types, vocabs)
+    rows = []
+    for s in _progress(settings, progress, "Table 8"):
+        vocab, c = vocabs[s.vocabulary], counts[s.vocabulary]
+        n_seg = [math.prod(c[p] for p in w) for w in kept]
+        multi = [w for w, n in zip(kept, n_seg) if n > 1]
+        n_multi = [n for n in n_seg if n > 1]
+        segs = sample_segmentations(s.sampler(vocab, _setting_seed(seed, s, 8)), multi, samples)
+        per_word = [distribution_stats(segs[k * samples:(k + 1) * samples], n)
+                    for k, n in enumerate(n_multi)]
+        row: dict[str, object] = dict(_head(s))
+        for name, value in table8(per_word).items():
+            if name != "words":
+                row[name] = 100 * value
+        exact = [_exact8(h, mode, n) for (h, _, mode), n in
+                 zip(_exact_words(s, vocab, multi), n_multi)]
+        for name in ("H1pr_H0pr_exact", "H1_H0_exact", "RR_exact"):
+            vals = np.array([e[name] for e in exact], dtype=float)
+            vals = vals[~np.isnan(vals)]
+            row[f"{name}_mean"] = 100 * float(vals.mean()) if vals.size else math.nan
+        row.update(words=len(multi), M=samples, dropped=len(types) - len(kept))
+        rows.append(row)
+    return pd.DataFrame(rows, columns=list(_head(SETTINGS[0])) + list(TABLE8_COLUMNS) + [
+        "H1pr_H0pr_exact_mean", "H1_H0_exact_mean", "RR_exact_mean", "words", "M", "dropped"])
+
+
+def compare_with_paper(ours: pd.DataFrame, table: int) -> pd.DataFrame:
+    """Ours beside the paper's: for each column of Table ``table`` (7 or 8), ``ours``/``paper``.
+
+    Rows are the settings of ``ours`` that the paper has; means only.
+    """
+    table = check_int(table, "table", minimum=7, maximum=8)
+    paper = PAPER_TABLE7 if table == 7 else PAPER_TABLE8
+    columns = [c for c in (TABLE7_COLUMNS if table == 7 else TABLE8_COLUMNS)
+               if c.endswith("_mean")]
+    rows = []
+    for _, r in ours.iterrows():
+        if r["setting"] not in paper:
+            continue
+        out = {"setting": r["setting"]}
+        for c in columns:
+            out[(c[:-5], "ours")] = r[c]
+            out[(c[:-5], "paper")] = paper[r["setting"]][c]
+        rows.append(out)
+    df = pd.DataFrame(rows).set_index("setting")
+    df.columns = pd.MultiIndex.from_tuples(df.columns)
+    return df
+
+
+# ------------------------------------------------------------------------------ command
+def load_vocabularies() -> dict[str, Vocabulary]:
+    """The shipped ``bpe-8k`` and ``ulm-8k`` vocabularies under ``"BPE"`` and ``"ULM"``."""
+    from ..datasets import load_vocabulary
+
+    return {"BPE": load_vocabulary("bpe-8k"), "ULM": load_vocabulary("ulm-8k")}
+
+
+def _write(path: Path, text: str) -> None:
+    """Write through a temporary file, so an interrupted run leaves no half file."""
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m workbench tables``: Tables 7 and 8 into ``--out`` (CSV + README.md)."""
+    parser = argparse.ArgumentParser(prog="python -m workbench tables",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--out", default="results/tables", help="output directory")
+    parser.add_argument("--quick", action="store_true", help="a small slice (seconds)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed")
+    parser.add_argument("--text", default="shakespeare", help="shipped text (datasets)")
+    parser.add_argument("--words", type=int, default=None,
+                        help=f"Table 7: first N words (default {FULL['words']:,})")
+    parser.add_argument("--type-words", type=int, default=None,
+                        help=f"Table 8: types of the first N words (default "
+                             f"{FULL['type_words']:,})")
+    parser.add_argument("--samples", type=int, default=None,
+                        help=f"Table 8: M samples per word (default {FULL['samples']})")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    args = parser.parse_args(argv)
+    from ..datasets import load_text
+
+    sizes = dict(QUICK if args.quick else FULL)
+    for key in ("words", "type_words", "samples"):
+        if getattr(args, key) is not None:
+            sizes[key] = getattr(args, key)
+    n7 = check_int(sizes["words"], "--words", minimum=1)
+    n8 = check_int(sizes["type_words"], "--type-words", minimum=1, maximum=n7)
+    m = check_int(sizes["samples"], "--samples", minimum=1, maximum=MAX_SAMPLES)
+    seed = check_int(args.seed, "--seed", minimum=0)
+    progress = False if args.no_progress else None
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    vocabs = load_vocabularies()
+    words = text_words(load_text(args.text), "sentencepiece", limit=n7)
+    t7 = table7_rows(words, vocabs, seed=seed, progress=progress)
+    t8 = table8_rows(words[:n8], vocabs, samples=m, seed=seed, progress=progress)
+    seconds = time.perf_counter() - t0
+    _write(out / "table7.csv", t7.to_csv(index=False, float_format="%.6g"))
+    _write(out / "table8.csv", t8.to_csv(index=False, float_format="%.6g"))
+    command = "python -m workbench tables" + (" --quick" if args.quick else "") + (
+        f" --seed {seed}" if seed else "")
+    readme = [
+        "# GRaMPa Tables 7 and 8 on the shipped English text",
+        "",
+        f"Command: `{command}` (`workbench/figures/tables.py`); {time.strftime('%Y-%m-%d')}; "
+        f"{seconds:.0f} s on {os.cpu_count()} cores.",
+        "",
+        f"Corpus: the first {n7:,} whitespace-separated words of the shipped `{args.text}` "
+        f"text, P1 + P2 pretokenised (`▁` marker); {int(t7['words'].iloc[0]):,} kept "
+        f"({int(t7['dropped'].iloc[0])} dropped: a piece some vocabulary cannot segment).",
+        "Vocabularies: the shipped SentencePiece `bpe-8k` (BPE, BPE-dropout, GRaMPa on BPE) "
+        "and `ulm-8k` (ULM, GRaMPa on ULM), 8,192 pieces each (the paper: 32,768, SlimPajama).",
+        "",
+        f"- `table7.csv`: one sample per word token ({int(t7['tokens'].iloc[0]):,} tokens for "
+        "the first row); m and R, S averaged over words, ℓ over tokens; population std.",
+        f"- `table8.csv`: the {len(set(words[:n8])):,} distinct words among the first "
+        f"{n8:,}, those with N_V(s) > 1 (column `words`), M = {m} samples each; percent; "
+        "RR and H1pr against the most frequent sample, as the paper.",
+        "- `*_exact_*` columns: the exact law (GRaMPa by DP over the lattice, ULM from its "
+        "k-best list, BPE trivially); exact H1/H0 divides by log2 N_V(s) (M → ∞).",
+        "- GRaMPa: L2R, no multiplexing; ULM k = 64 samples by the package's k-best Viterbi.",
+        "",
+        "The paper's numbers: `workbench/figures/paper_tables.py`; the comparison: notebook "
+        "`06_skew_on_real_text`.",
+        "",
+    ]
+    _write(out / "README.md", "\n".join(readme))
+    print(f"wrote {out / 'table7.csv'}, {out / 'table8.csv'}, {out / 'README.md'} "
+          f"in {seconds:.1f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
