@@ -180,7 +180,10 @@ def _run_experiments(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- tables
 def _configure_tables(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", default="results/tables", help="output directory")
+    parser.add_argument("--out", default=None,
+                        help="output directory (default results/tables, or "
+                             "results/tables-quick with --quick, so a smoke test never "
+                             "overwrites the committed tables)")
     parser.add_argument("--quick", action="store_true",
                         help="a small slice of the text and M = 20 (seconds instead of minutes)")
     parser.add_argument("--seed", type=int, default=0, help="random seed")
@@ -189,7 +192,9 @@ def _configure_tables(parser: argparse.ArgumentParser) -> None:
 def _run_tables(args: argparse.Namespace) -> int:
     from workbench.figures import tables
 
-    argv = ["--out", str(args.out), "--seed", str(args.seed)] + (["--quick"] if args.quick else [])
+    argv = ["--seed", str(args.seed)] + (["--quick"] if args.quick else [])
+    if args.out is not None:
+        argv += ["--out", str(args.out)]
     return tables.main(argv)
 
 

@@ -518,7 +518,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``python -m workbench tables``: Tables 7 and 8 into ``--out`` (CSV + README.md)."""
     parser = argparse.ArgumentParser(prog="python -m workbench tables",
                                      description=__doc__.split("\n")[0])
-    parser.add_argument("--out", default="results/tables", help="output directory")
+    parser.add_argument("--out", default=None, help="output directory (default "
+                        "results/tables; results/tables-quick with --quick)")
     parser.add_argument("--quick", action="store_true", help="a small slice (seconds)")
     parser.add_argument("--seed", type=int, default=0, help="random seed")
     parser.add_argument("--text", default="shakespeare", help="shipped text (datasets)")
@@ -542,7 +543,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     m = check_int(sizes["samples"], "--samples", minimum=1, maximum=MAX_SAMPLES)
     seed = check_int(args.seed, "--seed", minimum=0)
     progress = False if args.no_progress else None
-    out = Path(args.out)
+    out = Path(args.out or ("results/tables-quick" if args.quick else "results/tables"))
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     vocabs = load_vocabularies()
