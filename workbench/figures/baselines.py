@@ -126,7 +126,7 @@ def text_words(n_words: int, vocab: Vocabulary, *, offset: int = 0) -> list[str]
 
     >>> from workbench import Vocabulary
     >>> text_words(3, Vocabulary.infinite())
-    ['heaven', 'in', 'my']
+    ['me', 'But', 'my']
     """
     n_words = check_int(n_words, "n_words", minimum=1, maximum=MAX_WORDS)
     offset = check_int(offset, "offset", minimum=0, maximum=MAX_WORDS)
