@@ -6,7 +6,8 @@
   deterministic segmentation, against a sampler's hyperparameter (BPE-dropout ``p_d``,
   ULM ``α`` at ``k = 64``, MaxMatch-dropout ``q``, GRaMPa ``τ``), sampled with a ±2
   standard-error band, and exact where the sampler allows it (GRaMPa, k-best ULM);
-  :func:`figure6` gathers the four curves;
+  :func:`figure6` gathers the four curves, :func:`regularisation_point` one value of
+  one of them with example segmentations;
 * :func:`token_length_distribution` — Figure 7: how many types of each length;
 * :func:`segmentation_fraction` — Figure 9: ``log N_V'(s) / log N_V(s)`` and
   ``log N_V'(s) / log 2^(|s|-1)`` averaged over words, for sub-vocabularies ``V'`` of
@@ -68,6 +69,7 @@ __all__ = [
     "plot_rejection_words",
     "plot_segmentation_fraction",
     "plot_unigram_demo",
+    "regularisation_point",
     "regularisation_rate",
     "rejection_cost_words",
     "segmentation_fraction",
@@ -309,16 +311,43 @@ def figure6(n_words: int = 200, n_samples: int = 4, seed: int = 0,
     ULM (``k = 64``) and GRaMPa on ``ulm-8k`` (reference: ULM's Viterbi segmentation, the
     deterministic tokeniser GRaMPa multiplexes with in §5.2).
     """
-    from ..datasets import load_vocabulary
-
     chosen = dict(FIGURE6_VALUES if values is None else values)
-    bpe, ulm = load_vocabulary("bpe-8k"), load_vocabulary("ulm-8k")
     out = {}
     for family, vals in chosen.items():
-        vocab = bpe if family in ("bpe-dropout", "maxmatch-dropout") else ulm
+        vocab = _family_vocabulary(check_choice(family, "family", FAMILIES))
         out[family] = regularisation_rate(family, vocab, text_words(n_words, vocab), vals,
                                           n_samples=n_samples, seed=seed)
         out[family]["vocabulary"] = vocab.name
+    return out
+
+
+def _family_vocabulary(family: str) -> Vocabulary:
+    from ..datasets import load_vocabulary
+
+    return load_vocabulary("bpe-8k" if family in ("bpe-dropout", "maxmatch-dropout")
+                           else "ulm-8k")
+
+
+def regularisation_point(family: str, value: float, n_words: int = 200, n_samples: int = 4,
+                         seed: int = 0, n_examples: int = 6) -> dict[str, Any]:
+    """One point of :func:`figure6` (same vocabulary and words) with example segmentations.
+
+    Returns :func:`regularisation_rate`'s dict for ``[value]`` plus ``examples``: for the
+    first ``n_examples`` distinct words, ``(word, reference tokens, three sampled
+    segmentations)`` at ``value`` (seeded).
+    """
+    family = check_choice(family, "family", FAMILIES)
+    vocab = _family_vocabulary(family)
+    words = text_words(n_words, vocab)
+    out = regularisation_rate(family, vocab, words, [value], n_samples=n_samples, seed=seed)
+    out["vocabulary"] = vocab.name
+    count = check_int(n_examples, "n_examples", minimum=0, maximum=100)
+    shown = list(dict.fromkeys(w for w in words if len(w) > 4))[:count]
+    ref = _reference(out["reference"], vocab, shown)
+    sampler = _sampler(family, vocab, out["values"][0], np.random.default_rng([seed, 10**6]))
+    draws = sampler.tokenize([w for w in shown for _ in range(3)])
+    out["examples"] = [(w, list(r), draws[3 * k:3 * k + 3])
+                       for k, (w, r) in enumerate(zip(shown, ref))]
     return out
 
 
@@ -326,11 +355,14 @@ _XLABEL = {"bpe-dropout": "dropout p_d", "ulm": f"smoothing α (k = {ULM_NBEST})
            "maxmatch-dropout": "dropout q", "grampa": "−1/τ (skew towards longer tokens →)"}
 
 
-def plot_regularisation_rates(curves: Mapping[str, Mapping[str, Any]]) -> Figure:
+def plot_regularisation_rates(curves: Mapping[str, Mapping[str, Any]],
+                              point: Mapping[str, Any] | None = None) -> Figure:
     """One panel per family: sampled rate with its band, exact rate as a line, 50 % guide.
 
     GRaMPa's panel is drawn along ``−1/τ`` (footnote 10's order) with τ as tick labels.
-    Gids: ``rr-<family>`` (sampled points), ``rr-band-<family>``, ``rr-exact-<family>``.
+    ``point`` (from :func:`regularisation_point`) is marked on its family's panel.
+    Gids: ``rr-<family>`` (sampled points), ``rr-band-<family>``, ``rr-exact-<family>``,
+    ``rr-point``.
     """
     fig = Figure(figsize=(3.3 * max(len(curves), 1), 3.6), layout="constrained")
     axes = fig.subplots(1, max(len(curves), 1), squeeze=False).ravel()
@@ -349,6 +381,11 @@ def plot_regularisation_rates(curves: Mapping[str, Mapping[str, Any]]) -> Figure
             ax.plot(xs, exact, color=LAW, linewidth=1.2, label="exact",
                     gid=f"rr-exact-{family}")
         ax.axhline(0.5, color=GREY, linestyle=":", linewidth=1)
+        if point is not None and point["family"] == family:
+            v = float(point["values"][0])
+            ax.plot([0.0 - 1.0 / v if family == "grampa" else v], point["rate"], color=PINK,
+                    marker="D", markersize=8, linestyle="none", gid="rr-point",
+                    label=f"this value: {point['rate'][0]:.3f}")
         if family == "grampa":
             ticks = [v for v in np.asarray(c["values"], float)]
             ax.set_xticks([0.0 - 1.0 / v for v in ticks])
@@ -626,13 +663,19 @@ def _rejection_sampler(name: str, vocab: Vocabulary, max_trials: int, seed: Any)
                                   seed=seed)
 
 
-def _words_of_length(vocab: Vocabulary, length: int, count: int, seed: int) -> list[str]:
-    from ..datasets import english_words
-
-    real = [s for s in _spell(english_words(30_000), vocab) if len(s) == length]
-    real = [s for s in real if count_segmentations(s, vocab) > 0][:count]
-    return real + synthetic_words(length, count - len(real), vocab, seed=seed) \
-        if len(real) < count else real
+def _words_of_length(vocab: Vocabulary, length: int, count: int, seed: int,
+                     pool: Sequence[str]) -> list[str]:
+    """The first ``count`` segmentable words of ``pool`` with ``length`` characters, topped up
+    with :func:`synthetic_words`."""
+    real = []
+    for s in pool:
+        if len(real) == count:
+            break
+        if len(s) == length and count_segmentations(s, vocab) > 0:
+            real.append(s)
+    if len(real) < count:
+        real += synthetic_words(length, count - len(real), vocab, seed=seed)
+    return real
 
 
 def rejection_cost_words(vocab: Vocabulary, lengths: Iterable[int] = range(2, 31),
@@ -671,9 +714,12 @@ def rejection_cost_words(vocab: Vocabulary, lengths: Iterable[int] = range(2, 31
         for col in ("expected", "expected_max", "measured"):
             out[f"{name}_{col}"] = np.full(k, np.nan)
         out[f"{name}_words_measured"] = np.zeros(k, dtype=np.int64)
+    from ..datasets import english_words
+
+    pool = [] if vocab.is_infinite else _spell(english_words(30_000), vocab)
     for i, n in enumerate(lens):
         words = (synthetic_words(n, count, vocab, seed=seed) if vocab.is_infinite
-                 else _words_of_length(vocab, n, count, seed))
+                 else _words_of_length(vocab, n, count, seed, pool))
         out["words"].append(words)
         out["n_segmentations"][i] = float(np.median([count_segmentations(w, vocab)
                                                      for w in words]))
