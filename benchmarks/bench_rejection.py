@@ -17,12 +17,14 @@ single-word route, the same for all four samplers; per-call Python overhead incl
 then ``--per`` samples per word (fewer if they would not fit half the cap at the single-call
 speed) with ``sample_lengths(word, per)`` (the per-sample cost, overhead amortised), timed
 with ``perf_counter``. A cell is the median over its words (after one untimed warm-up
-word), shown as ``single / amortised``; the ratios use the amortised times. A rejection
+word), shown as ``single / amortised / batch``, where *batch* is one ``tokenize(words)`` call
+over the cell's words divided by their number (best of 3; parallel kernels; run only when
+the amortised route fitted the cap); the ratios use the amortised times. A rejection
 cell stops when its words have used ``--cap`` seconds together (reported ``> cap``) or
 when a word is refused (expected trials above ``--max-trials``; reported ``refused``).
 Numba threads: the single-word routes are serial. (The rejection samplers' ``tokenize``
-always launches a parallel ``prange`` kernel, which costs milliseconds per call on a
-loaded 2-core machine; it is not what is measured here.)
+always launches a parallel ``prange`` kernel, which can cost milliseconds per call on a
+loaded 2-core machine; the batch column shares that cost over the cell's words.)
 
 Run: ``flock /tmp/heavy.lock python benchmarks/bench_rejection.py``.
 """
@@ -87,17 +89,25 @@ def _timed(run, words: list[str], cap: float, per: int):
 
 
 def cell(sampler, words: list[str], cap: float, per: int):
-    """(single-call text, seconds), (amortised text, seconds) for one sampler and word set."""
+    """(text, seconds) of the single-call, amortised and batch routes for one sampler."""
     try:
         sampler.sample_lengths(words[0], 1)  # warm-up (compilation, caches)
     except RejectionLimitError:
-        return ("refused", float("nan")), ("refused", float("nan"))
+        return (("refused", float("nan")),) * 3
     single = _timed(lambda w: sampler.sample_lengths(w, 1), words, cap, 1)
     if not np.isfinite(single[1]):
-        return single, ("—", float("nan"))
+        return single, ("—", float("nan")), ("—", float("nan"))
     # as many samples per word as fit half the cap at the single-call speed (at most ``per``)
     per = max(1, min(per, int(cap / (2 * len(words) * single[1]))))
-    return single, _timed(lambda w: sampler.sample_lengths(w, per), words, cap, per)
+    amortised = _timed(lambda w: sampler.sample_lengths(w, per), words, cap, per)
+    if not np.isfinite(amortised[1]):
+        return single, amortised, ("—", float("nan"))
+    runs = []  # the batch route: one tokenize call over all the words, best of 3
+    for _ in range(3):
+        start = time.perf_counter()
+        sampler.tokenize(words)
+        runs.append((time.perf_counter() - start) / len(words))
+    return single, amortised, (_fmt(min(runs)), min(runs))
 
 
 def _ratio(secs: dict[str, float], name: str) -> str:
@@ -150,8 +160,8 @@ def main() -> None:
             e_bit = statistics.median(samplers["bit"].expected_trials(w) for w in words)
             text, secs = {}, {}
             for name in SAMPLERS:
-                single, amortised = cell(samplers[name], words, args.cap, args.per)
-                text[name] = f"{single[0]} / {amortised[0]}"
+                single, amortised, batch = cell(samplers[name], words, args.cap, args.per)
+                text[name] = f"{single[0]} / {amortised[0]} / {batch[0]}"
                 secs[name] = amortised[1]
 
             print(f"| {n} | {len(words)} | {n_v:.3g} | {e_markov:.3g} | {e_bit:.3g} "
