@@ -355,6 +355,24 @@ _XLABEL = {"bpe-dropout": "dropout p_d", "ulm": f"smoothing α (k = {ULM_NBEST})
            "maxmatch-dropout": "dropout q", "grampa": "−1/τ (skew towards longer tokens →)"}
 
 
+def _sparse_labels(taus: np.ndarray, gap: float = 0.07) -> list[str]:
+    """τ tick labels along −1/τ, blank within ``gap`` × the axis span of one already kept
+    (±∞ first).
+
+    >>> _sparse_labels(np.array([1.0, 20.0, np.inf, -20.0, -1.0]))
+    ['1', '', '±∞', '', '−1']
+    """
+    xs = 0.0 - 1.0 / taus
+    gap = gap * float(xs.max() - xs.min())
+    kept: list[float] = []
+    labels = [""] * len(taus)
+    for k in sorted(range(len(taus)), key=lambda k: (xs[k] != 0.0, k)):
+        if all(abs(xs[k] - x) >= gap for x in kept):
+            kept.append(xs[k])
+            labels[k] = tau_label(taus[k])
+    return labels
+
+
 def plot_regularisation_rates(curves: Mapping[str, Mapping[str, Any]],
                               point: Mapping[str, Any] | None = None) -> Figure:
     """One panel per family: sampled rate with its band, exact rate as a line, 50 % guide.
@@ -387,9 +405,9 @@ def plot_regularisation_rates(curves: Mapping[str, Mapping[str, Any]],
                     marker="D", markersize=8, linestyle="none", gid="rr-point",
                     label=f"this value: {point['rate'][0]:.3f}")
         if family == "grampa":
-            ticks = [v for v in np.asarray(c["values"], float)]
-            ax.set_xticks([0.0 - 1.0 / v for v in ticks])
-            ax.set_xticklabels([tau_label(v) for v in ticks], fontsize=7, rotation=90)
+            taus = np.asarray(c["values"], float)
+            ax.set_xticks(0.0 - 1.0 / taus)
+            ax.set_xticklabels(_sparse_labels(taus), fontsize=7)
         name = c.get("vocabulary") or ""
         ax.set(title=f"{family} ({name})" if name else family, xlabel=_XLABEL[family],
                ylabel=f"regularisation rate vs {c['reference']}", ylim=(-0.02, 1.02))
