@@ -251,6 +251,8 @@ def test_rejection_cost_errors() -> None:
         bl.rejection_cost_words(SMALL, [0])
     with pytest.raises(TypeError):
         bl.rejection_cost_words(SMALL, [3], words_per_length=1.5)
+    with pytest.raises(ValueError):
+        bl.rejection_cost_words(SMALL, [3], trial_budget=10**12)  # no unbounded runs
 
 
 # --------------------------------------------------------------------------- words

@@ -724,7 +724,7 @@ def rejection_cost_words(vocab: Vocabulary, lengths: Iterable[int] = range(2, 31
     count = check_int(words_per_length, "words_per_length", minimum=1, maximum=1000)
     size = check_int(n_samples, "n_samples", minimum=1, maximum=10**6)
     seed = check_int(seed, "seed", minimum=0)
-    budget = check_int(trial_budget, "trial_budget", minimum=1)
+    budget = check_int(trial_budget, "trial_budget", minimum=1, maximum=10**9)
     k = len(lens)
     out: dict[str, Any] = {"lengths": np.array(lens, dtype=np.int64), "words": [],
                            "n_segmentations": np.zeros(k)}
