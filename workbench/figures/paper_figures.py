@@ -4,7 +4,7 @@
 each entry of :data:`FIGURES` builds one matplotlib figure from the notebooks' pure
 ``compute_*``/``plot_*`` functions, which is written as SVG and PNG, and ``captions.md``
 beside them names its paper (:func:`workbench.figures.papers.cite`), figure number and
-parameters. Today: GRaMPa Figures 1, 2 (top row), 3, 4, 5 and 8.
+parameters. Today: GRaMPa Figures 1, 2 (top row), 3, 4, 5, 6, 7, 8 and 9.
 
 This module computes nothing itself (it only chooses parameters and calls the figure
 modules), and it writes only into the ``out`` directory it is given.
@@ -124,6 +124,43 @@ def _fig8(fast: bool):
                  "axis": "−1/τ (footnote 10's order), colour strip of Figure 8"}
 
 
+def _fig6(fast: bool):
+    from .baselines import figure6, plot_regularisation_rates
+
+    n_words, n_samples = (50, 2) if fast else (1000, 10)
+    fig = plot_regularisation_rates(figure6(n_words, n_samples, seed=0))
+    return fig, {"words": f"{n_words} running words of the shipped Shakespeare text",
+                 "samples per word": n_samples, "seed": 0,
+                 "vocabularies": "bpe-8k (BPE-dropout, MaxMatch-dropout), ulm-8k (ULM k = 64, "
+                                 "GRaMPa vs ULM's Viterbi)",
+                 "band": "± 2 standard errors", "exact": "GRaMPa and k-best ULM"}
+
+
+def _fig7(fast: bool):
+    from ..datasets import load_vocabulary
+    from .baselines import plot_length_distributions, token_length_distribution
+
+    names = ("bpe-8k", "ulm-8k")
+    fig = plot_length_distributions([token_length_distribution(load_vocabulary(n))
+                                     for n in names])
+    return fig, {"vocabularies": list(names), "lengths": "characters as spelled, ▁ counted"}
+
+
+def _fig9(fast: bool):
+    from ..datasets import load_vocabulary
+    from .baselines import plot_segmentation_fraction, segmentation_fraction, text_words
+
+    n_words = 200 if fast else 2000
+    results = []
+    for name in ("bpe-8k", "ulm-8k"):
+        vocab = load_vocabulary(name)
+        results.append(segmentation_fraction(vocab, text_words(n_words, vocab)))
+    return plot_segmentation_fraction(results), {
+        "words": f"{n_words} running words of the shipped Shakespeare text",
+        "vocabularies": ["bpe-8k", "ulm-8k"],
+        "V'": "all characters + the highest-scored longer tokens", "ell_min": 1}
+
+
 FIGURES: dict[str, PaperFigure] = {
     "grampa-fig1": PaperFigure("grampa", "Figure 1", "the segmentation lattice of GRAMPA with "
                                "path counts and the arc probabilities 4/7, 2/7, 1/7", _fig1),
@@ -133,7 +170,13 @@ FIGURES: dict[str, PaperFigure] = {
     "grampa-fig4": PaperFigure("grampa", "Figure 4", "segmentality against τ over a word "
                                "list (the paper pools its validation set)", _fig4),
     "grampa-fig5": PaperFigure("grampa", "Figure 5", "GRaMPa samples on the LOCK axis", _fig5),
+    "grampa-fig6": PaperFigure("grampa", "Figure 6", "regularisation rate against each "
+                               "sampler's hyperparameter (the paper: BPE-dropout and ULM)", _fig6),
+    "grampa-fig7": PaperFigure("grampa", "Figure 7", "token-length distribution of the two "
+                               "vocabularies", _fig7),
     "grampa-fig8": PaperFigure("grampa", "Figure 8", "the skew order of τ along −1/τ", _fig8),
+    "grampa-fig9": PaperFigure("grampa", "Figure 9", "fraction of the maximal log-number of "
+                               "segmentations available under sub-vocabularies V'", _fig9),
 }
 """Reproduced figures by file stem."""
 
