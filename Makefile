@@ -1,4 +1,5 @@
-# Two commands (see README): `make lab` and `make test`. Both create .venv if missing.
+# Two commands (see README): `make lab` and `make test`; `make app` serves the notebooks with
+# Voilà for a classroom. All create .venv if missing.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
