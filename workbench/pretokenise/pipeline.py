@@ -5,7 +5,8 @@
 picks the stochastic sampler (GRaMPa or any sampler with ``encode``) for all of that
 pretoken's P2 pieces, or else the deterministic segmenter (unigram Viterbi or longest
 match, :mod:`workbench.segmenters.batch`). Both halves run as batch kernels over a whole
-block of lines. :meth:`TextTokenizer.encode_lines` is deterministic given its ``seed``: the
+block of lines, on flat code points from :func:`.scan.scan_lines` (no Python string per
+piece). :meth:`TextTokenizer.encode_lines` is deterministic given its ``seed``: the
 coins and the sampler draw from generators derived from it, nothing else.
 
 This module does not read files or run in parallel (:mod:`.corpus`).
@@ -23,7 +24,6 @@ Example
 from __future__ import annotations
 
 import copy
-import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -31,8 +31,9 @@ import numpy as np
 from .._core.rng import as_generator
 from .._core.validate import check_choice, check_probability
 from ..grampa import Grampa
-from ..segmenters.batch import encode_deterministic
+from ..segmenters.batch import encode_deterministic_code_points
 from .rules import Pretokeniser
+from .scan import Scanned, scan_lines
 from .typos import perturb
 
 
@@ -43,6 +44,13 @@ def reseeded(sampler: object, seed: object) -> object:
     if hasattr(sampler, "reseeded"):
         return sampler.reseeded(seed)
     raise TypeError(f"cannot reseed a {type(sampler).__name__}: give it a reseeded(seed) method")
+
+
+def _offsets(lengths: np.ndarray) -> np.ndarray:
+    """``[0, cumsum(lengths)...]`` as int64."""
+    out = np.zeros(lengths.size + 1, dtype=np.int64)
+    np.cumsum(lengths, out=out[1:])
+    return out
 
 
 class TextTokenizer:
@@ -93,27 +101,37 @@ class TextTokenizer:
         if self.typo_rate > 0:
             lines = [perturb(line, self.typo_rate, np.random.default_rng([typo_seed, k]))
                      for k, line in enumerate(lines)]
-        pieces, size_list, line_list = self.pretokeniser.flat(lines)
-        sizes = np.asarray(size_list, dtype=np.int64)
-        per_line = np.asarray(line_list, dtype=np.int64)
+        scanned = scan_lines(lines, self.vocab.alphabet)
+        cps, piece_off, sizes = scanned.code_points, scanned.offsets, scanned.sizes
         heads = np.random.default_rng(coin_seed).random(len(sizes)) < self.p
         piece_heads = np.repeat(heads, sizes)
-        stoch = list(itertools.compress(pieces, piece_heads.tolist()))
-        det = list(itertools.compress(pieces, (~piece_heads).tolist()))
-        s_ids, s_off = reseeded(self.stochastic, sample_seed).encode(stoch)
-        d_ids, d_off = encode_deterministic(det, self.vocab, self.deterministic)
-        counts = np.zeros(len(pieces), dtype=np.int64)
+        piece_len = np.diff(piece_off)
+        char_heads = np.repeat(piece_heads, piece_len)
+        s_ids, s_off = self._stochastic_half(sample_seed, cps[char_heads],
+                                             _offsets(piece_len[piece_heads]))
+        d_ids, d_off = encode_deterministic_code_points(
+            cps[~char_heads], _offsets(piece_len[~piece_heads]), self.vocab, self.deterministic)
+        counts = np.zeros(piece_len.size, dtype=np.int64)
         counts[piece_heads] = np.diff(s_off)
         counts[~piece_heads] = np.diff(d_off)
         ids = np.empty(int(counts.sum()), dtype=np.int32)
         token_heads = np.repeat(piece_heads, counts)
         ids[token_heads] = s_ids
         ids[~token_heads] = d_ids
+        per_line = scanned.per_line
         piece_at = np.concatenate(([0], np.cumsum(sizes)))  # pieces before pretoken k
         token_at = np.concatenate(([0], np.cumsum(counts)))  # tokens before piece k
         line_at = np.concatenate(([0], np.cumsum(per_line)))  # pretokens before line k
         offsets = token_at[piece_at[line_at]]
         return ids, offsets
+
+    def _stochastic_half(self, seed: int, cps: np.ndarray, offsets: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray]:
+        sampler = reseeded(self.stochastic, seed)
+        if isinstance(sampler, Grampa):
+            return sampler.encode_code_points(cps, offsets)
+        pieces = Scanned(cps, offsets, np.zeros(0, np.int64), np.zeros(0, np.int64)).pieces()
+        return sampler.encode(pieces)
 
     def reseeded(self, seed: object) -> TextTokenizer:  # pragma: no cover - symmetry only
         """A copy (the tokenizer itself holds no randomness; seeds go to encode_lines)."""
