@@ -34,19 +34,23 @@ METHODS = ("viterbi", "longest")
 
 
 @njit(**JIT)
-def _one(cps, da, codes, max_len, score, viterbi, out_id):
-    """Segment one word into ``out_id``; returns the token count or -1 (no segmentation)."""
+def _one(cps, da, codes, max_len, score, viterbi, out_id, table, best, count, back):
+    """Segment one word into ``out_id``; returns the token count or -1 (no segmentation).
+
+    ``table`` (at least ``n + 1`` rows), ``best``, ``count`` and ``back`` (at least ``n + 1``
+    entries) are scratch space, overwritten.
+    """
     n = cps.shape[0]
     if n == 0:
         return 0
-    table = np.empty((n + 1, max_len + 1), dtype=np.int32)
     fill_arc_table(cps, da, codes, max_len, table)
-    back = np.zeros(n + 1, dtype=np.int64)
     if viterbi:
-        best = np.full(n + 1, -np.inf)
-        count = np.zeros(n + 1, dtype=np.int64)
         best[0] = 0.0
+        count[0] = 0
         for j in range(1, n + 1):
+            best[j] = -np.inf
+            count[j] = 0
+            back[j] = 0
             for length in range(min(max_len, j), 0, -1):
                 tid = table[j, length]
                 i = j - length
@@ -81,11 +85,26 @@ def _one(cps, da, codes, max_len, score, viterbi, out_id):
     return m
 
 
+_CHUNK = 256  # words per scratch allocation
+
+
 @njit(**JIT_PARALLEL)
 def _batch(cps, offsets, da, codes, max_len, score, viterbi, out_id, ntok):
-    for w in prange(offsets.shape[0] - 1):
-        lo, hi = offsets[w], offsets[w + 1]
-        ntok[w] = _one(cps[lo:hi], da, codes, max_len, score, viterbi, out_id[lo:hi])
+    n_words = offsets.shape[0] - 1
+    for c in prange((n_words + _CHUNK - 1) // _CHUNK):
+        first = c * _CHUNK
+        stop = min(n_words, first + _CHUNK)
+        longest = 0
+        for w in range(first, stop):
+            longest = max(longest, offsets[w + 1] - offsets[w])
+        table = np.empty((longest + 1, max_len + 1), dtype=np.int32)
+        best = np.empty(longest + 1)
+        count = np.empty(longest + 1, dtype=np.int64)
+        back = np.empty(longest + 1, dtype=np.int64)
+        for w in range(first, stop):
+            lo, hi = offsets[w], offsets[w + 1]
+            ntok[w] = _one(cps[lo:hi], da, codes, max_len, score, viterbi, out_id[lo:hi],
+                           table, best, count, back)
 
 
 @njit(**JIT)
