@@ -8,6 +8,7 @@ faster route must give the same ids and offsets, bit for bit, for the same seed.
 from __future__ import annotations
 
 import hashlib
+import threading
 
 import numpy as np
 import pytest
@@ -69,3 +70,10 @@ def test_pipeline_output_is_unchanged(case):
     ids, offsets = _run(case)
     assert offsets[-1] == ids.size and offsets.size == len(_lines(*CASES[case][5:8])) + 1
     assert _digest(ids, offsets) == GOLDEN[case]
+
+
+@pytest.mark.parametrize("case, workers", [("ulm-uniform", 2), ("gpt2-bytes-longest", 3),
+                                           ("ulm-skewed-typos", 2)])
+def test_pipeline_output_is_unchanged_on_threads(case, workers):
+    assert _digest(*_run(case, workers=workers)) == GOLDEN[case]
+    assert not [t for t in threading.enumerate() if t.name.startswith("tokenize_corpus")]
