@@ -11,6 +11,14 @@ matches of the contraction letters) are taken from Python's own ``re`` and ``str
 code point that occurs, once, and cached in a table, so the kernel follows the regexes of
 :mod:`.rules` exactly. NFKC stays in Python (``unicodedata``), on non-ASCII lines only.
 
+Two corner cases, where :func:`.rules.p2` and :meth:`.rules.Pretokeniser.flat` disagree,
+are settled the way that does not depend on the rest of the line or on the spelling: a
+pretoken of letters and non-decimal digits (``"\u1369"``, Ethiopic one; NFKC leaves it) is
+one piece with the marker glued, as in ``p2`` (``flat`` isolated the marker when another
+pretoken of the line held a digit, hyphen, ``_`` or apostrophe); a first piece made of
+digits is judged before spelling, as in ``flat`` (``p2`` glued the byte-level marker to
+``"\u0663"``, Arabic-Indic three, whose bytes are not digits). ASCII text is unaffected.
+
 This module does not sample or segment (:mod:`.pipeline`), and it does not read files.
 
 Example
