@@ -194,3 +194,44 @@ def check_budget(n_bytes: int | float, what: str, *, budget: int = MEMORY_BUDGET
     if n_bytes > budget:
         raise BudgetError(f"{what} needs ~{n_bytes / 2**30:.1f} GiB, over the budget of "
                           f"{budget / 2**30:.1f} GiB per call{hint}")
+
+
+#: One past the largest Unicode code point.
+MAX_CODE_POINT = 0x110000
+
+
+def check_flat_words(code_points: object, offsets: object) -> tuple[np.ndarray, np.ndarray]:
+    """Validate words given flat: word ``w`` is ``code_points[offsets[w]:offsets[w+1]]``.
+
+    Returns ``(code_points as int32, offsets as int64)``, both one-dimensional and
+    contiguous; ``offsets`` starts at 0, never decreases and ends at ``len(code_points)``;
+    every code point is in ``[0, 0x10FFFF]``.
+
+    >>> cps, offs = check_flat_words(np.array([97, 98, 99]), [0, 2, 3])
+    >>> cps.dtype, offs.tolist()
+    (dtype('int32'), [0, 2, 3])
+    >>> check_flat_words(np.array([97]), [0, 2])
+    Traceback (most recent call last):
+    ...
+    ValueError: offsets must start at 0, never decrease and end at len(code_points) = 1
+    """
+    arrays = []
+    for value, name in ((code_points, "code_points"), (offsets, "offsets")):
+        if isinstance(value, (str, bytes)):
+            raise TypeError(f"{name} must be a one-dimensional integer array, not "
+                            f"{type(value).__name__}")
+        arr = np.asarray(value)
+        if arr.ndim != 1:
+            raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+        if arr.size and not np.issubdtype(arr.dtype, np.integer):
+            raise TypeError(f"{name} must hold integers, not {arr.dtype}")
+        arrays.append(arr)
+    cps, offs = arrays
+    if cps.size and (int(cps.min()) < 0 or int(cps.max()) >= MAX_CODE_POINT):
+        raise ValueError("every code point must be in [0, 0x10FFFF]")
+    if (offs.size == 0 or int(offs[0]) != 0 or int(offs[-1]) != cps.size
+            or (offs.size > 1 and bool((np.diff(offs) < 0).any()))):
+        raise ValueError("offsets must start at 0, never decrease and end at "
+                         f"len(code_points) = {cps.size}")
+    return (np.ascontiguousarray(cps, dtype=np.int32),
+            np.ascontiguousarray(offs, dtype=np.int64))

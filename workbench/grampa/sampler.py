@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._core.rng import as_generator, base_seed
-from .._core.validate import BudgetError, check_budget, check_int
+from .._core.validate import BudgetError, check_budget, check_flat_words, check_int
 from ..lattice import (
     MAX_WORD_LENGTH,
     Lattice,
@@ -141,35 +141,41 @@ class Grampa:
     def _batch(self, words: list[str], fast: bool = True):
         text = _joined(words)
         lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
-        longest = int(lengths.max(initial=0))
-        if longest > MAX_INFINITE_LENGTH and self.vocab.is_infinite or longest > MAX_WORD_LENGTH:
-            self._check_word(words[int(lengths.argmax())])  # raises the usual message
-        check_budget(len(text) * _BYTES_PER_CHAR + len(words) * 24,
-                     f"a batch of {len(words):,} words ({len(text):,} characters)")
         offsets = np.zeros(len(words) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
-        cps = code_points(text)
+        return self._batch_flat(code_points(text), offsets, lengths, fast,
+                                lambda w: words[w])
+
+    def _batch_flat(self, cps: np.ndarray, offsets: np.ndarray, lengths: np.ndarray,
+                    fast: bool, word_at):
+        """The batch kernels on checked flat words; ``word_at(w)`` names word ``w`` in errors."""
+        n_words = lengths.shape[0]
+        longest = int(lengths.max(initial=0))
+        if longest > MAX_INFINITE_LENGTH and self.vocab.is_infinite or longest > MAX_WORD_LENGTH:
+            self._check_word(word_at(int(lengths.argmax())))  # raises the usual message
+        check_budget(cps.shape[0] * _BYTES_PER_CHAR + n_words * 24,
+                     f"a batch of {n_words:,} words ({cps.shape[0]:,} characters)")
         total = int(offsets[-1])
         out_len = np.zeros(max(total, 1), dtype=np.int32)
         out_id = np.full(max(total, 1), -1, dtype=np.int32)
-        ntok = np.zeros(len(words), dtype=np.int64)
+        ntok = np.zeros(n_words, dtype=np.int64)
         seed = base_seed(self._rng)
         walk = self._walk
-        parallel = len(words) >= _PARALLEL_MIN_WORDS
+        parallel = n_words >= _PARALLEL_MIN_WORDS
         if fast and not self.vocab.is_infinite and longest <= fused.SHORT_WORD:
             if parallel:
                 fused.short_batch(cps, offsets, walk, seed, out_len, out_id, ntok)
             else:
-                fused.short_chunk(cps, offsets, 0, len(words), walk, seed, out_len, out_id,
+                fused.short_chunk(cps, offsets, 0, n_words, walk, seed, out_len, out_id,
                                   ntok)
         elif parallel:
             logspace.general_batch(cps, offsets, walk, seed, out_len, out_id, ntok)
         else:
-            logspace.general_chunk(cps, offsets, 0, len(words), walk, seed, out_len, out_id,
+            logspace.general_chunk(cps, offsets, 0, n_words, walk, seed, out_len, out_id,
                                    ntok)
         bad = np.flatnonzero(ntok < 0)
         if bad.size:
-            raise self._fail(words[int(bad[0])])
+            raise self._fail(word_at(int(bad[0])))
         return offsets, out_len, out_id, ntok
 
     def _graph(self, word: str):
@@ -206,10 +212,36 @@ class Grampa:
         """
         if self.vocab.is_infinite:
             raise TypeError("encode needs a finite vocabulary (the infinite one has no ids)")
-        words = _as_words(words)
-        offsets, _, out_id, ntok = self._batch(words)
+        return self._ids(*self._batch(_as_words(words)))
+
+    def encode_code_points(self, code_points: np.ndarray, offsets: np.ndarray
+                           ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`encode` on words given flat, without one Python string per word.
+
+        Word ``w`` is ``code_points[offsets[w]:offsets[w+1]]`` (integer arrays, code points
+        in the vocabulary's alphabet). Same ids as ``encode`` on the same words and seed.
+
+        >>> from workbench import Vocabulary
+        >>> g = Grampa(Vocabulary(["a", "b", "ab"]), seed=3)
+        >>> ids, offs = g.encode_code_points(np.array([97, 98, 98]), np.array([0, 2, 3]))
+        >>> same = Grampa(g.vocab, seed=3).encode(["ab", "b"])
+        >>> ids.tolist() == same[0].tolist(), offs.tolist() == same[1].tolist()
+        (True, True)
+        """
+        if self.vocab.is_infinite:
+            raise TypeError("encode needs a finite vocabulary (the infinite one has no ids)")
+        cps, offsets = check_flat_words(code_points, offsets)
+        lengths = np.diff(offsets)
+
+        def word_at(w: int) -> str:
+            return "".join(map(chr, cps[offsets[w]:offsets[w + 1]].tolist()))
+
+        return self._ids(*self._batch_flat(cps, offsets, lengths, True, word_at))
+
+    @staticmethod
+    def _ids(offsets, out_len, out_id, ntok) -> tuple[np.ndarray, np.ndarray]:
         ids = np.empty(int(ntok.sum()), dtype=np.int32)
-        tok_offsets = np.empty(len(words) + 1, dtype=np.int64)
+        tok_offsets = np.empty(ntok.shape[0] + 1, dtype=np.int64)
         many.compact(out_id, offsets[:-1], ntok, ids, tok_offsets)
         return ids, tok_offsets
 

@@ -6,7 +6,9 @@
 index)``. A line's ids therefore depend only on the seed and the line's position (source,
 line number): never on the number of workers, on how blocks are shipped to them, or on how a
 Dask bag partitions the work (:func:`tokenize_corpus_dask`, optional ``[scale]`` extra). Blocks
-are encoded in worker processes and yielded in order, with a progress bar.
+are encoded in threads of this process (the numba kernels release the GIL, so there is no
+process start-up, pickling or copying of the tokenizer) and collected in order, with a
+progress bar.
 
 This module does not pretokenise or sample itself (:mod:`.pipeline`).
 
@@ -23,10 +25,10 @@ Example
 
 from __future__ import annotations
 
-import multiprocessing
 import os
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -63,18 +65,43 @@ def encode_block(tokenizer: TextTokenizer, seed: int, source: int, block: int,
     return tokenizer.encode_lines(lines, np.random.default_rng([seed, source, block]))
 
 
-_WORKER: dict = {}
-
-
-def _init(tokenizer: TextTokenizer, seed: int) -> None:
+def _single_threaded_kernels() -> None:
+    """Pool-thread initializer: this thread's numba kernels run on one thread (no nesting)."""
     import numba
 
-    numba.set_num_threads(1)  # one process per core; no nested threads
-    _WORKER["tok"], _WORKER["seed"] = tokenizer, seed
+    numba.set_num_threads(1)  # thread-local in numba: other threads keep their setting
 
 
-def _run(task: tuple[int, int, list[str]]) -> tuple[np.ndarray, np.ndarray]:
-    return encode_block(_WORKER["tok"], _WORKER["seed"], *task)
+def _encode_blocks(tasks: Iterator[tuple[int, int, list[str]]], tokenizer: TextTokenizer,
+                   seed: int, workers: int, bar) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every block's ``(ids, offsets)`` in order, ``workers`` blocks at a time.
+
+    Blocks run in threads of this process: the kernels release the GIL. At most ``2 *
+    workers`` blocks are in flight, so a long corpus is not all read ahead. On any exception
+    (``KeyboardInterrupt`` included) queued blocks are cancelled and running ones finish
+    before the exception propagates: no thread outlives the call.
+    """
+    parts = []
+    if workers == 1:
+        for s, b, lines in tasks:
+            parts.append(encode_block(tokenizer, seed, s, b, lines))
+            bar.update()
+        return parts
+    pool = ThreadPoolExecutor(workers, thread_name_prefix="tokenize_corpus",
+                              initializer=_single_threaded_kernels)
+    pending: deque[Future] = deque()
+    try:
+        for task in tasks:
+            pending.append(pool.submit(encode_block, tokenizer, seed, *task))
+            if len(pending) >= 2 * workers:
+                parts.append(pending.popleft().result())
+                bar.update()
+        while pending:
+            parts.append(pending.popleft().result())
+            bar.update()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return parts
 
 
 def _join(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
@@ -105,7 +132,9 @@ def tokenize_corpus(sources: Iterable[str | os.PathLike] | str, tokenizer: TextT
     tokenizer : TextTokenizer
     seed : int
     workers : int, default 2
-        Worker processes (1: in this process).
+        Blocks encoded at once, each in a thread of this process with single-threaded
+        kernels (the kernels release the GIL). 1: one block at a time in this thread, its
+        batch kernels parallel over words on numba's threads.
     block_lines : int
         Lines per block (the unit of work and of randomness).
     progress : bool or None
@@ -126,24 +155,27 @@ def tokenize_corpus(sources: Iterable[str | os.PathLike] | str, tokenizer: TextT
     if isinstance(sources, (str, os.PathLike)):
         sources = [sources]
     tasks = iter_blocks(sources, block_lines)
-    parts = []
     with tqdm(desc="blocks", unit="block", disable=progress is False,
               mininterval=0.5) as bar:
-        if workers == 1:
-            for s, b, lines in tasks:
-                parts.append(encode_block(tokenizer, seed, s, b, lines))
-                bar.update()
-        else:
-            # spawn, not fork: numba's OpenMP layer forbids forking a process that used it
-            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
-                                     initializer=_init, initargs=(tokenizer, seed)) as pool:
-                for part in pool.map(_run, tasks, chunksize=1):
-                    parts.append(part)
-                    bar.update()
+        parts = _encode_blocks(tasks, tokenizer, seed, workers, bar)
     ids, offsets = _join(parts)
     if out is not None:
-        np.savez(Path(out), ids=ids, line_offsets=offsets)
+        _save(Path(out), ids, offsets)
     return ids, offsets
+
+
+def _save(path: Path, ids: np.ndarray, offsets: np.ndarray) -> None:
+    """Write the ``.npz`` through a temporary file, so an interruption leaves no partial file."""
+    if path.suffix != ".npz":
+        path = path.with_name(path.name + ".npz")  # what numpy.savez would write
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            np.savez(f, ids=ids, line_offsets=offsets)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
 
 
 def _dask_task(task: tuple[int, int, str, int, int], tokenizer: TextTokenizer, seed: int

@@ -5,7 +5,8 @@
 picks the stochastic sampler (GRaMPa or any sampler with ``encode``) for all of that
 pretoken's P2 pieces, or else the deterministic segmenter (unigram Viterbi or longest
 match, :mod:`workbench.segmenters.batch`). Both halves run as batch kernels over a whole
-block of lines. :meth:`TextTokenizer.encode_lines` is deterministic given its ``seed``: the
+block of lines, on flat code points from :func:`.scan.scan_lines` (no Python string per
+piece). :meth:`TextTokenizer.encode_lines` is deterministic given its ``seed``: the
 coins and the sampler draw from generators derived from it, nothing else.
 
 This module does not read files or run in parallel (:mod:`.corpus`).
@@ -23,16 +24,18 @@ Example
 from __future__ import annotations
 
 import copy
-import itertools
 from collections.abc import Sequence
 
 import numpy as np
+from numba import njit
 
+from .._core.config import JIT
 from .._core.rng import as_generator
 from .._core.validate import check_choice, check_probability
 from ..grampa import Grampa
-from ..segmenters.batch import encode_deterministic
+from ..segmenters.batch import encode_deterministic_code_points
 from .rules import Pretokeniser
+from .scan import Scanned, scan_lines
 from .typos import perturb
 
 
@@ -43,6 +46,67 @@ def reseeded(sampler: object, seed: object) -> object:
     if hasattr(sampler, "reseeded"):
         return sampler.reseeded(seed)
     raise TypeError(f"cannot reseed a {type(sampler).__name__}: give it a reseeded(seed) method")
+
+
+@njit(**JIT)
+def _split_into(cps, piece_off, sizes, heads, want, out, out_off):
+    n_out = 0
+    n_piece = 0
+    out_off[0] = 0
+    piece = 0
+    for t in range(sizes.shape[0]):
+        for _ in range(sizes[t]):
+            if heads[t] == want:
+                for i in range(piece_off[piece], piece_off[piece + 1]):
+                    out[n_out] = cps[i]
+                    n_out += 1
+                n_piece += 1
+                out_off[n_piece] = n_out
+            piece += 1
+    return n_out, n_piece
+
+
+def _split(cps: np.ndarray, piece_off: np.ndarray, sizes: np.ndarray, heads: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The pieces of pretokens with ``heads`` and of those without, each flat.
+
+    >>> halves = _split(np.arange(5, dtype=np.int32), np.array([0, 1, 3, 5]),
+    ...                 np.array([1, 2]), np.array([False, True]))
+    >>> [h.tolist() for h in halves]
+    [[1, 2, 3, 4], [0, 2, 4], [0], [0, 1]]
+    """
+    out = []
+    for want in (True, False):
+        flat = np.empty(cps.size, dtype=np.int32)
+        off = np.empty(piece_off.size, dtype=np.int64)
+        n_out, n_piece = _split_into(cps, piece_off, sizes, heads, want, flat, off)
+        out += [flat[:n_out], off[:n_piece + 1]]
+    return out[0], out[1], out[2], out[3]
+
+
+@njit(**JIT)
+def _merge(sizes, per_line, heads, s_ids, s_off, d_ids, d_off, ids, offsets):
+    """Interleave the halves' ids in text order; ``offsets[k]``: tokens before line ``k``."""
+    n = 0
+    s_piece = 0
+    d_piece = 0
+    t = 0
+    offsets[0] = 0
+    for line in range(per_line.shape[0]):
+        for _ in range(per_line[line]):
+            for _ in range(sizes[t]):
+                if heads[t]:
+                    for k in range(s_off[s_piece], s_off[s_piece + 1]):
+                        ids[n] = s_ids[k]
+                        n += 1
+                    s_piece += 1
+                else:
+                    for k in range(d_off[d_piece], d_off[d_piece + 1]):
+                        ids[n] = d_ids[k]
+                        n += 1
+                    d_piece += 1
+            t += 1
+        offsets[line + 1] = n
 
 
 class TextTokenizer:
@@ -93,27 +157,24 @@ class TextTokenizer:
         if self.typo_rate > 0:
             lines = [perturb(line, self.typo_rate, np.random.default_rng([typo_seed, k]))
                      for k, line in enumerate(lines)]
-        pieces, size_list, line_list = self.pretokeniser.flat(lines)
-        sizes = np.asarray(size_list, dtype=np.int64)
-        per_line = np.asarray(line_list, dtype=np.int64)
-        heads = np.random.default_rng(coin_seed).random(len(sizes)) < self.p
-        piece_heads = np.repeat(heads, sizes)
-        stoch = list(itertools.compress(pieces, piece_heads.tolist()))
-        det = list(itertools.compress(pieces, (~piece_heads).tolist()))
-        s_ids, s_off = reseeded(self.stochastic, sample_seed).encode(stoch)
-        d_ids, d_off = encode_deterministic(det, self.vocab, self.deterministic)
-        counts = np.zeros(len(pieces), dtype=np.int64)
-        counts[piece_heads] = np.diff(s_off)
-        counts[~piece_heads] = np.diff(d_off)
-        ids = np.empty(int(counts.sum()), dtype=np.int32)
-        token_heads = np.repeat(piece_heads, counts)
-        ids[token_heads] = s_ids
-        ids[~token_heads] = d_ids
-        piece_at = np.concatenate(([0], np.cumsum(sizes)))  # pieces before pretoken k
-        token_at = np.concatenate(([0], np.cumsum(counts)))  # tokens before piece k
-        line_at = np.concatenate(([0], np.cumsum(per_line)))  # pretokens before line k
-        offsets = token_at[piece_at[line_at]]
+        scanned = scan_lines(lines, self.vocab.alphabet)
+        heads = np.random.default_rng(coin_seed).random(len(scanned.sizes)) < self.p
+        halves = _split(scanned.code_points, scanned.offsets, scanned.sizes, heads)
+        s_ids, s_off = self._stochastic_half(sample_seed, halves[0], halves[1])
+        d_ids, d_off = encode_deterministic_code_points(halves[2], halves[3], self.vocab,
+                                                        self.deterministic)
+        ids = np.empty(s_ids.size + d_ids.size, dtype=np.int32)
+        offsets = np.empty(scanned.per_line.size + 1, dtype=np.int64)
+        _merge(scanned.sizes, scanned.per_line, heads, s_ids, s_off, d_ids, d_off, ids, offsets)
         return ids, offsets
+
+    def _stochastic_half(self, seed: int, cps: np.ndarray, offsets: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray]:
+        sampler = reseeded(self.stochastic, seed)
+        if isinstance(sampler, Grampa):
+            return sampler.encode_code_points(cps, offsets)
+        pieces = Scanned(cps, offsets, np.zeros(0, np.int64), np.zeros(0, np.int64)).pieces()
+        return sampler.encode(pieces)
 
     def reseeded(self, seed: object) -> TextTokenizer:  # pragma: no cover - symmetry only
         """A copy (the tokenizer itself holds no randomness; seeds go to encode_lines)."""

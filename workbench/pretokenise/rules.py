@@ -97,9 +97,10 @@ class Pretokeniser:
     def flat(self, lines: list[str]) -> tuple[list[str], list[int], list[int]]:
         """Every line at once, flat: ``(pieces, pieces per P1 pretoken, pretokens per line)``.
 
-        Equal to :meth:`pretokenise` line by line (a fast path for the pipeline: letters-only
-        pretokens and single punctuation characters skip the P2 regexes, and the alphabet
-        is spelled once for the whole block).
+        Equal to :meth:`pretokenise` line by line (letters-only pretokens and single
+        punctuation characters skip the P2 regexes). The pipeline uses the faster
+        :func:`.scan.scan_lines` instead (same pieces as flat code points, up to two corner
+        cases of non-ASCII digits listed there).
 
         >>> Pretokeniser("sentencepiece").flat(["It's 42.", "", "a"])
         (['▁It', "'s", '▁', '4', '2', '▁.', '▁a'], [2, 3, 1, 1], [3, 0, 1])

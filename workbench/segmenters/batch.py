@@ -3,8 +3,9 @@
 :func:`encode_deterministic` segments many words at once (numba, parallel over words) with
 the same rules as :func:`.deterministic.unigram_viterbi` (highest score sum; ties to fewer
 tokens, then to the longer last token) and :func:`.deterministic.longest_match`, and returns
-``(ids, offsets)`` like :meth:`workbench.Grampa.encode`. Used by the real-text pipeline for
-the deterministic half of multiplexing.
+``(ids, offsets)`` like :meth:`workbench.Grampa.encode`; :func:`encode_deterministic_code_points`
+does the same on words given as flat code points. Used by the real-text pipeline for the
+deterministic half of multiplexing.
 
 This module samples nothing and does not pretokenise.
 
@@ -25,7 +26,7 @@ import numpy as np
 from numba import njit, prange
 
 from .._core.config import JIT, JIT_PARALLEL
-from .._core.validate import check_budget, check_choice
+from .._core.validate import check_budget, check_choice, check_flat_words
 from ..lattice import SegmentationError, check_vocab, code_points, fill_arc_table
 from ..vocab import Vocabulary
 
@@ -33,19 +34,23 @@ METHODS = ("viterbi", "longest")
 
 
 @njit(**JIT)
-def _one(cps, da, codes, max_len, score, viterbi, out_id):
-    """Segment one word into ``out_id``; returns the token count or -1 (no segmentation)."""
+def _one(cps, da, codes, max_len, score, viterbi, out_id, table, best, count, back):
+    """Segment one word into ``out_id``; returns the token count or -1 (no segmentation).
+
+    ``table`` (at least ``n + 1`` rows), ``best``, ``count`` and ``back`` (at least ``n + 1``
+    entries) are scratch space, overwritten.
+    """
     n = cps.shape[0]
     if n == 0:
         return 0
-    table = np.empty((n + 1, max_len + 1), dtype=np.int32)
     fill_arc_table(cps, da, codes, max_len, table)
-    back = np.zeros(n + 1, dtype=np.int64)
     if viterbi:
-        best = np.full(n + 1, -np.inf)
-        count = np.zeros(n + 1, dtype=np.int64)
         best[0] = 0.0
+        count[0] = 0
         for j in range(1, n + 1):
+            best[j] = -np.inf
+            count[j] = 0
+            back[j] = 0
             for length in range(min(max_len, j), 0, -1):
                 tid = table[j, length]
                 i = j - length
@@ -80,11 +85,70 @@ def _one(cps, da, codes, max_len, score, viterbi, out_id):
     return m
 
 
+_CHUNK = 256  # words per scratch allocation
+
+
 @njit(**JIT_PARALLEL)
 def _batch(cps, offsets, da, codes, max_len, score, viterbi, out_id, ntok):
-    for w in prange(offsets.shape[0] - 1):
-        lo, hi = offsets[w], offsets[w + 1]
-        ntok[w] = _one(cps[lo:hi], da, codes, max_len, score, viterbi, out_id[lo:hi])
+    n_words = offsets.shape[0] - 1
+    for c in prange((n_words + _CHUNK - 1) // _CHUNK):
+        first = c * _CHUNK
+        stop = min(n_words, first + _CHUNK)
+        longest = 0
+        for w in range(first, stop):
+            longest = max(longest, offsets[w + 1] - offsets[w])
+        table = np.empty((longest + 1, max_len + 1), dtype=np.int32)
+        best = np.empty(longest + 1)
+        count = np.empty(longest + 1, dtype=np.int64)
+        back = np.empty(longest + 1, dtype=np.int64)
+        for w in range(first, stop):
+            lo, hi = offsets[w], offsets[w + 1]
+            ntok[w] = _one(cps[lo:hi], da, codes, max_len, score, viterbi, out_id[lo:hi],
+                           table, best, count, back)
+
+
+@njit(**JIT)
+def _compact(out_id, starts, ntok, ids):
+    """Gather word ``w``'s ``ntok[w]`` ids from ``out_id[starts[w]:]`` into ``ids``."""
+    k = 0
+    for w in range(ntok.shape[0]):
+        for t in range(ntok[w]):
+            ids[k] = out_id[starts[w] + t]
+            k += 1
+
+
+def _checked_vocab(vocab: object, method: object) -> tuple[Vocabulary, str]:
+    vocab = check_vocab(vocab)
+    method = check_choice(method, "method", METHODS)
+    if vocab.is_infinite:
+        raise TypeError("deterministic segmenters need a finite vocabulary")
+    if method == "viterbi" and vocab.scores is None:
+        raise ValueError("the viterbi method needs a vocabulary with scores")
+    return vocab, method
+
+
+def _encode_flat(cps, offsets, lengths, vocab, method, word_at):
+    """The batch kernel on checked flat words; ``word_at(w)`` names word ``w`` in errors."""
+    check_budget(cps.shape[0] * 16 + int(lengths.max(initial=0)) ** 2 * 8,
+                 f"segmenting {lengths.shape[0]:,} words")
+    score = np.zeros(1)
+    if vocab.scores is not None:
+        score = np.zeros(int(vocab.ids.max(initial=0)) + 1)
+        score[vocab.ids] = vocab.scores
+    trie = vocab.trie
+    out_id = np.zeros(max(int(offsets[-1]), 1), dtype=np.int32)
+    ntok = np.zeros(lengths.shape[0], dtype=np.int64)
+    _batch(cps, offsets, trie.da, trie.codes, trie.max_len, score, method == "viterbi", out_id,
+           ntok)
+    bad = np.flatnonzero(ntok < 0)
+    if bad.size:
+        raise SegmentationError(f"no segmentation of {word_at(int(bad[0]))!r} under this "
+                                "vocabulary")
+    tok_offsets = np.zeros(lengths.shape[0] + 1, dtype=np.int64)
+    np.cumsum(ntok, out=tok_offsets[1:])
+    ids = np.empty(int(tok_offsets[-1]), dtype=np.int32)
+    _compact(out_id, offsets, ntok, ids)
+    return ids, tok_offsets
 
 
 def encode_deterministic(words: Sequence[str], vocab: Vocabulary, method: str = "viterbi"
@@ -104,41 +168,37 @@ def encode_deterministic(words: Sequence[str], vocab: Vocabulary, method: str = 
     SegmentationError
         Naming the first word without a segmentation.
     """
-    vocab = check_vocab(vocab)
-    method = check_choice(method, "method", METHODS)
-    if vocab.is_infinite:
-        raise TypeError("deterministic segmenters need a finite vocabulary")
+    vocab, method = _checked_vocab(vocab, method)
     if isinstance(words, str):
         raise TypeError("words must be a sequence of str")
     words = list(words)
-    if method == "viterbi" and vocab.scores is None:
-        raise ValueError("the viterbi method needs a vocabulary with scores")
     lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
-    check_budget(int(lengths.sum()) * 16 + int(lengths.max(initial=0)) ** 2 * 8,
-                 f"segmenting {len(words):,} words")
     offsets = np.zeros(len(words) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     try:
         cps = code_points("".join(words))
     except TypeError:
         raise TypeError("every word must be a str") from None
-    score = np.zeros(1)
-    if vocab.scores is not None:
-        score = np.zeros(int(vocab.ids.max(initial=0)) + 1)
-        score[vocab.ids] = vocab.scores
-    trie = vocab.trie
-    out_id = np.zeros(max(int(offsets[-1]), 1), dtype=np.int32)
-    ntok = np.zeros(len(words), dtype=np.int64)
-    _batch(cps, offsets, trie.da, trie.codes, trie.max_len, score, method == "viterbi", out_id,
-           ntok)
-    bad = np.flatnonzero(ntok < 0)
-    if bad.size:
-        raise SegmentationError(f"no segmentation of {words[int(bad[0])]!r} under this "
-                                "vocabulary")
-    tok_offsets = np.zeros(len(words) + 1, dtype=np.int64)
-    np.cumsum(ntok, out=tok_offsets[1:])
-    keep = np.arange(out_id.shape[0]) - np.repeat(offsets[:-1], lengths) if words else None
-    if keep is None:
-        return np.zeros(0, dtype=np.int32), tok_offsets
-    mask = keep[: int(offsets[-1])] < np.repeat(ntok, lengths)
-    return out_id[: int(offsets[-1])][mask], tok_offsets
+    return _encode_flat(cps, offsets, lengths, vocab, method, lambda w: words[w])
+
+
+def encode_deterministic_code_points(code_points: np.ndarray, offsets: np.ndarray,
+                                     vocab: Vocabulary, method: str = "viterbi"
+                                     ) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`encode_deterministic` on words given flat (no Python string per word).
+
+    Word ``w`` is ``code_points[offsets[w]:offsets[w+1]]`` (integer arrays).
+
+    >>> v = Vocabulary(["a", "b", "ab", "abb"], scores=[-1.0, -1.0, -1.5, -9.0])
+    >>> ids, offs = encode_deterministic_code_points(np.array([97, 98, 98, 98, 97]),
+    ...                                              np.array([0, 3, 5]), v)
+    >>> v.decode_ids(ids), offs.tolist()
+    (['ab', 'b', 'b', 'a'], [0, 2, 4])
+    """
+    vocab, method = _checked_vocab(vocab, method)
+    cps, offsets = check_flat_words(code_points, offsets)
+
+    def word_at(w: int) -> str:
+        return "".join(map(chr, cps[offsets[w]:offsets[w + 1]].tolist()))
+
+    return _encode_flat(cps, offsets, np.diff(offsets), vocab, method, word_at)
