@@ -1,5 +1,5 @@
-"""workbench.figures.skew (notebook 02): exact laws against naive references, the samples, the
-plots, the skew summary and the skew widget."""
+"""workbench.figures.skew and .skew_widget (notebook 02): exact laws against naive references,
+the samples, the plots, the skew summary and the skew widget."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from naive import grampa as naive  # noqa: E402
 
 from workbench import Vocabulary  # noqa: E402
 from workbench.figures import skew  # noqa: E402
+from workbench.figures import skew_widget as sw  # noqa: E402
 from workbench.figures.common import tau_label  # noqa: E402
 from workbench.figures.lattice import figure1_vocabulary, lattice_summary  # noqa: E402
 from workbench.grampa import arc_probabilities  # noqa: E402
@@ -235,7 +236,7 @@ def test_segmentality_curve_accepts_any_dict_and_an_axes() -> None:
 # --------------------------------------------------------------------------- summary
 def test_skew_summary_is_the_direct_calls() -> None:
     gpt2_like = Vocabulary(["Ġ", "h", "i", "Ġh", "hi", "Ġhi"], alphabet="byte-level")
-    s = skew.skew_summary(" hi", gpt2_like, tau=-10.0, ell_min=2, direction="r2l", p=0.5,
+    s = sw.skew_summary(" hi", gpt2_like, tau=-10.0, ell_min=2, direction="r2l", p=0.5,
                          n_samples=1_000, seed=4)
     w = "Ġhi"
     assert s["error"] is None and s["word_in_alphabet"] == w
@@ -247,17 +248,17 @@ def test_skew_summary_is_the_direct_calls() -> None:
                                                                direction="r2l"))
     assert same_result(s["per_tau"], skew.m_histograms_per_tau(w, gpt2_like, skew.PAPER_TAUS,
                                                                   2, "r2l", 1_000, 4))
-    assert same_result(s, skew.skew_summary(" hi", gpt2_like, -10.0, 2, "r2l", 0.5,
+    assert same_result(s, sw.skew_summary(" hi", gpt2_like, -10.0, 2, "r2l", 0.5,
                                                1_000, 4))
 
 
 def test_skew_summary_errors_and_short_words() -> None:
-    s = skew.skew_summary("abd", SMALL, n_samples=100)
+    s = sw.skew_summary("abd", SMALL, n_samples=100)
     assert s["error"].startswith("no segmentation") and s["panel"] is None
-    assert "vocab must be" in skew.skew_summary("ab", ["a"], n_samples=10)["error"]
-    assert "p must be in" in skew.skew_summary("ab", SMALL, p=2.0, n_samples=10)["error"]
-    assert "tau must be" in skew.skew_summary("ab", SMALL, tau=0.0, n_samples=10)["error"]
-    one = skew.skew_summary("a", SMALL, n_samples=10)
+    assert "vocab must be" in sw.skew_summary("ab", ["a"], n_samples=10)["error"]
+    assert "p must be in" in sw.skew_summary("ab", SMALL, p=2.0, n_samples=10)["error"]
+    assert "tau must be" in sw.skew_summary("ab", SMALL, tau=0.0, n_samples=10)["error"]
+    one = sw.skew_summary("a", SMALL, n_samples=10)
     assert one["error"] is None and one["curve"] is None and one["panel"] is not None
 
 
@@ -269,14 +270,14 @@ def _options() -> dict:
 def test_skew_widget_result_equals_direct_call(monkeypatch) -> None:
     pytest.importorskip("ipywidgets")
     opts = _options()
-    panel = skew.skew_widget(opts, word="GRAMPA", vocabulary="figure-1", tau=1.0,
+    panel = sw.skew_widget(opts, word="GRAMPA", vocabulary="figure-1", tau=1.0,
                             direction="r2l", n_samples=2_000)
     controls = panel_controls(panel)
     assert set(controls) == {"word", "vocabulary", "tau", "ell_min", "direction", "p"}
     assert {"infinite", "figure-1"} <= set(controls["vocabulary"].options)
     labels = [label for label, _ in controls["tau"].options]
     assert labels.index("1") < labels.index("±∞") < labels.index("−10") < labels.index("−1")
-    assert same_result(panel.result, skew.skew_summary("GRAMPA", FIG1, 1.0, 1, "r2l", 1.0,
+    assert same_result(panel.result, sw.skew_summary("GRAMPA", FIG1, 1.0, 1, "r2l", 1.0,
                                                           2_000, 0))
     assert math.isclose(panel.result["arc_probabilities"][(3, 4)], 4 / 7)
     assert set(panel.last_figures) == {"histograms", "lattice", "per_tau", "curve"}
@@ -288,7 +289,7 @@ def test_skew_widget_result_equals_direct_call(monkeypatch) -> None:
     controls["ell_min"].value = 2
     controls["direction"].value = "l2r"
     controls["p"].value = 0.25
-    direct = skew.skew_summary("abcabca", SCORED, -10.0, 2, "l2r", 0.25, 2_000, 0)
+    direct = sw.skew_summary("abcabca", SCORED, -10.0, 2, "l2r", 0.25, 2_000, 0)
     assert same_result(panel.result, direct)
     assert panel.result["panel"]["deterministic"] is not None
     line = _lines(panel.last_figures["histograms"], "m-pmf")["m-pmf"]
@@ -298,13 +299,13 @@ def test_skew_widget_result_equals_direct_call(monkeypatch) -> None:
 
     # several at once, one re-run
     calls = []
-    summary = skew.skew_summary
-    monkeypatch.setattr(skew, "skew_summary", lambda *a: calls.append(a) or summary(*a))
+    summary = sw.skew_summary
+    monkeypatch.setattr(sw, "skew_summary", lambda *a: calls.append(a) or summary(*a))
     result = set_panel_values(panel, word="tokenisation", vocabulary="infinite",
                                   tau=math.inf, ell_min=1, p=1.0)
     assert len(calls) == 1
     monkeypatch.undo()
-    assert same_result(result, skew.skew_summary("tokenisation", INF, math.inf, 1, "l2r",
+    assert same_result(result, sw.skew_summary("tokenisation", INF, math.inf, 1, "l2r",
                                                     1.0, 2_000, 0))
     assert result is panel.result
     controls["tau"].value = -1.0  # the controls still drive the panel afterwards
@@ -315,14 +316,14 @@ def test_skew_widget_result_equals_direct_call(monkeypatch) -> None:
 
 def test_skew_widget_shows_errors_and_checks_its_tau() -> None:
     pytest.importorskip("ipywidgets")
-    panel = skew.skew_widget(_options(), word="abd", vocabulary="small", n_samples=100)
+    panel = sw.skew_widget(_options(), word="abd", vocabulary="small", n_samples=100)
     assert panel.result["error"].startswith("no segmentation")
     assert panel.last_figures == {}
     set_panel_values(panel, word="ab")
     assert panel.result["error"] is None and set(panel.last_figures) >= {"histograms"}
     with pytest.raises(ValueError, match="grid"):
-        skew.skew_widget(_options(), tau=0.7)
-    fallback = skew.skew_widget({"infinite": Vocabulary.infinite}, vocabulary="ulm-8k",
+        sw.skew_widget(_options(), tau=0.7)
+    fallback = sw.skew_widget({"infinite": Vocabulary.infinite}, vocabulary="ulm-8k",
                                word="abc", n_samples=100)
     assert panel_controls(fallback)["vocabulary"].value == "infinite"
 

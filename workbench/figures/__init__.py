@@ -5,6 +5,7 @@ functions (parameters in, data out) and ``plot_*`` functions (data in, figure ou
   the demo word;
 * :mod:`.lattice` — notebook 01 (Figure 1: lattice summary and drawing);
 * :mod:`.skew` — notebook 02 (τ, ℓ_min, direction, multiplexing; Figures 3, 4, 8);
+* :mod:`.skew_widget` — notebook 02's panel (:func:`~.skew_widget.skew_summary`, the widget);
 * :mod:`.uniform_laws` — notebook 03 (Figure 2, Eq. 27/28 errors);
 * :mod:`.lock_keys` — notebook 04 (LOCK order, Figure 5);
 * :mod:`.rejection_cost` — notebook 05 (rejection samplers against GRaMPa's single pass).
