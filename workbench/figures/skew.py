@@ -53,6 +53,7 @@ __all__ = [
     "segmentality_moments",
     "skew_coordinate",
     "skew_panel",
+    "skew_position",
 ]
 
 #: τ values in increasing skew towards longer tokens (footnote 10's order).
@@ -178,8 +179,13 @@ def skew_panel(
 
 # --------------------------------------------------------------------------- plots
 
-def _skew_position(tau: float) -> float:
-    """asinh-spread −1/τ: the x position of τ on the skew axis."""
+def skew_position(tau: float) -> float:
+    """asinh-spread −1/τ, ``asinh(−1/τ / 0.1)``: where τ sits on the skew axis of the plots
+    (so that τ = 5 … ±∞ … −5 do not pile up at 0).
+
+    >>> [round(skew_position(t), 3) for t in (1.0, float("inf"), -10.0)]
+    [-2.998, 0.0, 0.881]
+    """
     return math.asinh(skew_coordinate(tau) / _ASINH_WIDTH)
 
 
@@ -187,8 +193,8 @@ def _skew_colour(tau: float) -> Any:
     """Black at τ = 1 (uniform); blues towards shorter tokens, reds towards longer ones."""
     from matplotlib import colormaps
 
-    t = _skew_position(tau)
-    centre = _skew_position(1.0)
+    t = skew_position(tau)
+    centre = skew_position(1.0)
     if abs(t - centre) < 1e-12:
         return "black"
     lo = math.asinh(_COORD_MIN / _ASINH_WIDTH)

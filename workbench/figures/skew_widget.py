@@ -39,18 +39,20 @@ from ..widgets import (
 )
 from .common import tau_label
 from .lattice import draw_lattice, lattice_summary
+from .lattice_plotly import plotly_lattice
 from .skew import (
     PAPER_TAUS,
     TAU_GRID,
     TAU_SLIDER_GRID,
     m_histograms_per_tau,
     plot_m_histograms_per_tau,
-    plot_segmentality_curve,
     plot_skew_panel,
     segmentality_curve,
+    segmentality_moments,
     skew_coordinate,
     skew_panel,
 )
+from .skew_plotly import plotly_segmentality_curve
 
 __all__ = ["skew_summary", "skew_widget"]
 
@@ -89,13 +91,15 @@ def skew_summary(
         ``arc_probabilities`` = ``arc_probabilities(spelled, vocab, tau, ell_min,
         direction)``; ``per_tau`` = :func:`m_histograms_per_tau` (GRaMPa alone, p = 1);
         ``curve`` = ``segmentality_curve(spelled, vocab, curve_taus, ell_min, direction)``
-        (None for words of one character); ``error`` (str or None) and the parameters.
+        and ``current`` = ``segmentality_moments(spelled, vocab, tau, ell_min, direction)``
+        (both None for words of one character); ``error`` (str or None) and the parameters.
         After an error the fields computed before it are kept, the others are None.
     """
     out: dict[str, Any] = {
         "word_in_alphabet": None, "tau": tau, "ell_min": ell_min, "direction": direction,
         "p": p, "n_samples": n_samples, "seed": seed, "panel": None, "lattice": None,
-        "arc_probabilities": None, "per_tau": None, "curve": None, "error": None,
+        "arc_probabilities": None, "per_tau": None, "curve": None, "current": None,
+        "error": None,
     }
     try:
         if not isinstance(vocab, Vocabulary):
@@ -114,6 +118,7 @@ def skew_summary(
         if len(spelled) >= 2:
             out["curve"] = segmentality_curve(spelled, vocab, curve_taus, ell_min,
                                                     direction)
+            out["current"] = segmentality_moments(spelled, vocab, tau, ell_min, direction)
     except (SegmentationError, ValueError, TypeError) as err:
         out["error"] = str(err)
     return out
@@ -135,7 +140,6 @@ def skew_widget(
     seed: int = 0,
     figure_taus: Sequence[float] = PAPER_TAUS,
     tau_grid: Sequence[float] = TAU_SLIDER_GRID,
-    max_lattice_arcs: int = 300,
 ) -> Any:
     """The interactive skew panel: word, vocabulary, τ, ℓ_min, direction and p.
 
@@ -143,9 +147,10 @@ def skew_widget(
     negative temperatures sit to the right of +∞. Each change shows the sampled m and
     token-length histograms with their exact laws (:func:`plot_skew_panel`), a few sampled
     segmentations (and the deterministic one when p < 1), the lattice with the current
-    τ's arc probabilities (:func:`draw_lattice`, for at most ``max_lattice_arcs`` arcs),
-    Figure 3 (:func:`plot_m_histograms_per_tau`) and Figures 4/8
-    (:func:`plot_segmentality_curve`) for the word.
+    τ's arc probabilities (:func:`~.lattice_plotly.plotly_lattice`, with hover; a static
+    :func:`draw_lattice` sketch past its size limit), Figure 3
+    (:func:`plot_m_histograms_per_tau`) and Figures 4/8
+    (:func:`~.skew_plotly.plotly_segmentality_curve`, with hover) for the word.
 
     ``panel.result`` is the :func:`skew_summary` shown, so after setting the controls,
     ``same_result(panel.result, skew_summary(word, vocab, tau, ell_min, direction, p,
@@ -198,18 +203,19 @@ def skew_widget(
         if summary["lattice"] is not None:
             lat = summary["lattice"]
             probs = summary["arc_probabilities"]
-            if probs is not None and len(lat["arcs"]) <= max_lattice_arcs:
-                figures["lattice"] = draw_lattice(lat, arc_probabilities=probs)
-            else:
+            try:  # interactive: hover an arc for its token, counts and probability at τ
+                figures["lattice"] = plotly_lattice(lat, tau, arc_probabilities=probs)
+            except ValueError as err:  # too large to read: a static sketch instead
+                print(f"(lattice sketched without hover: {err})")
                 figures["lattice"] = draw_lattice(lat)
-                print(f"(lattice drawn without probabilities: {len(lat['arcs'])} arcs)")
         if summary["per_tau"] is not None:
             figures["per_tau"] = plot_m_histograms_per_tau(
                 summary["per_tau"], title="Figure 3 for this word (GRaMPa alone, p = 1)")
         if summary["curve"] is not None:
-            figures["curve"] = plot_segmentality_curve(
-                summary["curve"], current_tau=tau,
-                title="Figures 4 and 8 for this word: exact mean ± sd of S (p = 1)")
+            figures["curve"] = plotly_segmentality_curve(
+                summary["curve"], current_tau=tau, current=summary["current"],
+                title="Figures 4 and 8 for this word: exact mean ± sd of S (p = 1); "
+                      "hover the points")
         return figures
 
     panel = interactive_panel(
