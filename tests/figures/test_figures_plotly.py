@@ -20,6 +20,7 @@ from naive import grampa as naive  # noqa: E402
 from workbench import Grampa, Lattice, Vocabulary  # noqa: E402
 from workbench.figures import skew  # noqa: E402
 from workbench.figures import skew_widget as sw  # noqa: E402
+from workbench.figures.common import tau_label  # noqa: E402
 from workbench.figures.lattice import (  # noqa: E402
     count_label,
     figure1_vocabulary,
@@ -237,3 +238,35 @@ def test_skew_widget_shows_plotly_lattice_and_curve() -> None:
     table = panel.last_figures["lattice"].layout.meta
     assert table["probability"] == [probs.get(tuple(a)) for a in table["arcs"]]
     assert all(Fraction(x) >= 0 for x in table["through"])
+
+
+# --------------------------------------------------------------------------- 02's histograms
+def test_plotly_histograms_show_the_panel() -> None:
+    from workbench.figures.common import figure_data
+    from workbench.figures.skew_plotly import plotly_m_histograms_per_tau, plotly_skew_panel
+    from workbench.stats import frequencies, tv_distance
+
+    panel = skew.skew_panel("abcabca", SMALL, tau=-10.0, ell_min=2, p=0.5, n_samples=1_000,
+                            seed=2)
+    fig = plotly_skew_panel(panel, title="t")
+    data = figure_data(fig)
+    for key in ("m", "length"):
+        counts = panel[f"{key}_counts"]
+        assert np.array_equal(data[f"{key}-pmf"], panel[f"{key}_pmf"][1:])
+        assert np.array_equal(data[f"{key}-samples"], counts[1:] / counts.sum())
+        assert list(_trace(fig, f"{key}-pmf").x) == list(range(1, 8))
+    tv = tv_distance(frequencies(panel["m_counts"]), panel["m_pmf"])
+    assert f"{tv:.4f}" in fig.layout.annotations[0].text
+    per_tau = skew.m_histograms_per_tau("x" * 9, Vocabulary.infinite(), (-10.0, 1.0, 5.0),
+                                        n_samples=500, seed=0)
+    fig = plotly_m_histograms_per_tau(per_tau)
+    data = figure_data(fig)
+    assert [t.name for t in fig.data if t.name.startswith("pmf-")] == ["pmf-1", "pmf-5",
+                                                                         "pmf-−10"]
+    for tau, result in per_tau.items():
+        assert np.array_equal(data[f"pmf-{tau_label(tau)}"], result["m_pmf"][1:])
+        counts = result["m_counts"]
+        assert np.array_equal(data[f"samples-{tau_label(tau)}"], counts[1:] / counts.sum())
+    exact_only = plotly_m_histograms_per_tau(
+        skew.m_histograms_per_tau("abcab", SMALL, n_samples=0))
+    assert not any(t.name.startswith("samples-") for t in exact_only.data)

@@ -17,7 +17,7 @@ from naive import grampa as naive  # noqa: E402
 from workbench import Vocabulary  # noqa: E402
 from workbench.figures import skew  # noqa: E402
 from workbench.figures import skew_widget as sw  # noqa: E402
-from workbench.figures.common import tau_label  # noqa: E402
+from workbench.figures.common import figure_data, tau_label  # noqa: E402
 from workbench.figures.lattice import figure1_vocabulary, lattice_summary  # noqa: E402
 from workbench.grampa import arc_probabilities  # noqa: E402
 from workbench.segmenters import unigram_viterbi  # noqa: E402
@@ -292,8 +292,14 @@ def test_skew_widget_result_equals_direct_call(monkeypatch) -> None:
     direct = sw.skew_summary("abcabca", SCORED, -10.0, 2, "l2r", 0.25, 2_000, 0)
     assert same_result(panel.result, direct)
     assert panel.result["panel"]["deterministic"] is not None
-    line = _lines(panel.last_figures["histograms"], "m-pmf")["m-pmf"]
-    assert np.array_equal(line.get_ydata(), direct["panel"]["m_pmf"][1:])
+    shown = figure_data(panel.last_figures["histograms"])  # plotly: traces named like gids
+    assert np.array_equal(shown["m-pmf"], direct["panel"]["m_pmf"][1:])
+    counts = direct["panel"]["m_counts"]
+    assert np.array_equal(shown["m-samples"], counts[1:] / counts.sum())
+    per_tau = figure_data(panel.last_figures["per_tau"])
+    for tau in skew.PAPER_TAUS:
+        assert np.array_equal(per_tau[f"pmf-{tau_label(tau)}"],
+                              direct["per_tau"][tau]["m_pmf"][1:])
     (curve,) = [t for t in panel.last_figures["curve"].data if t.name == "mean"]  # plotly
     assert np.array_equal(curve.y, direct["curve"]["mean"])
 

@@ -1,4 +1,4 @@
-"""Figures 4 and 8 for one word as an interactive plotly figure: hover shows the numbers.
+"""Notebook 02's figures in plotly, with hover: Figures 4/8, Figure 3 and the histograms.
 
 :func:`plotly_segmentality_curve` draws a :func:`workbench.figures.skew.segmentality_curve`
 (exact mean ± sd of segmentality S per τ) on the same axis as its matplotlib twin
@@ -7,7 +7,14 @@
 τ, −1/τ and E[S] ± sd; the current τ (the slider's value) is a pink line with its own hover,
 and the axis always includes it.
 
-This module computes nothing: the moments come from :mod:`.skew` (which calls
+:func:`plotly_skew_panel` and :func:`plotly_m_histograms_per_tau` are the plotly twins of
+:func:`workbench.figures.skew.plot_skew_panel` and
+:func:`workbench.figures.skew.plot_m_histograms_per_tau` (traces named like their gids); the
+panel of notebook 02 uses them because plotly figures are drawn by the browser, which keeps a
+slider step short.
+
+This module computes nothing but the sampled shares and their TV distance (as the matplotlib
+twins do): the moments come from :mod:`.skew` (which calls
 :class:`workbench.Grampa`); the figure only lays them out. The matplotlib version stays the
 one for paper figures and ``python -m workbench figures``.
 
@@ -30,7 +37,7 @@ import numpy as np
 from .common import PINK, tau_label
 from .skew import skew_coordinate, skew_position
 
-__all__ = ["plotly_segmentality_curve"]
+__all__ = ["plotly_m_histograms_per_tau", "plotly_segmentality_curve", "plotly_skew_panel"]
 
 
 def plotly_segmentality_curve(
@@ -123,4 +130,114 @@ def plotly_segmentality_curve(
     if x:  # the uniform τ = 1, dotted
         fig.add_vline(x=skew_position(1.0), line={"color": "#adb5bd", "width": 1,
                                                   "dash": "dot"})
+    return fig
+
+
+def plotly_skew_panel(panel: Mapping[str, Any], title: str | None = None) -> Any:
+    """Histograms of m and of token length (a :func:`workbench.figures.skew.skew_panel`
+    result) with their exact laws, with hover: the plotly twin of
+    :func:`workbench.figures.skew.plot_skew_panel`.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Traces named as the matplotlib gids: ``"m-samples"``, ``"length-samples"`` (bars,
+        y = sampled frequencies of the values 1..n) and ``"m-pmf"``, ``"length-pmf"`` (y =
+        ``panel["m_pmf"][1:]`` / ``panel["length_pmf"][1:]``); each subplot title gives the
+        number of draws and TV(samples, exact).
+    """
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
+    from ..stats import frequencies, tv_distance
+
+    parts = (("m", "number of tokens m", panel["m_counts"], panel["m_pmf"], "samples"),
+             ("length", "token length ℓ (all tokens pooled)", panel["length_counts"],
+              panel["length_pmf"], "tokens"))
+    titles = []
+    for _, _, counts, pmf, what in parts:
+        counts = np.asarray(counts, dtype=float)
+        tv = (tv_distance(frequencies(counts), np.asarray(pmf, dtype=float))
+              if counts.sum() > 0 else float("nan"))
+        titles.append(f"{int(counts.sum()):,} {what}; TV(samples, exact) = {tv:.4f}")
+    fig = make_subplots(1, 2, subplot_titles=titles, horizontal_spacing=0.1)
+    for col, (key, xlabel, counts, pmf, _) in enumerate(parts, start=1):
+        counts = np.asarray(counts, dtype=float)
+        pmf = np.asarray(pmf, dtype=float)
+        total = counts.sum()
+        freq = counts / total if total > 0 else np.zeros_like(counts)
+        values = np.arange(1, freq.size)
+        fig.add_trace(go.Bar(
+            x=values, y=freq[1:], name=f"{key}-samples", marker={"color": "#a5d8ff",
+                                                                 "line": {"color": "#1c7ed6",
+                                                                          "width": 0.5}},
+            hovertemplate=f"{key} = %{{x}}: sampled share %{{y:.4f}}<extra></extra>"),
+            row=1, col=col)
+        fig.add_trace(go.Scatter(
+            x=values, y=pmf[1:], mode="lines+markers", name=f"{key}-pmf",
+            line={"color": "#c92a2a"}, marker={"size": 6},
+            hovertemplate=f"{key} = %{{x}}: exact %{{y:.4f}}<extra></extra>"), row=1, col=col)
+        seen = np.flatnonzero(pmf > 0).tolist() + np.flatnonzero(freq > 0).tolist()
+        lo, hi = (min(seen), max(seen)) if seen else (1, max(pmf.size - 1, 1))
+        fig.update_xaxes(title_text=xlabel, range=[lo - 0.6, hi + 0.6], dtick=1 if hi - lo
+                         <= 20 else None, row=1, col=col)
+        fig.update_yaxes(title_text="probability", row=1, col=col)
+    fig.update_layout(width=980, height=360, showlegend=False, plot_bgcolor="white",
+                      bargap=0.2, margin={"l": 60, "r": 20, "t": 70 if title else 40,
+                                          "b": 50},
+                      title={"text": title, "x": 0.01, "font": {"size": 13}} if title else None)
+    fig.update_annotations(font_size=12)
+    return fig
+
+
+def plotly_m_histograms_per_tau(per_tau: Mapping[float, Mapping[str, Any]],
+                                title: str | None = None) -> Any:
+    """Figure 3 for one word with hover: the law of m for several τ (lines, exact) and
+    their samples (bars); the plotly twin of
+    :func:`workbench.figures.skew.plot_m_histograms_per_tau`.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Per τ, in skew order: a trace ``"pmf-<τ label>"`` (y = ``m_pmf[1:]``, m = 1..n) and,
+        when there are samples, ``"samples-<τ label>"`` (sampled frequencies).
+    """
+    import plotly.graph_objects as go
+
+    from .skew import skew_coordinate as coordinate
+
+    taus = sorted(per_tau, key=coordinate)
+    palette = ["#1c7ed6", "black", "#e8590c", "#c92a2a", "#862e9c", "#2b8a3e"]
+    centre = coordinate(1.0)
+    fig = go.Figure()
+    hi = 1
+    for k, tau in enumerate(taus):
+        panel = per_tau[tau]
+        pmf = np.asarray(panel["m_pmf"], dtype=float)
+        counts = np.asarray(panel["m_counts"], dtype=float)
+        colour = "black" if coordinate(tau) == centre else palette[k % len(palette)]
+        label = tau_label(tau)
+        nonzero = np.flatnonzero(pmf > 0)
+        if nonzero.size:
+            hi = max(hi, int(nonzero.max()))
+        values = np.arange(1, pmf.size)
+        if counts.sum() > 0:
+            fig.add_trace(go.Bar(
+                x=values, y=counts[1:] / counts.sum(), name=f"samples-{label}",
+                marker={"color": colour, "opacity": 0.3}, showlegend=False,
+                hovertemplate=f"τ = {label}, m = %{{x}}: sampled %{{y:.4f}}<extra></extra>"))
+        fig.add_trace(go.Scatter(
+            x=values, y=pmf[1:], mode="lines+markers", name=f"pmf-{label}",
+            line={"color": colour}, marker={"size": 5},
+            hovertemplate=f"τ = {label}, m = %{{x}}: exact %{{y:.4f}}<extra></extra>"))
+    for trace in fig.data:  # legend entries read "τ = 5" for the exact laws
+        if trace.name.startswith("pmf-"):
+            trace.legendgroup = trace.name
+    fig.update_layout(
+        width=760, height=360, barmode="group", plot_bgcolor="white",
+        legend={"title": {"text": "exact (lines), samples (bars)"}},
+        margin={"l": 60, "r": 20, "t": 50 if title else 20, "b": 50},
+        title={"text": title, "x": 0.01, "font": {"size": 13}} if title else None,
+        xaxis={"title": "number of tokens m", "range": [0.4, hi + 0.6]},
+        yaxis={"title": "probability", "gridcolor": "#e9ecef"})
     return fig

@@ -6,8 +6,9 @@ calls :func:`workbench.figures.skew.skew_panel`, :func:`workbench.grampa.arc_pro
 :func:`workbench.figures.skew.m_histograms_per_tau`,
 :func:`workbench.figures.skew.segmentality_curve` and
 :func:`workbench.figures.lattice.lattice_summary`, and turns the package's documented errors
-into a message. :func:`skew_widget` draws its result: the histograms and Figure 3 with
-matplotlib, the lattice and the segmentality curve with plotly (hover shows the numbers).
+into a message. :func:`skew_widget` draws its result with plotly (hover shows the numbers;
+the browser draws, so a slider step stays short): the histograms, the lattice, Figure 3 and
+the segmentality curve; a lattice past its readable size is a static matplotlib sketch.
 
 This module computes no law and draws no figure itself; those are in :mod:`.skew`,
 :mod:`.skew_plotly`, :mod:`.lattice` and :mod:`.lattice_plotly`.
@@ -26,7 +27,6 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
-from matplotlib.figure import FigureBase
 
 from ..grampa import arc_probabilities
 from ..lattice import SegmentationError
@@ -45,14 +45,16 @@ from .skew import (
     TAU_GRID,
     TAU_SLIDER_GRID,
     m_histograms_per_tau,
-    plot_m_histograms_per_tau,
-    plot_skew_panel,
     segmentality_curve,
     segmentality_moments,
     skew_coordinate,
     skew_panel,
 )
-from .skew_plotly import plotly_segmentality_curve
+from .skew_plotly import (
+    plotly_m_histograms_per_tau,
+    plotly_segmentality_curve,
+    plotly_skew_panel,
+)
 
 __all__ = ["skew_summary", "skew_widget"]
 
@@ -145,11 +147,12 @@ def skew_widget(
 
     τ is a selection slider over ``tau_grid`` in footnote 10's order (by −1/τ), so
     negative temperatures sit to the right of +∞. Each change shows the sampled m and
-    token-length histograms with their exact laws (:func:`plot_skew_panel`), a few sampled
-    segmentations (and the deterministic one when p < 1), the lattice with the current
-    τ's arc probabilities (:func:`~.lattice_plotly.plotly_lattice`, with hover; a static
+    token-length histograms with their exact laws
+    (:func:`~.skew_plotly.plotly_skew_panel`), a few sampled segmentations (and the
+    deterministic one when p < 1), the lattice with the current τ's arc probabilities
+    (:func:`~.lattice_plotly.plotly_lattice`, with hover; a static
     :func:`draw_lattice` sketch past its size limit), Figure 3
-    (:func:`plot_m_histograms_per_tau`) and Figures 4/8
+    (:func:`~.skew_plotly.plotly_m_histograms_per_tau`) and Figures 4/8
     (:func:`~.skew_plotly.plotly_segmentality_curve`, with hover) for the word.
 
     ``panel.result`` is the :func:`skew_summary` shown, so after setting the controls,
@@ -182,8 +185,8 @@ def skew_widget(
         return skew_summary(word, vocab, tau, ell_min, direction, p, n_samples, seed,
                             figure_taus)
 
-    def draw(summary: dict[str, Any]) -> dict[str, FigureBase]:
-        figures: dict[str, FigureBase] = {}
+    def draw(summary: dict[str, Any]) -> dict[str, Any]:
+        figures: dict[str, Any] = {}
         tau, ell_min, direction, p = (summary[k] for k in ("tau", "ell_min", "direction", "p"))
         print(f"τ = {tau_label(tau)}  (−1/τ = {skew_coordinate(tau):+.3g}),  ℓ_min = {ell_min},  "
               f"{direction},  p = {p:g};  word {summary['word_in_alphabet']!r}")
@@ -195,7 +198,7 @@ def skew_widget(
             for seg in panel["examples"]:
                 print("   ", " | ".join(seg))
             mean_m = float(np.dot(np.arange(panel["m_pmf"].size), panel["m_pmf"]))
-            figures["histograms"] = plot_skew_panel(
+            figures["histograms"] = plotly_skew_panel(
                 panel, title=f"{summary['word_in_alphabet']!r}, τ = {tau_label(tau)}, "
                              f"ℓ_min = {ell_min}, {direction}, p = {p:g}: E[m] = {mean_m:.3f}")
         if summary["error"]:
@@ -209,7 +212,7 @@ def skew_widget(
                 print(f"(lattice sketched without hover: {err})")
                 figures["lattice"] = draw_lattice(lat)
         if summary["per_tau"] is not None:
-            figures["per_tau"] = plot_m_histograms_per_tau(
+            figures["per_tau"] = plotly_m_histograms_per_tau(
                 summary["per_tau"], title="Figure 3 for this word (GRaMPa alone, p = 1)")
         if summary["curve"] is not None:
             figures["curve"] = plotly_segmentality_curve(
