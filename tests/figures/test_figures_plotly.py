@@ -270,3 +270,27 @@ def test_plotly_histograms_show_the_panel() -> None:
     exact_only = plotly_m_histograms_per_tau(
         skew.m_histograms_per_tau("abcab", SMALL, n_samples=0))
     assert not any(t.name.startswith("samples-") for t in exact_only.data)
+
+
+# --------------------------------------------------------------------------- 03's panel
+@pytest.mark.parametrize("n", [2, 7, 29])
+def test_plotly_uniform_laws_shows_the_panel(n) -> None:
+    from workbench.figures.common import figure_data
+    from workbench.figures.uniform_laws import plot_uniform_laws, uniform_laws_panel
+    from workbench.figures.uniform_laws_plotly import plotly_uniform_laws
+
+    panel = uniform_laws_panel(n, n_samples=2_000, seed=1)
+    fig = plotly_uniform_laws(panel)
+    shown = figure_data(fig)
+    for view in ("m", "ell", "R", "S"):
+        assert np.array_equal(shown[f"{view}-samples"], panel[view]["freq"])
+        assert np.array_equal(shown[f"{view}-law"], panel[view]["pmf"])
+    assert np.array_equal(shown["ell-limit"], panel["ell"]["limit"])
+    assert shown["R-mean"].tolist() == [panel["R"]["mean"]]
+    assert shown["R-expected"].tolist() == [panel["R"]["expected_mean"]]
+    # the same numbers as the matplotlib twin draws
+    twin = figure_data(plot_uniform_laws(panel))
+    for key in ("m-samples", "m-law", "ell-samples", "ell-law", "S-samples", "S-law"):
+        assert np.array_equal(shown[key], twin[key])
+    assert f"TV = {panel['m']['tv']:.4f}" in fig.layout.annotations[0].text
+    assert f"{panel['n_samples']:,} GRaMPa samples" in fig.layout.title.text

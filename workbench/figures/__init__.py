@@ -9,6 +9,7 @@ functions (parameters in, data out) and ``plot_*`` functions (data in, figure ou
 * :mod:`.skew_plotly` — Figures 4/8 as a plotly figure, hover and the current τ;
 * :mod:`.skew_widget` — notebook 02's panel (:func:`~.skew_widget.skew_summary`, the widget);
 * :mod:`.uniform_laws` — notebook 03 (Figure 2, Eq. 27/28 errors);
+* :mod:`.uniform_laws_plotly` — notebook 03's slider panel in plotly;
 * :mod:`.lock_keys` — notebook 04 (LOCK order, Figure 5);
 * :mod:`.rejection_cost` — notebook 05 (rejection samplers against GRaMPa's single pass).
 
