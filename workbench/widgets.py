@@ -312,6 +312,8 @@ def render_outputs(items: Any) -> list[tuple[dict, dict]]:
             warnings.filterwarnings("ignore", message=_GLYPH_WARNING)
             if isinstance(item, Figure):
                 data, meta = _png_bundle(item)
+            elif hasattr(item, "to_plotly_json"):  # not format_display_data: it would
+                data, meta = _plotly_bundle(item)  # display plotly figures right away
             else:
                 data, meta = format_display_data(item)
         _close_pyplot(item)
@@ -331,6 +333,16 @@ def _png_bundle(fig: Any) -> tuple[dict, dict]:
     width, height = struct.unpack(">II", raw[16:24])
     return ({"image/png": base64.b64encode(raw).decode("ascii"), "text/plain": repr(fig)},
             {"image/png": {"width": width, "height": height}})
+
+
+def _plotly_bundle(fig: Any) -> tuple[dict, dict]:
+    """A plotly figure as the display bundle of plotly's mime renderer (what JupyterLab's
+    plotly extension draws), whatever ``plotly.io.renderers.default`` is."""
+    import plotly.io as pio
+
+    data = dict(pio.renderers["plotly_mimetype"].to_mimebundle(fig.to_dict()))
+    data["text/plain"] = f"<plotly figure: {len(fig.data)} traces>"
+    return data, {}
 
 
 def _close_pyplot(item: Any) -> None:

@@ -294,3 +294,19 @@ def test_plotly_uniform_laws_shows_the_panel(n) -> None:
         assert np.array_equal(shown[key], twin[key])
     assert f"TV = {panel['m']['tv']:.4f}" in fig.layout.annotations[0].text
     assert f"{panel['n_samples']:,} GRaMPa samples" in fig.layout.title.text
+
+
+def test_panels_render_plotly_figures_as_bundles_without_showing_them(monkeypatch) -> None:
+    """interactive_panel swaps all outputs at once: a plotly figure must become a display
+    bundle (plotly's mime type) when rendered, not be shown right away by IPython."""
+    import plotly.io as pio
+
+    from workbench.widgets import render_outputs
+
+    fig = plotly_lattice(Lattice.build("GRAMPA", FIG1, direction="r2l"))
+    for renderer in ("browser", "plotly_mimetype+notebook", ""):
+        monkeypatch.setattr(pio.renderers, "default", renderer)
+        ((data, _meta),) = render_outputs({"lattice": fig})
+        shown = data["application/vnd.plotly.v1+json"]
+        assert shown["layout"]["meta"]["count"] == "16"
+        assert [t["name"] for t in shown["data"]] == [t.name for t in fig.data]
