@@ -296,22 +296,25 @@ def plotly_lattice(
             raise ValueError(f"arc ({i}, {j}) is not an arc of a word with {n} characters")
     has_probs = any(p is not None for p in table["probability"])
 
-    fig = go.Figure()
+    # traces and layout as plain dicts, validated once by go.Figure (add_trace and
+    # add_annotation one by one took a third of a slider step)
+    traces: list[dict[str, Any]] = []
     xs: list[float | None] = []
     ys: list[float | None] = []
     hover: list[str | None] = []
+    arc_hover = [_arc_hover(table, k) for k in range(len(arcs))]
     hover_lines = len(arcs) <= _ARC_LABELS  # else hover on the apex markers only (size)
     for k, (i, j) in enumerate(arcs):
         ax, ay = _arc_xy(i, j, 11)
         xs += [*ax, None]
         ys += [*ay, None]
         if hover_lines:
-            hover += [_arc_hover(table, k)] * len(ax) + [None]
-    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name="arcs",
-                             hovertext=hover if hover_lines else None,
-                             hoverinfo="text" if hover_lines else "skip",
-                             line={"color": GREEN if has_probs else GREY,
-                                   "width": 2 if has_probs else 1.2}))
+            hover += [arc_hover[k]] * len(ax) + [None]
+    traces.append({"type": "scatter", "x": xs, "y": ys, "mode": "lines", "name": "arcs",
+                   "hovertext": hover if hover_lines else None,
+                   "hoverinfo": "text" if hover_lines else "skip",
+                   "line": {"color": GREEN if has_probs else GREY,
+                            "width": 2 if has_probs else 1.2}})
     if path:
         px: list[float | None] = []
         py: list[float | None] = []
@@ -319,8 +322,8 @@ def plotly_lattice(
             ax, ay = _arc_xy(i, j, 11)
             px += [*ax, None]
             py += [*ay, None]
-        fig.add_trace(go.Scatter(x=px, y=py, mode="lines", name="path", hoverinfo="skip",
-                                 line={"color": PINK, "width": 4}))
+        traces.append({"type": "scatter", "x": px, "y": py, "mode": "lines", "name": "path",
+                       "hoverinfo": "skip", "line": {"color": PINK, "width": 4}})
     labels = []
     for k in range(len(arcs)):
         label = table["tokens"][k]
@@ -328,27 +331,31 @@ def plotly_lattice(
         if p is not None:
             label += " " + fraction_label(p)
         labels.append(label)
-    fig.add_trace(go.Scatter(
-        x=[(i + j) / 2 for i, j in arcs], y=[_arc_height(j - i) for i, j in arcs],
-        mode="markers", name="arc labels", text=labels,
-        marker={"size": 16, "color": "rgba(255,255,255,0.01)"},
-        customdata=[[i, j] for i, j in arcs],
-        hovertext=[_arc_hover(table, k) for k in range(len(arcs))], hoverinfo="text"))
+    apex_x = [(i + j) / 2 for i, j in arcs]
+    apex_y = [_arc_height(j - i) for i, j in arcs]
+    traces.append({"type": "scatter", "x": apex_x, "y": apex_y, "mode": "markers",
+                   "name": "arc labels", "text": labels,
+                   "marker": {"size": 16, "color": "rgba(255,255,255,0.01)"},
+                   "customdata": [[i, j] for i, j in arcs], "hovertext": arc_hover,
+                   "hoverinfo": "text"})
+    annotations = []
     if len(arcs) <= _ARC_LABELS:  # tokens written at the apexes, on a white box
-        colour = "#2b8a3e" if has_probs else "#343a40"
-        for (i, j), label in zip(arcs, labels):
-            fig.add_annotation(x=(i + j) / 2, y=_arc_height(j - i), text=_escape(label),
-                               showarrow=False, bgcolor="rgba(255,255,255,0.85)",
-                               font={"family": "monospace", "size": 11, "color": colour})
-    fig.add_trace(go.Scatter(
-        x=[k + 0.5 for k in range(n)], y=[-0.45] * n, mode="text", name="characters",
-        text=list(word), textfont={"family": "monospace", "size": 15}, hoverinfo="skip"))
-    fig.add_trace(go.Scatter(
-        x=list(range(n + 1)), y=[0.0] * (n + 1), mode="markers+text", name="nodes",
-        text=[count_label(x) for x in table["path_counts"]], textposition="middle center",
-        textfont={"size": 10}, marker={"size": 26, "color": "#f1f3f5",
-                                       "line": {"color": "#343a40", "width": 1}},
-        hovertext=[_node_hover(table, k) for k in range(n + 1)], hoverinfo="text"))
+        font = {"family": "monospace", "size": 11,
+                "color": "#2b8a3e" if has_probs else "#343a40"}
+        annotations = [{"x": x, "y": y, "text": _escape(label), "showarrow": False,
+                        "bgcolor": "rgba(255,255,255,0.85)", "font": font}
+                       for x, y, label in zip(apex_x, apex_y, labels)]
+    traces.append({"type": "scatter", "x": [k + 0.5 for k in range(n)], "y": [-0.45] * n,
+                   "mode": "text", "name": "characters", "text": list(word),
+                   "textfont": {"family": "monospace", "size": 15}, "hoverinfo": "skip"})
+    traces.append({"type": "scatter", "x": list(range(n + 1)), "y": [0.0] * (n + 1),
+                   "mode": "markers+text", "name": "nodes",
+                   "text": [count_label(x) for x in table["path_counts"]],
+                   "textposition": "middle center", "textfont": {"size": 10},
+                   "marker": {"size": 26, "color": "#f1f3f5",
+                              "line": {"color": "#343a40", "width": 1}},
+                   "hovertext": [_node_hover(table, k) for k in range(n + 1)],
+                   "hoverinfo": "text"})
 
     top = _arc_height(max((j - i for i, j in arcs), default=1))
     width = int(min(max(_PX_PER_CHAR * (n + 1.5) + 80, 420), _PX_PER_CHAR * (MAX_CHARS + 3)))
@@ -362,16 +369,17 @@ def plotly_lattice(
             head = f"{_escape(repr(shown))}: {_escape(table['error'][:120])}"
         head += (f"<br><sup>node k: paths {towards} ({table['direction']}, "
                  f"ell_min={table['ell_min']}); hover an arc or a node</sup>")
-    fig.update_layout(
-        width=width, height=height, showlegend=False, plot_bgcolor="white",
-        margin={"l": 10, "r": 10, "t": 60 if title else 10, "b": 10},
-        title={"text": head, "x": 0.01, "font": {"size": 13}} if title else None,
-        xaxis={"visible": False, "range": [-0.6, n + 0.6], "fixedrange": False},
-        yaxis={"visible": False, "range": [-0.8, top + 0.45]},
-        hoverlabel={"font": {"family": "monospace", "size": 12}, "align": "left"},
-        meta=_jsonable(table),
-    )
-    return fig
+    layout = {
+        "width": width, "height": height, "showlegend": False, "plot_bgcolor": "white",
+        "margin": {"l": 10, "r": 10, "t": 60 if title else 10, "b": 10},
+        "xaxis": {"visible": False, "range": [-0.6, n + 0.6], "fixedrange": False},
+        "yaxis": {"visible": False, "range": [-0.8, top + 0.45]},
+        "hoverlabel": {"font": {"family": "monospace", "size": 12}, "align": "left"},
+        "annotations": annotations, "meta": _jsonable(table),
+    }
+    if title:
+        layout["title"] = {"text": head, "x": 0.01, "font": {"size": 13}}
+    return go.Figure({"data": traces, "layout": layout})
 
 
 def _jsonable(table: Mapping[str, Any]) -> dict[str, Any]:

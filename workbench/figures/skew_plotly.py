@@ -147,47 +147,51 @@ def plotly_skew_panel(panel: Mapping[str, Any], title: str | None = None) -> Any
         number of draws and TV(samples, exact).
     """
     import plotly.graph_objects as go
-    from plotly.subplots import make_subplots
 
     from ..stats import frequencies, tv_distance
 
     parts = (("m", "number of tokens m", panel["m_counts"], panel["m_pmf"], "samples"),
              ("length", "token length ℓ (all tokens pooled)", panel["length_counts"],
               panel["length_pmf"], "tokens"))
-    titles = []
-    for _, _, counts, pmf, what in parts:
-        counts = np.asarray(counts, dtype=float)
-        tv = (tv_distance(frequencies(counts), np.asarray(pmf, dtype=float))
-              if counts.sum() > 0 else float("nan"))
-        titles.append(f"{int(counts.sum()):,} {what}; TV(samples, exact) = {tv:.4f}")
-    fig = make_subplots(1, 2, subplot_titles=titles, horizontal_spacing=0.1)
-    for col, (key, xlabel, counts, pmf, _) in enumerate(parts, start=1):
+    # two x axes side by side, laid out by hand (make_subplots costs ~0.1 s per call)
+    domains = ([0.0, 0.45], [0.55, 1.0])
+    traces: list[dict[str, Any]] = []
+    layout: dict[str, Any] = {"annotations": []}
+    for col, (key, xlabel, counts, pmf, what) in enumerate(parts):
         counts = np.asarray(counts, dtype=float)
         pmf = np.asarray(pmf, dtype=float)
         total = counts.sum()
         freq = counts / total if total > 0 else np.zeros_like(counts)
+        tv = tv_distance(frequencies(counts), pmf) if total > 0 else float("nan")
         values = np.arange(1, freq.size)
-        fig.add_trace(go.Bar(
-            x=values, y=freq[1:], name=f"{key}-samples", marker={"color": "#a5d8ff",
-                                                                 "line": {"color": "#1c7ed6",
-                                                                          "width": 0.5}},
-            hovertemplate=f"{key} = %{{x}}: sampled share %{{y:.4f}}<extra></extra>"),
-            row=1, col=col)
-        fig.add_trace(go.Scatter(
-            x=values, y=pmf[1:], mode="lines+markers", name=f"{key}-pmf",
-            line={"color": "#c92a2a"}, marker={"size": 6},
-            hovertemplate=f"{key} = %{{x}}: exact %{{y:.4f}}<extra></extra>"), row=1, col=col)
+        ax = "" if col == 0 else "2"
+        traces.append({"type": "bar", "x": values, "y": freq[1:], "name": f"{key}-samples",
+                       "xaxis": f"x{ax}", "yaxis": f"y{ax}",
+                       "marker": {"color": "#a5d8ff", "line": {"color": "#1c7ed6",
+                                                               "width": 0.5}},
+                       "hovertemplate": f"{key} = %{{x}}: sampled share %{{y:.4f}}"
+                                        "<extra></extra>"})
+        traces.append({"type": "scatter", "x": values, "y": pmf[1:], "mode": "lines+markers",
+                       "name": f"{key}-pmf", "xaxis": f"x{ax}", "yaxis": f"y{ax}",
+                       "line": {"color": "#c92a2a"}, "marker": {"size": 6},
+                       "hovertemplate": f"{key} = %{{x}}: exact %{{y:.4f}}<extra></extra>"})
         seen = np.flatnonzero(pmf > 0).tolist() + np.flatnonzero(freq > 0).tolist()
         lo, hi = (min(seen), max(seen)) if seen else (1, max(pmf.size - 1, 1))
-        fig.update_xaxes(title_text=xlabel, range=[lo - 0.6, hi + 0.6], dtick=1 if hi - lo
-                         <= 20 else None, row=1, col=col)
-        fig.update_yaxes(title_text="probability", row=1, col=col)
-    fig.update_layout(width=980, height=360, showlegend=False, plot_bgcolor="white",
-                      bargap=0.2, margin={"l": 60, "r": 20, "t": 70 if title else 40,
-                                          "b": 50},
-                      title={"text": title, "x": 0.01, "font": {"size": 13}} if title else None)
-    fig.update_annotations(font_size=12)
-    return fig
+        layout[f"xaxis{ax}"] = {"domain": domains[col], "anchor": f"y{ax}",
+                                "title": {"text": xlabel}, "range": [lo - 0.6, hi + 0.6],
+                                "dtick": 1 if hi - lo <= 20 else None}
+        layout[f"yaxis{ax}"] = {"anchor": f"x{ax}", "title": {"text": "probability"},
+                                "gridcolor": "#e9ecef"}
+        layout["annotations"].append({
+            "text": f"{int(total):,} {what}; TV(samples, exact) = {tv:.4f}",
+            "x": sum(domains[col]) / 2, "y": 1.0, "xref": "paper", "yref": "paper",
+            "xanchor": "center", "yanchor": "bottom", "showarrow": False,
+            "font": {"size": 12}})
+    layout.update(width=980, height=360, showlegend=False, plot_bgcolor="white", bargap=0.2,
+                  margin={"l": 60, "r": 20, "t": 70 if title else 40, "b": 50})
+    if title:
+        layout["title"] = {"text": title, "x": 0.01, "font": {"size": 13}}
+    return go.Figure({"data": traces, "layout": layout})
 
 
 def plotly_m_histograms_per_tau(per_tau: Mapping[float, Mapping[str, Any]],
