@@ -322,17 +322,27 @@ def render_outputs(items: Any) -> list[tuple[dict, dict]]:
 
 
 def _png_bundle(fig: Any) -> tuple[dict, dict]:
-    """A matplotlib figure as a PNG display bundle (what the inline backend shows)."""
+    """A matplotlib figure as a PNG display bundle (what the inline backend shows).
+
+    The bundle is kept on the figure (``fig.workbench_png``), so a ``draw`` function that
+    returns the same, unchanged figure object again (e.g. one that does not depend on the
+    slider moved) costs no second rendering. Do not change a figure after showing it.
+    """
     import base64
     import io
     import struct
 
+    cached = getattr(fig, "workbench_png", None)
+    if cached is not None:
+        return cached
     buf = io.BytesIO()
     fig.savefig(buf, format="png", bbox_inches="tight")
     raw = buf.getvalue()
     width, height = struct.unpack(">II", raw[16:24])
-    return ({"image/png": base64.b64encode(raw).decode("ascii"), "text/plain": repr(fig)},
-            {"image/png": {"width": width, "height": height}})
+    bundle = ({"image/png": base64.b64encode(raw).decode("ascii"), "text/plain": repr(fig)},
+              {"image/png": {"width": width, "height": height}})
+    fig.workbench_png = bundle
+    return bundle
 
 
 def _plotly_bundle(fig: Any) -> tuple[dict, dict]:

@@ -231,7 +231,13 @@ def test_skew_widget_shows_plotly_lattice_and_curve() -> None:
     assert table["tau"] == -10.0
     assert np.array_equal(_trace(figs["curve"], "mean").y, direct["curve"]["mean"])
     assert _trace(figs["curve"], "current τ").y == (direct["current"][0],)
-    result = set_panel_values(panel, tau=math.inf, ell_min=2, direction="r2l")
+    # Figure 3 does not depend on τ or p: the same figure (and PNG) is shown again
+    first = figs["per_tau"]
+    set_panel_values(panel, tau=5.0, p=0.5)
+    assert panel.last_figures["per_tau"] is first and hasattr(first, "workbench_png")
+    assert panel.last_figures["curve"] is not figs["curve"]
+    result = set_panel_values(panel, tau=math.inf, ell_min=2, direction="r2l", p=1.0)
+    assert panel.last_figures["per_tau"] is not first  # a new setting: drawn again
     assert same_result(result, sw.skew_summary("abcabca", SMALL, math.inf, 2, "r2l", 1.0,
                                                500, 0))
     probs = Grampa(SMALL, tau=math.inf, ell_min=2, direction="r2l").arc_probabilities("abcabca")

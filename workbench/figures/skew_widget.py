@@ -7,8 +7,9 @@ calls :func:`workbench.figures.skew.skew_panel`, :func:`workbench.grampa.arc_pro
 :func:`workbench.figures.skew.segmentality_curve` and
 :func:`workbench.figures.lattice.lattice_summary`, and turns the package's documented errors
 into a message. :func:`skew_widget` draws its result with plotly (hover shows the numbers;
-the browser draws, so a slider step stays short): the histograms, the lattice, Figure 3 and
-the segmentality curve; a lattice past its readable size is a static matplotlib sketch.
+the browser draws them): the histograms, the lattice and the segmentality curve; Figure 3,
+which does not depend on τ or p, is a matplotlib picture drawn once per word and setting; a
+lattice past its readable size is a static matplotlib sketch.
 
 This module computes no law and draws no figure itself; those are in :mod:`.skew`,
 :mod:`.skew_plotly`, :mod:`.lattice` and :mod:`.lattice_plotly`.
@@ -35,6 +36,7 @@ from ..widgets import (
     EMPTY_WORD_NOTE,
     add_vocabulary_upload,
     interactive_panel,
+    same_result,
     vocabulary_options,
 )
 from .common import tau_label
@@ -45,16 +47,13 @@ from .skew import (
     TAU_GRID,
     TAU_SLIDER_GRID,
     m_histograms_per_tau,
+    plot_m_histograms_per_tau,
     segmentality_curve,
     segmentality_moments,
     skew_coordinate,
     skew_panel,
 )
-from .skew_plotly import (
-    plotly_m_histograms_per_tau,
-    plotly_segmentality_curve,
-    plotly_skew_panel,
-)
+from .skew_plotly import plotly_segmentality_curve, plotly_skew_panel
 
 __all__ = ["skew_summary", "skew_widget"]
 
@@ -152,7 +151,8 @@ def skew_widget(
     deterministic one when p < 1), the lattice with the current τ's arc probabilities
     (:func:`~.lattice_plotly.plotly_lattice`, with hover; a static
     :func:`draw_lattice` sketch past its size limit), Figure 3
-    (:func:`~.skew_plotly.plotly_m_histograms_per_tau`) and Figures 4/8
+    (:func:`plot_m_histograms_per_tau`, a picture: it does not change with τ or p) and
+    Figures 4/8
     (:func:`~.skew_plotly.plotly_segmentality_curve`, with hover) for the word.
 
     ``panel.result`` is the :func:`skew_summary` shown, so after setting the controls,
@@ -185,6 +185,8 @@ def skew_widget(
         return skew_summary(word, vocab, tau, ell_min, direction, p, n_samples, seed,
                             figure_taus)
 
+    memo: list[Any] = []  # [per_tau, its figure]
+
     def draw(summary: dict[str, Any]) -> dict[str, Any]:
         figures: dict[str, Any] = {}
         tau, ell_min, direction, p = (summary[k] for k in ("tau", "ell_min", "direction", "p"))
@@ -211,9 +213,13 @@ def skew_widget(
             except ValueError as err:  # too large to read: a static sketch instead
                 print(f"(lattice sketched without hover: {err})")
                 figures["lattice"] = draw_lattice(lat)
-        if summary["per_tau"] is not None:
-            figures["per_tau"] = plotly_m_histograms_per_tau(
-                summary["per_tau"], title="Figure 3 for this word (GRaMPa alone, p = 1)")
+        if summary["per_tau"] is not None:  # independent of τ and p: drawn once per word
+            # and setting, as a picture (cheap in the browser; the PNG is kept, see
+            # workbench.widgets.render_outputs)
+            if not (memo and same_result(memo[0], summary["per_tau"])):
+                memo[:] = [summary["per_tau"], plot_m_histograms_per_tau(
+                    summary["per_tau"], title="Figure 3 for this word (GRaMPa alone, p = 1)")]
+            figures["per_tau"] = memo[1]
         if summary["curve"] is not None:
             figures["curve"] = plotly_segmentality_curve(
                 summary["curve"], current_tau=tau, current=summary["current"],
