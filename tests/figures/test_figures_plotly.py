@@ -18,7 +18,10 @@ pytest.importorskip("plotly")
 from naive import grampa as naive  # noqa: E402
 
 from workbench import Grampa, Lattice, Vocabulary  # noqa: E402
-from workbench.figures import skew  # noqa: E402
+from workbench.figures import (
+    skew,  # noqa: E402
+    skew_plots,  # noqa: E402
+)
 from workbench.figures import skew_widget as sw  # noqa: E402
 from workbench.figures.common import tau_label  # noqa: E402
 from workbench.figures.lattice import (  # noqa: E402
@@ -178,14 +181,14 @@ def test_plotly_curve_shows_the_curve_and_the_current_tau() -> None:
         fig = plotly_segmentality_curve(curve, tau, current)
         mean = _trace(fig, "mean")
         assert np.array_equal(mean.y, curve["mean"])
-        assert list(mean.x) == [skew.skew_position(t) for t in curve["tau"]]
+        assert list(mean.x) == [skew_plots.skew_position(t) for t in curve["tau"]]
         assert [row[:2] for row in mean.customdata] == [
             [float(t), skew.skew_coordinate(t)] for t in curve["tau"]]
         assert [row[2:] for row in mean.customdata] == [
             [m, s] for m, s in zip(curve["mean"], curve["sd"])]
         assert list(fig.layout.xaxis.ticktext) == ["0.25", "1", "5", "±∞", "−1"]
         marker = _trace(fig, "current τ")
-        xc = skew.skew_position(tau)
+        xc = skew_plots.skew_position(tau)
         assert marker.x == (xc,) and marker.y == (current[0],)
         lo, hi = fig.layout.xaxis.range
         assert lo < xc < hi  # the axis always includes the slider's value

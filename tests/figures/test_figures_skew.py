@@ -15,7 +15,10 @@ from matplotlib.figure import Figure  # noqa: E402
 from naive import grampa as naive  # noqa: E402
 
 from workbench import Vocabulary  # noqa: E402
-from workbench.figures import skew  # noqa: E402
+from workbench.figures import (
+    skew,  # noqa: E402
+    skew_plots,  # noqa: E402
+)
 from workbench.figures import skew_widget as sw  # noqa: E402
 from workbench.figures.common import figure_data, tau_label  # noqa: E402
 from workbench.figures.lattice import figure1_vocabulary, lattice_summary  # noqa: E402
@@ -125,7 +128,7 @@ def test_slider_grid_is_in_footnote_10_order_and_has_both_signs() -> None:
 ])
 def test_plot_skew_panel_overlays_the_exact_laws(word, vocab, kwargs) -> None:
     panel = skew.skew_panel(word, vocab, n_samples=3_000, seed=1, **kwargs)
-    fig = skew.plot_skew_panel(panel, title="t")
+    fig = skew_plots.plot_skew_panel(panel, title="t")
     assert isinstance(fig, Figure) and len(fig.axes) == 2
     n = len(word)
     for key in ("m", "length"):
@@ -145,10 +148,10 @@ def test_plot_skew_panel_into_given_axes() -> None:
     panel = skew.skew_panel("abcab", SMALL, n_samples=500)
     fig = Figure()
     axes = [fig.add_subplot(2, 1, 1), fig.add_subplot(2, 1, 2)]
-    assert skew.plot_skew_panel(panel, axes=axes) is fig
+    assert skew_plots.plot_skew_panel(panel, axes=axes) is fig
     assert [ln.get_gid() for ln in axes[1].lines] == ["length-pmf"]
     with pytest.raises(ValueError, match="pair"):
-        skew.plot_skew_panel(panel, axes=axes[:1])
+        skew_plots.plot_skew_panel(panel, axes=axes[:1])
 
 
 # --------------------------------------------------------------------------- Figure 3
@@ -166,7 +169,7 @@ def test_plot_m_histograms_per_tau(samples) -> None:
     taus = (-10.0, 1.0, 5.0, 0.5)  # drawn in skew order whatever the order given
     word = "x" * 12
     per_tau = skew.m_histograms_per_tau(word, INF, taus, n_samples=2_000, seed=0)
-    fig = skew.plot_m_histograms_per_tau(per_tau, samples=samples)
+    fig = skew_plots.plot_m_histograms_per_tau(per_tau, samples=samples)
     lines = _lines(fig, "pmf-")
     assert len(lines) == len(taus)
     for tau in taus:
@@ -181,7 +184,7 @@ def test_plot_m_histograms_per_tau(samples) -> None:
 
 def test_plot_m_histograms_without_samples() -> None:
     per_tau = skew.m_histograms_per_tau("abcab", SMALL, n_samples=0)
-    fig = skew.plot_m_histograms_per_tau(per_tau)
+    fig = skew_plots.plot_m_histograms_per_tau(per_tau)
     assert not any(p.get_gid() for p in fig.axes[0].patches)
     assert len(_lines(fig, "pmf-")) == len(skew.PAPER_TAUS)
 
@@ -194,7 +197,7 @@ def _tick_labels(ax) -> list[str]:
 def test_segmentality_curve_ticks_follow_footnote_10() -> None:
     shuffled = (-1.0, 5.0, math.inf, 0.25, -20.0, 1.0, 2.0, -2.0, 20.0, 0.5, -10.0, -5.0)
     curve = skew.segmentality_curve("x" * 10, INF, shuffled)
-    fig = skew.plot_segmentality_curve(curve, current_tau=-10.0)
+    fig = skew_plots.plot_segmentality_curve(curve, current_tau=-10.0)
     ax = fig.axes[0]
     fig.canvas.draw()
     ticks = ax.get_xticks()
@@ -213,8 +216,8 @@ def test_segmentality_curve_ticks_follow_footnote_10() -> None:
 def test_segmentality_curve_overlay_merges_ticks_and_infinities() -> None:
     a = skew.segmentality_curve("abcabc", SMALL, (1.0, math.inf, -1.0))
     b = skew.segmentality_curve("abcabc", SMALL, (0.25, -math.inf, -0.25), ell_min=2)
-    fig = skew.plot_segmentality_curve(a, label="a")
-    assert skew.plot_segmentality_curve(b, ax=fig.axes[0], label="b") is fig
+    fig = skew_plots.plot_segmentality_curve(a, label="a")
+    assert skew_plots.plot_segmentality_curve(b, ax=fig.axes[0], label="b") is fig
     ax = fig.axes[0]
     assert _tick_labels(ax) == ["0.25", "1", "±∞", "−1", "−0.25"]
     assert set(_lines(fig, "mean-")) == {"mean-a", "mean-b"}
@@ -227,7 +230,7 @@ def test_segmentality_curve_accepts_any_dict_and_an_axes() -> None:
              "sd": [0.1, 0.1]}
     fig = Figure()
     ax = fig.add_subplot()
-    assert skew.plot_segmentality_curve(curve, ax=ax) is fig
+    assert skew_plots.plot_segmentality_curve(curve, ax=ax) is fig
     line = _lines(fig, "mean")["mean"]
     assert list(line.get_xdata()) == [-1.0, 0.1] and list(line.get_ydata()) == [0.5, 0.2]
     assert _tick_labels(ax) == ["1", "−10"]
@@ -340,6 +343,6 @@ def test_current_tau_marker_is_always_on_the_axis() -> None:
 
     curve = sk.segmentality_curve("abcdef", Vocabulary.infinite())
     for tau in sk.TAU_SLIDER_GRID:  # includes τ in [−0.75, −0.25], beyond the curve's grid
-        ax = sk.plot_segmentality_curve(curve, current_tau=tau).axes[0]
+        ax = skew_plots.plot_segmentality_curve(curve, current_tau=tau).axes[0]
         lo, hi = ax.get_xlim()
         assert lo < sk.skew_coordinate(tau) < hi, tau

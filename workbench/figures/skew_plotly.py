@@ -2,14 +2,14 @@
 
 :func:`plotly_segmentality_curve` draws a :func:`workbench.figures.skew.segmentality_curve`
 (exact mean ± sd of segmentality S per τ) on the same axis as its matplotlib twin
-:func:`workbench.figures.skew.plot_segmentality_curve`: τ placed at −1/τ, spread by
-:func:`workbench.figures.skew.skew_position`, tick labels the τ values. Hovering a point shows
+:func:`workbench.figures.skew_plots.plot_segmentality_curve`: τ placed at −1/τ, spread by
+:func:`workbench.figures.skew_plots.skew_position`, tick labels the τ values. Hovering a point shows
 τ, −1/τ and E[S] ± sd; the current τ (the slider's value) is a pink line with its own hover,
 and the axis always includes it.
 
 :func:`plotly_skew_panel` and :func:`plotly_m_histograms_per_tau` are the plotly twins of
-:func:`workbench.figures.skew.plot_skew_panel` and
-:func:`workbench.figures.skew.plot_m_histograms_per_tau` (traces named like their gids); the
+:func:`workbench.figures.skew_plots.plot_skew_panel` and
+:func:`workbench.figures.skew_plots.plot_m_histograms_per_tau` (traces named like their gids); the
 panel of notebook 02 uses them because plotly figures are drawn by the browser, which keeps a
 slider step short.
 
@@ -35,7 +35,8 @@ from typing import Any
 import numpy as np
 
 from .common import PINK, tau_label
-from .skew import skew_coordinate, skew_position
+from .skew import skew_coordinate
+from .skew_plots import skew_position
 
 __all__ = ["plotly_m_histograms_per_tau", "plotly_segmentality_curve", "plotly_skew_panel"]
 
@@ -136,7 +137,7 @@ def plotly_segmentality_curve(
 def plotly_skew_panel(panel: Mapping[str, Any], title: str | None = None) -> Any:
     """Histograms of m and of token length (a :func:`workbench.figures.skew.skew_panel`
     result) with their exact laws, with hover: the plotly twin of
-    :func:`workbench.figures.skew.plot_skew_panel`.
+    :func:`workbench.figures.skew_plots.plot_skew_panel`.
 
     Returns
     -------
@@ -198,7 +199,7 @@ def plotly_m_histograms_per_tau(per_tau: Mapping[float, Mapping[str, Any]],
                                 title: str | None = None) -> Any:
     """Figure 3 for one word with hover: the law of m for several τ (lines, exact) and
     their samples (bars); the plotly twin of
-    :func:`workbench.figures.skew.plot_m_histograms_per_tau`.
+    :func:`workbench.figures.skew_plots.plot_m_histograms_per_tau`.
 
     Returns
     -------

@@ -47,13 +47,13 @@ from .skew import (
     TAU_GRID,
     TAU_SLIDER_GRID,
     m_histograms_per_tau,
-    plot_m_histograms_per_tau,
     segmentality_curve,
     segmentality_moments,
     skew_coordinate,
     skew_panel,
 )
 from .skew_plotly import plotly_segmentality_curve, plotly_skew_panel
+from .skew_plots import plot_m_histograms_per_tau
 
 __all__ = ["skew_summary", "skew_widget"]
 
