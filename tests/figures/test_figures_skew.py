@@ -1,5 +1,5 @@
-"""workbench.figures.skew (notebook 02): exact laws against naive references, the samples, the
-plots, the skew summary and the skew widget."""
+"""workbench.figures.skew and .skew_widget (notebook 02): exact laws against naive references,
+the samples, the plots, the skew summary and the skew widget."""
 
 from __future__ import annotations
 
@@ -15,8 +15,12 @@ from matplotlib.figure import Figure  # noqa: E402
 from naive import grampa as naive  # noqa: E402
 
 from workbench import Vocabulary  # noqa: E402
-from workbench.figures import skew  # noqa: E402
-from workbench.figures.common import tau_label  # noqa: E402
+from workbench.figures import (
+    skew,  # noqa: E402
+    skew_plots,  # noqa: E402
+)
+from workbench.figures import skew_widget as sw  # noqa: E402
+from workbench.figures.common import figure_data, tau_label  # noqa: E402
 from workbench.figures.lattice import figure1_vocabulary, lattice_summary  # noqa: E402
 from workbench.grampa import arc_probabilities  # noqa: E402
 from workbench.segmenters import unigram_viterbi  # noqa: E402
@@ -124,7 +128,7 @@ def test_slider_grid_is_in_footnote_10_order_and_has_both_signs() -> None:
 ])
 def test_plot_skew_panel_overlays_the_exact_laws(word, vocab, kwargs) -> None:
     panel = skew.skew_panel(word, vocab, n_samples=3_000, seed=1, **kwargs)
-    fig = skew.plot_skew_panel(panel, title="t")
+    fig = skew_plots.plot_skew_panel(panel, title="t")
     assert isinstance(fig, Figure) and len(fig.axes) == 2
     n = len(word)
     for key in ("m", "length"):
@@ -144,10 +148,10 @@ def test_plot_skew_panel_into_given_axes() -> None:
     panel = skew.skew_panel("abcab", SMALL, n_samples=500)
     fig = Figure()
     axes = [fig.add_subplot(2, 1, 1), fig.add_subplot(2, 1, 2)]
-    assert skew.plot_skew_panel(panel, axes=axes) is fig
+    assert skew_plots.plot_skew_panel(panel, axes=axes) is fig
     assert [ln.get_gid() for ln in axes[1].lines] == ["length-pmf"]
     with pytest.raises(ValueError, match="pair"):
-        skew.plot_skew_panel(panel, axes=axes[:1])
+        skew_plots.plot_skew_panel(panel, axes=axes[:1])
 
 
 # --------------------------------------------------------------------------- Figure 3
@@ -165,7 +169,7 @@ def test_plot_m_histograms_per_tau(samples) -> None:
     taus = (-10.0, 1.0, 5.0, 0.5)  # drawn in skew order whatever the order given
     word = "x" * 12
     per_tau = skew.m_histograms_per_tau(word, INF, taus, n_samples=2_000, seed=0)
-    fig = skew.plot_m_histograms_per_tau(per_tau, samples=samples)
+    fig = skew_plots.plot_m_histograms_per_tau(per_tau, samples=samples)
     lines = _lines(fig, "pmf-")
     assert len(lines) == len(taus)
     for tau in taus:
@@ -180,7 +184,7 @@ def test_plot_m_histograms_per_tau(samples) -> None:
 
 def test_plot_m_histograms_without_samples() -> None:
     per_tau = skew.m_histograms_per_tau("abcab", SMALL, n_samples=0)
-    fig = skew.plot_m_histograms_per_tau(per_tau)
+    fig = skew_plots.plot_m_histograms_per_tau(per_tau)
     assert not any(p.get_gid() for p in fig.axes[0].patches)
     assert len(_lines(fig, "pmf-")) == len(skew.PAPER_TAUS)
 
@@ -193,7 +197,7 @@ def _tick_labels(ax) -> list[str]:
 def test_segmentality_curve_ticks_follow_footnote_10() -> None:
     shuffled = (-1.0, 5.0, math.inf, 0.25, -20.0, 1.0, 2.0, -2.0, 20.0, 0.5, -10.0, -5.0)
     curve = skew.segmentality_curve("x" * 10, INF, shuffled)
-    fig = skew.plot_segmentality_curve(curve, current_tau=-10.0)
+    fig = skew_plots.plot_segmentality_curve(curve, current_tau=-10.0)
     ax = fig.axes[0]
     fig.canvas.draw()
     ticks = ax.get_xticks()
@@ -212,8 +216,8 @@ def test_segmentality_curve_ticks_follow_footnote_10() -> None:
 def test_segmentality_curve_overlay_merges_ticks_and_infinities() -> None:
     a = skew.segmentality_curve("abcabc", SMALL, (1.0, math.inf, -1.0))
     b = skew.segmentality_curve("abcabc", SMALL, (0.25, -math.inf, -0.25), ell_min=2)
-    fig = skew.plot_segmentality_curve(a, label="a")
-    assert skew.plot_segmentality_curve(b, ax=fig.axes[0], label="b") is fig
+    fig = skew_plots.plot_segmentality_curve(a, label="a")
+    assert skew_plots.plot_segmentality_curve(b, ax=fig.axes[0], label="b") is fig
     ax = fig.axes[0]
     assert _tick_labels(ax) == ["0.25", "1", "±∞", "−1", "−0.25"]
     assert set(_lines(fig, "mean-")) == {"mean-a", "mean-b"}
@@ -226,7 +230,7 @@ def test_segmentality_curve_accepts_any_dict_and_an_axes() -> None:
              "sd": [0.1, 0.1]}
     fig = Figure()
     ax = fig.add_subplot()
-    assert skew.plot_segmentality_curve(curve, ax=ax) is fig
+    assert skew_plots.plot_segmentality_curve(curve, ax=ax) is fig
     line = _lines(fig, "mean")["mean"]
     assert list(line.get_xdata()) == [-1.0, 0.1] and list(line.get_ydata()) == [0.5, 0.2]
     assert _tick_labels(ax) == ["1", "−10"]
@@ -235,7 +239,7 @@ def test_segmentality_curve_accepts_any_dict_and_an_axes() -> None:
 # --------------------------------------------------------------------------- summary
 def test_skew_summary_is_the_direct_calls() -> None:
     gpt2_like = Vocabulary(["Ġ", "h", "i", "Ġh", "hi", "Ġhi"], alphabet="byte-level")
-    s = skew.skew_summary(" hi", gpt2_like, tau=-10.0, ell_min=2, direction="r2l", p=0.5,
+    s = sw.skew_summary(" hi", gpt2_like, tau=-10.0, ell_min=2, direction="r2l", p=0.5,
                          n_samples=1_000, seed=4)
     w = "Ġhi"
     assert s["error"] is None and s["word_in_alphabet"] == w
@@ -247,17 +251,17 @@ def test_skew_summary_is_the_direct_calls() -> None:
                                                                direction="r2l"))
     assert same_result(s["per_tau"], skew.m_histograms_per_tau(w, gpt2_like, skew.PAPER_TAUS,
                                                                   2, "r2l", 1_000, 4))
-    assert same_result(s, skew.skew_summary(" hi", gpt2_like, -10.0, 2, "r2l", 0.5,
+    assert same_result(s, sw.skew_summary(" hi", gpt2_like, -10.0, 2, "r2l", 0.5,
                                                1_000, 4))
 
 
 def test_skew_summary_errors_and_short_words() -> None:
-    s = skew.skew_summary("abd", SMALL, n_samples=100)
+    s = sw.skew_summary("abd", SMALL, n_samples=100)
     assert s["error"].startswith("no segmentation") and s["panel"] is None
-    assert "vocab must be" in skew.skew_summary("ab", ["a"], n_samples=10)["error"]
-    assert "p must be in" in skew.skew_summary("ab", SMALL, p=2.0, n_samples=10)["error"]
-    assert "tau must be" in skew.skew_summary("ab", SMALL, tau=0.0, n_samples=10)["error"]
-    one = skew.skew_summary("a", SMALL, n_samples=10)
+    assert "vocab must be" in sw.skew_summary("ab", ["a"], n_samples=10)["error"]
+    assert "p must be in" in sw.skew_summary("ab", SMALL, p=2.0, n_samples=10)["error"]
+    assert "tau must be" in sw.skew_summary("ab", SMALL, tau=0.0, n_samples=10)["error"]
+    one = sw.skew_summary("a", SMALL, n_samples=10)
     assert one["error"] is None and one["curve"] is None and one["panel"] is not None
 
 
@@ -269,14 +273,14 @@ def _options() -> dict:
 def test_skew_widget_result_equals_direct_call(monkeypatch) -> None:
     pytest.importorskip("ipywidgets")
     opts = _options()
-    panel = skew.skew_widget(opts, word="GRAMPA", vocabulary="figure-1", tau=1.0,
+    panel = sw.skew_widget(opts, word="GRAMPA", vocabulary="figure-1", tau=1.0,
                             direction="r2l", n_samples=2_000)
     controls = panel_controls(panel)
     assert set(controls) == {"word", "vocabulary", "tau", "ell_min", "direction", "p"}
     assert {"infinite", "figure-1"} <= set(controls["vocabulary"].options)
     labels = [label for label, _ in controls["tau"].options]
     assert labels.index("1") < labels.index("±∞") < labels.index("−10") < labels.index("−1")
-    assert same_result(panel.result, skew.skew_summary("GRAMPA", FIG1, 1.0, 1, "r2l", 1.0,
+    assert same_result(panel.result, sw.skew_summary("GRAMPA", FIG1, 1.0, 1, "r2l", 1.0,
                                                           2_000, 0))
     assert math.isclose(panel.result["arc_probabilities"][(3, 4)], 4 / 7)
     assert set(panel.last_figures) == {"histograms", "lattice", "per_tau", "curve"}
@@ -288,23 +292,29 @@ def test_skew_widget_result_equals_direct_call(monkeypatch) -> None:
     controls["ell_min"].value = 2
     controls["direction"].value = "l2r"
     controls["p"].value = 0.25
-    direct = skew.skew_summary("abcabca", SCORED, -10.0, 2, "l2r", 0.25, 2_000, 0)
+    direct = sw.skew_summary("abcabca", SCORED, -10.0, 2, "l2r", 0.25, 2_000, 0)
     assert same_result(panel.result, direct)
     assert panel.result["panel"]["deterministic"] is not None
-    line = _lines(panel.last_figures["histograms"], "m-pmf")["m-pmf"]
-    assert np.array_equal(line.get_ydata(), direct["panel"]["m_pmf"][1:])
-    curve = _lines(panel.last_figures["curve"], "mean")["mean"]
-    assert np.array_equal(curve.get_ydata(), direct["curve"]["mean"])
+    shown = figure_data(panel.last_figures["histograms"])  # plotly: traces named like gids
+    assert np.array_equal(shown["m-pmf"], direct["panel"]["m_pmf"][1:])
+    counts = direct["panel"]["m_counts"]
+    assert np.array_equal(shown["m-samples"], counts[1:] / counts.sum())
+    per_tau = figure_data(panel.last_figures["per_tau"])
+    for tau in skew.PAPER_TAUS:
+        assert np.array_equal(per_tau[f"pmf-{tau_label(tau)}"],
+                              direct["per_tau"][tau]["m_pmf"][1:])
+    (curve,) = [t for t in panel.last_figures["curve"].data if t.name == "mean"]  # plotly
+    assert np.array_equal(curve.y, direct["curve"]["mean"])
 
     # several at once, one re-run
     calls = []
-    summary = skew.skew_summary
-    monkeypatch.setattr(skew, "skew_summary", lambda *a: calls.append(a) or summary(*a))
+    summary = sw.skew_summary
+    monkeypatch.setattr(sw, "skew_summary", lambda *a: calls.append(a) or summary(*a))
     result = set_panel_values(panel, word="tokenisation", vocabulary="infinite",
                                   tau=math.inf, ell_min=1, p=1.0)
     assert len(calls) == 1
     monkeypatch.undo()
-    assert same_result(result, skew.skew_summary("tokenisation", INF, math.inf, 1, "l2r",
+    assert same_result(result, sw.skew_summary("tokenisation", INF, math.inf, 1, "l2r",
                                                     1.0, 2_000, 0))
     assert result is panel.result
     controls["tau"].value = -1.0  # the controls still drive the panel afterwards
@@ -315,14 +325,14 @@ def test_skew_widget_result_equals_direct_call(monkeypatch) -> None:
 
 def test_skew_widget_shows_errors_and_checks_its_tau() -> None:
     pytest.importorskip("ipywidgets")
-    panel = skew.skew_widget(_options(), word="abd", vocabulary="small", n_samples=100)
+    panel = sw.skew_widget(_options(), word="abd", vocabulary="small", n_samples=100)
     assert panel.result["error"].startswith("no segmentation")
     assert panel.last_figures == {}
     set_panel_values(panel, word="ab")
     assert panel.result["error"] is None and set(panel.last_figures) >= {"histograms"}
     with pytest.raises(ValueError, match="grid"):
-        skew.skew_widget(_options(), tau=0.7)
-    fallback = skew.skew_widget({"infinite": Vocabulary.infinite}, vocabulary="ulm-8k",
+        sw.skew_widget(_options(), tau=0.7)
+    fallback = sw.skew_widget({"infinite": Vocabulary.infinite}, vocabulary="ulm-8k",
                                word="abc", n_samples=100)
     assert panel_controls(fallback)["vocabulary"].value == "infinite"
 
@@ -333,6 +343,6 @@ def test_current_tau_marker_is_always_on_the_axis() -> None:
 
     curve = sk.segmentality_curve("abcdef", Vocabulary.infinite())
     for tau in sk.TAU_SLIDER_GRID:  # includes τ in [−0.75, −0.25], beyond the curve's grid
-        ax = sk.plot_segmentality_curve(curve, current_tau=tau).axes[0]
+        ax = skew_plots.plot_segmentality_curve(curve, current_tau=tau).axes[0]
         lo, hi = ax.get_xlim()
         assert lo < sk.skew_coordinate(tau) < hi, tau

@@ -4,8 +4,13 @@ functions (parameters in, data out) and ``plot_*`` functions (data in, figure ou
 * :mod:`.common` — colours, the one :func:`~.common.tau_label`, :func:`~.common.figure_data`,
   the demo word;
 * :mod:`.lattice` — notebook 01 (Figure 1: lattice summary and drawing);
+* :mod:`.lattice_plotly` — the lattice as a plotly figure, hover on arcs and nodes;
 * :mod:`.skew` — notebook 02 (τ, ℓ_min, direction, multiplexing; Figures 3, 4, 8);
+* :mod:`.skew_plots` — notebook 02's matplotlib figures (Figures 3, 4, 8);
+* :mod:`.skew_plotly` — Figures 4/8 as a plotly figure, hover and the current τ;
+* :mod:`.skew_widget` — notebook 02's panel (:func:`~.skew_widget.skew_summary`, the widget);
 * :mod:`.uniform_laws` — notebook 03 (Figure 2, Eq. 27/28 errors);
+* :mod:`.uniform_laws_plotly` — notebook 03's slider panel in plotly;
 * :mod:`.lock_keys` — notebook 04 (LOCK order, Figure 5);
 * :mod:`.rejection_cost` — notebook 05 (rejection samplers against GRaMPa's single pass);
 * :mod:`.real_text` — notebook 06 (live Table 7 row on the shipped text, exact beside sampled);

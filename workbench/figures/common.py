@@ -85,8 +85,14 @@ def figure_data(fig: FigureBase) -> dict[str, np.ndarray]:
     Bars (rectangles): their heights, in drawing order; step outlines (``ax.stairs``):
     their values; lines: their y data, except full-height vertical lines (``ax.axvline``),
     which give their x position; vertical-line collections (``ax.vlines``): the top of
-    each segment; other collections (scatter): the y offsets.
+    each segment; other collections (scatter): the y offsets. A plotly figure gives the y
+    data of every named trace (its name plays the gid), except traces whose ``meta`` is
+    ``"vline"``, which give their x position.
     """
+    if not isinstance(fig, FigureBase):  # a plotly figure
+        return {t.name: (np.asarray(t.x[:1], dtype=float) if t.meta == "vline"
+                         else np.asarray(t.y, dtype=float))
+                for t in getattr(fig, "data", ()) if t.name}
     found: dict[str, list[float]] = {}
     for ax in fig.axes:
         for patch in ax.patches:

@@ -404,11 +404,15 @@ def draw_lattice(
     return fig
 
 
-def node_count_labels(fig_or_ax: FigureBase | Axes) -> dict[int, str]:
-    """The path-count labels :func:`draw_lattice` wrote, as ``{node: text}``.
+def node_count_labels(fig_or_ax: Any) -> dict[int, str]:
+    """The path-count labels :func:`draw_lattice` (or
+    :func:`workbench.figures.lattice_plotly.plotly_lattice`) wrote, as ``{node: text}``.
 
     For checking a drawn figure against the numbers it should show.
     """
+    if not isinstance(fig_or_ax, (FigureBase, Axes)):  # a plotly figure: its "nodes" trace
+        nodes = [t for t in getattr(fig_or_ax, "data", ()) if t.name == "nodes"]
+        return {k: str(x) for k, x in enumerate(nodes[0].text)} if nodes else {}
     axes = fig_or_ax.axes if isinstance(fig_or_ax, FigureBase) else [fig_or_ax]
     found: dict[int, str] = {}
     for ax in axes:
@@ -430,8 +434,11 @@ def lattice_panel(
 ) -> Any:
     """The interactive lattice: a word box, a vocabulary dropdown, direction and ``ell_min``.
 
-    It shows the number of segmentations, (up to ``max_list``) the segmentations and
-    :func:`draw_lattice` of :func:`lattice_summary`. ``panel.result`` is the summary shown and
+    It shows the number of segmentations, (up to ``max_list``) the segmentations and the
+    lattice of :func:`lattice_summary` as an interactive plotly figure
+    (:func:`workbench.figures.lattice_plotly.plotly_lattice`: hover an arc for its token,
+    path counts and probability at τ = 1; past its size limit the static
+    :func:`draw_lattice` sketch). ``panel.result`` is the summary shown and
     ``panel.last_figure`` the figure, so that
     ``panel.result == lattice_summary(word, vocab, ell_min, direction, max_list)``.
 
@@ -448,6 +455,8 @@ def lattice_panel(
     ipywidgets.interactive
     """
     import ipywidgets as widgets
+
+    from .lattice_plotly import plotly_lattice  # imports this module: bound on first use
 
     opts = dict(options) if options is not None else vocabulary_options()
     if vocabulary not in opts:
@@ -473,7 +482,13 @@ def lattice_panel(
                 print(format_segmentation(seg))
         elif not summary["error"]:
             print(f"(more than {max_list} segmentations: not listed)")
-        return draw_lattice(summary)
+        if summary["word_in_alphabet"] is None:  # nothing to draw but the message
+            return draw_lattice(summary)
+        try:  # interactive: hover an arc for its token, path counts and probability at τ = 1
+            return plotly_lattice(summary)
+        except ValueError as err:  # past a readable size: the static sketch
+            print(f"(lattice sketched without hover: {err})")
+            return draw_lattice(summary)
 
     panel = interactive_panel(
         summary, draw,

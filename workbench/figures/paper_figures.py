@@ -62,7 +62,8 @@ def _fig2(fast: bool):
 
 def _fig3(fast: bool):
     from ..vocab import Vocabulary
-    from .skew import PAPER_TAUS, m_histograms_per_tau, plot_m_histograms_per_tau
+    from .skew import PAPER_TAUS, m_histograms_per_tau
+    from .skew_plots import plot_m_histograms_per_tau
 
     n_samples = 5_000 if fast else 100_000
     per_tau = m_histograms_per_tau("x" * 29, Vocabulary.infinite(), PAPER_TAUS,
@@ -86,7 +87,7 @@ def _pooled_curves(n_words: int, ell_min: int, direction: str):
 
 
 def _fig4(fast: bool):
-    from .skew import plot_segmentality_curve
+    from .skew_plots import plot_segmentality_curve
 
     n_words = 10 if fast else 100
     fig = None
@@ -114,7 +115,8 @@ def _fig5(fast: bool):
 
 def _fig8(fast: bool):
     from ..datasets import load_vocabulary
-    from .skew import plot_segmentality_curve, segmentality_curve
+    from .skew import segmentality_curve
+    from .skew_plots import plot_segmentality_curve
 
     vocab = load_vocabulary("ulm-8k")
     word = vocab.to_alphabet(" tokenisation")
