@@ -85,6 +85,17 @@ def test_ulm_matches_sentencepiece():
         assert sorted(a) == sorted(b)
 
 
+def test_ulm_sentencepiece_route_bare_marker_falls_back():
+    """SentencePiece lists nothing for the empty string: the bare "▁" piece (P2 puts it before
+    digits) used to raise SegmentationError on the model_path route."""
+    pytest.importorskip("sentencepiece")
+    v = datasets.load_vocabulary("ulm-8k")
+    path = datasets.sentencepiece_model_path("ulm-8k")
+    via_sp = ULMSampler(v, nbest=64, alpha=0.15, model_path=path, seed=0)
+    assert via_sp.kbest("\u2581") == ULMSampler(v, nbest=64, alpha=0.15).kbest("\u2581")
+    assert via_sp.tokenize(["\u2581", "\u2581the"])[0] == ["\u2581"]
+
+
 def test_ulm_sampling_law_chi_square():
     tokens = ["a", "b", "c", "ab", "bc", "abc", "ca"]
     scores = [-1.0, -1.2, -0.7, -1.9, -2.2, -3.1, -1.4]

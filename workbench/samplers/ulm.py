@@ -119,6 +119,7 @@ class ULMSampler(TokenSampler):
         hit = self._cache.get(word)
         if hit is not None:
             return hit
+        segs: list[tuple[str, ...]] = []
         if word == "":
             segs, scores = [()], [0.0]
         elif self._sp is not None and word.startswith("\u2581") and self.nbest > 1:
@@ -126,7 +127,7 @@ class ULMSampler(TokenSampler):
             segs = [tuple(p) for p in pieces if "".join(p) == word and
                     all(t in self._score for t in p)]
             scores = [sum(self._score[t] for t in s) for s in segs]
-        else:
+        if not segs:  # no SentencePiece route, or it listed nothing (e.g. the bare "▁")
             found = kbest_segmentations(word, self._score, self._longest, self.nbest)
             segs, scores = [s for _, s in found], [sc for sc, _ in found]
         if not segs:
