@@ -29,6 +29,7 @@ Latencies are printed (run with ``-s``) and written to ``$BROWSER_LATENCY_FILE``
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -68,6 +69,33 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+@contextlib.contextmanager
+def _serving(cmd: list[str], env: dict, log_path: Path, ready_url: str, what: str):
+    """Start ``cmd``, wait (90 s at most) until ``ready_url`` answers, stop it by its handle."""
+    log = open(log_path, "wb")  # noqa: SIM115 (closed below)
+    server = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(ready_url, timeout=2):
+                    break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"{what} did not start:\n"
+                                       + log_path.read_text(errors="replace")) from None
+                time.sleep(0.3)
+        yield
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        log.close()
+
+
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory):
     """A JupyterLab server on a copy of notebooks/: yields (base_url, token, root)."""
@@ -92,29 +120,12 @@ def lab(tmp_path_factory: pytest.TempPathFactory):
            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
     if hasattr(os, "getuid") and os.getuid() == 0:
         cmd.append("--allow-root")
-    log = open(base / "server.log", "wb")  # noqa: SIM115 (closed below)
-    server = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2):
-                    break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("JupyterLab did not start:\n" + (
-                        base / "server.log").read_text(errors="replace")) from None
-                time.sleep(0.3)
-        yield url, token, root
+        with _serving(cmd, env, base / "server.log", f"{url}/api/status?token={token}",
+                      "JupyterLab"):
+            yield url, token, root
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
         if LATENCIES:
             _report()
 
@@ -211,16 +222,23 @@ _WAIT_JS = """async ([quiet, limit]) => {
   }
 }"""
 # What a panel's output area shows, as one string: per output, image sources (the PNG
-# bytes), plotly figures' data and layout without the random trace `uid`s, else the text.
+# bytes), plotly figures' data and layout without the random trace `uid`s, else the text;
+# null while a plotly output is still creating its graph (plotly.js loads asynchronously: the
+# renderer shows an empty <img> placeholder until then, which once read as "no change").
 _FINGERPRINT_JS = """([selector]) => {
   const control = document.querySelectorAll(selector)[0];
   const panel = control.closest('.widget-interact');
   const area = panel.querySelector('.workbench-output') || panel.querySelector('.widget-output');
   const noUid = (k, v) => (k === 'uid' ? undefined : v);
   const parts = [];
+  for (const r of area.querySelectorAll('.jp-RenderedPlotly')) {
+    const img = r.querySelector('img');
+    const graph = r.matches('.js-plotly-plot') || r.querySelector('.js-plotly-plot');
+    if (!graph && !(img && img.getAttribute('src'))) return null;
+  }
   for (const out of area.querySelectorAll('.jp-OutputArea-output')) {
     const imgs = out.querySelectorAll('img');
-    const plots = out.querySelectorAll('.js-plotly-plot');
+    const plots = out.matches('.js-plotly-plot') ? [out] : out.querySelectorAll('.js-plotly-plot');
     if (plots.length) {
       for (const gd of plots) parts.push('plotly:' + JSON.stringify([gd.data, gd.layout], noUid));
     } else if (imgs.length) {
@@ -231,6 +249,26 @@ _FINGERPRINT_JS = """([selector]) => {
   }
   return parts.join('\\n');
 }"""
+
+
+_AREA_HTML_JS = """([selector]) => {
+  const panel = document.querySelectorAll(selector)[0].closest('.widget-interact');
+  const area = panel.querySelector('.workbench-output') || panel.querySelector('.widget-output');
+  return area.innerHTML.replace(/base64,[^"]{40,}/g, 'base64,...').slice(0, 3000);
+}"""
+
+
+def _fingerprint(page, selector: str, what: str) -> str:
+    """:data:`_FINGERPRINT_JS` once every plotly output has its graph (30 s at most)."""
+    page.locator(selector).first.scroll_into_view_if_needed()
+    deadline = time.monotonic() + 30
+    while True:
+        shown = page.evaluate(_FINGERPRINT_JS, [selector])
+        if shown is not None:
+            return shown
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what}: a plotly output created no graph within 30 s")
+        time.sleep(0.05)
 
 
 def _control(page) -> tuple[str, str] | None:
@@ -289,21 +327,23 @@ def test_notebook_in_browser(path: Path, lab, browser) -> None:
             return
         selector, key = found
         back = {"ArrowRight": "ArrowLeft", "ArrowDown": "ArrowUp"}[key]
-        steps, shown = [], [page.evaluate(_FINGERPRINT_JS, [selector])]
+        steps, shown = [], [_fingerprint(page, selector, path.name)]
         for step in range(STEPS):  # forth, back, forth: a control with two values moves too
             page.evaluate(_ARM_JS, [selector])
             pressed = key if step % 2 == 0 else back
             _move(page, selector, pressed)
             done = _wait_for_step(page, f"{path.name}: step {step + 1} ({pressed})")
             steps.append(done["ms"] / 1000)
-            shown.append(page.evaluate(_FINGERPRINT_JS, [selector]))
+            shown.append(_fingerprint(page, selector, f"{path.name}: step {step + 1}"))
             assert done["cue"], f"{path.name}: step {step + 1} showed no 'computing…' cue"
             assert not done["cueNow"], f"{path.name}: the cue stayed after step {step + 1}"
         LATENCIES[path.name] = steps
         print(f"{path.name}: slider steps {[round(s, 3) for s in steps]} s")
         state = page.evaluate(f"({_STATE_JS})({name})")
         assert not state["errors"], f"{path.name}: errors after moving the slider"
-        assert shown[1] != shown[0], f"{path.name}: the first step did not change the figure data"
+        assert shown[1] != shown[0], (
+            f"{path.name}: the first step did not change the figure data; the output area: "
+            + page.evaluate(_AREA_HTML_JS, [selector]))
         if path.name not in NONDETERMINISTIC:
             assert shown[2] == shown[0], \
                 f"{path.name}: stepping back did not restore the figure data"
@@ -384,29 +424,9 @@ def voila(tmp_path_factory: pytest.TempPathFactory):
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     cmd = [sys.executable, "-m", "voila", str(root), "--no-browser", "--Voila.ip=127.0.0.1",
            f"--port={port}", "--Voila.port_retries=0", f"--token={token}"]
-    log = open(base / "voila.log", "wb")  # noqa: SIM115 (closed below)
-    server = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/?token={token}", timeout=2):
-                    break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("Voilà did not start:\n" + (
-                        base / "voila.log").read_text(errors="replace")) from None
-                time.sleep(0.3)
+    with _serving(cmd, env, base / "voila.log", f"{url}/?token={token}", "Voilà"):
         yield url, token
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
 
 
 @pytest.mark.slow
@@ -441,13 +461,13 @@ def test_notebook_as_voila_app(name: str, voila, browser) -> None:
         found = _control(page)
         assert found is not None, f"{name}: no interactive_panel control in the app"
         selector, key = found
-        before = page.evaluate(_FINGERPRINT_JS, [selector])
+        before = _fingerprint(page, selector, name)
         page.evaluate(_ARM_JS, [selector])
         _move(page, selector, key)
         done = _wait_for_step(page, f"voila {name}: step ({key})")
         print(f"voila {name}: one step {done['ms'] / 1000:.3f} s")
         assert done["cue"] and not done["cueNow"], f"{name}: no 'computing…' cue in the app"
-        assert page.evaluate(_FINGERPRINT_JS, [selector]) != before, \
+        assert _fingerprint(page, selector, name) != before, \
             f"{name}: moving the control did not change the figure"
         assert not errors, f"{name}: page errors {errors[:3]}"
     finally:

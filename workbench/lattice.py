@@ -232,8 +232,16 @@ def _explain(word: str, vocab: Vocabulary, reach: np.ndarray, direction: str) ->
             f"character {word[pos]!r} at position {pos}")
 
 
-def _counts_from_arcs(n: int, arcs: list[tuple[int, int]], direction: str) -> list[int]:
-    """Exact path counts per node, from the construction's start node."""
+def counts_from_arcs(n: int, arcs: list[tuple[int, int]], direction: str) -> list[int]:
+    """Exact path counts per node, from the construction's start node.
+
+    ``direction="r2l"`` builds the counts left to right (paths from node 0 to each node),
+    ``"l2r"`` right to left (paths from each node to node ``n``), over the given arcs.
+
+    >>> arcs = [(0, 1), (0, 2), (1, 2)]
+    >>> counts_from_arcs(2, arcs, "r2l"), counts_from_arcs(2, arcs, "l2r")
+    ([1, 1, 2], [2, 1, 1])
+    """
     c = [0] * (n + 1)
     if direction == "r2l":
         c[0] = 1
@@ -319,7 +327,7 @@ def count_segmentations(
     if vocab.is_infinite:
         return _infinite_count(n, ell_min)
     arcs, _ = walked_arcs(word, vocab, ell_min, direction)
-    c = _counts_from_arcs(n, arcs, direction)
+    c = counts_from_arcs(n, arcs, direction)
     return c[n] if direction == "r2l" else c[0]
 
 
@@ -411,7 +419,7 @@ class Lattice:
     def path_counts(self) -> list[int]:
         """``c[k]``: paths between node k and the construction's start (node 0 for r2l,
         node n for l2r), exactly as Algorithm 1's counters."""
-        return _counts_from_arcs(self.n, self.arcs, self.direction)
+        return counts_from_arcs(self.n, self.arcs, self.direction)
 
     @property
     def count(self) -> int:

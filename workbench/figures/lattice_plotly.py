@@ -31,7 +31,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..grampa import arc_probabilities as grampa_arc_probabilities
-from ..lattice import Lattice
+from ..lattice import Lattice, counts_from_arcs
 from .common import GREEN, GREY, PINK
 from .lattice import count_label, fraction_label
 
@@ -54,33 +54,6 @@ EXACT_MAX_DENOMINATOR = 10**6
 
 _ARC_LABELS = 150  # beyond this many arcs the tokens are shown on hover only
 _PX_PER_CHAR = 72
-
-
-def _opposite_counts(n: int, arcs: Iterable[tuple[int, int]], direction: str) -> list[int]:
-    """Path counts to the end the lattice's own counters do not count to.
-
-    ``direction="r2l"`` counts from node 0, so this counts from each node to node n (and
-    vice versa for ``"l2r"``), over the same arcs.
-
-    >>> _opposite_counts(2, [(0, 1), (0, 2), (1, 2)], "r2l")
-    [2, 1, 1]
-    """
-    c = [0] * (n + 1)
-    if direction == "r2l":  # paths k -> n
-        c[n] = 1
-        out: list[list[int]] = [[] for _ in range(n + 1)]
-        for i, j in arcs:
-            out[i].append(j)
-        for i in range(n - 1, -1, -1):
-            c[i] = sum(c[j] for j in out[i])
-    else:  # paths 0 -> k
-        c[0] = 1
-        into: list[list[int]] = [[] for _ in range(n + 1)]
-        for i, j in arcs:
-            into[j].append(i)
-        for j in range(1, n + 1):
-            c[j] = sum(c[i] for i in into[j])
-    return c
 
 
 def _fields(lattice: Lattice | Mapping[str, Any]) -> dict[str, Any]:
@@ -146,7 +119,7 @@ def lattice_hover_table(
             raise ValueError("a lattice_summary carries no vocabulary: pass arc_probabilities "
                              "computed at this tau")
         probs = grampa_arc_probabilities(word, lattice.vocab, tau, f["ell_min"], direction)
-    other = _opposite_counts(n, arcs, direction)
+    other = counts_from_arcs(n, arcs, "l2r" if direction == "r2l" else "r2l")  # the other end
     from0, to_n = (c, other) if direction == "r2l" else (other, c)
     uniform = tau is None or tau == 1.0
     exact: list[Fraction | None] = []
