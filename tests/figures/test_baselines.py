@@ -17,6 +17,8 @@ from naive import samplers as naive_samplers  # noqa: E402
 
 from workbench import Vocabulary  # noqa: E402
 from workbench.figures import baselines as bl  # noqa: E402
+from workbench.figures import rejection_words as rw  # noqa: E402
+from workbench.figures import vocabulary_shape as vs  # noqa: E402
 from workbench.figures.common import figure_data  # noqa: E402
 from workbench.stats import trial_tolerance  # noqa: E402
 
@@ -42,13 +44,13 @@ def shipped():
 # --------------------------------------------------------------------------- Figure 7
 def test_length_distribution_matches_counting(shipped) -> None:
     for vocab in [SMALL, *shipped.values()]:
-        d = bl.token_length_distribution(vocab)
+        d = vs.token_length_distribution(vocab)
         assert int(d["counts"].sum()) == len(vocab)
         assert math.isclose(float(d["share"].sum()), 1.0, abs_tol=TOL)
         want = naive.length_counts(vocab.tokens)
         got = {int(k): int(c) for k, c in zip(d["lengths"], d["counts"]) if c}
         assert got == want
-    d = bl.token_length_distribution(shipped["ulm-8k"], without_marker=True)
+    d = vs.token_length_distribution(shipped["ulm-8k"], without_marker=True)
     stripped = [t[1:] if t.startswith("\u2581") else t for t in shipped["ulm-8k"].tokens]
     assert {int(k): int(c) for k, c in zip(d["lengths"], d["counts"]) if c} == \
         naive.length_counts(stripped)
@@ -56,18 +58,18 @@ def test_length_distribution_matches_counting(shipped) -> None:
 
 def test_length_distribution_errors() -> None:
     with pytest.raises(ValueError, match="infinite"):
-        bl.token_length_distribution(Vocabulary.infinite())
+        vs.token_length_distribution(Vocabulary.infinite())
     with pytest.raises(TypeError):
-        bl.token_length_distribution(SMALL, without_marker=1)
+        vs.token_length_distribution(SMALL, without_marker=1)
     with pytest.raises(TypeError):
-        bl.token_length_distribution(["a", "b"])
+        vs.token_length_distribution(["a", "b"])
 
 
 # --------------------------------------------------------------------------- Figure 9
 def test_segmentation_fraction_matches_enumeration() -> None:
     scores = dict(zip(TOKENS, SCORES))
     sizes = [3, 4, 6, 9]
-    r = bl.segmentation_fraction(SMALL, WORDS, sizes)
+    r = vs.segmentation_fraction(SMALL, WORDS, sizes)
     assert r["sizes"].tolist() == sizes and r["skipped"] == 0
     for k, size in enumerate(sizes):
         a = [naive.fraction_of_vocab(w, TOKENS, scores, size) for w in WORDS]
@@ -85,27 +87,27 @@ def test_segmentation_fraction_matches_enumeration() -> None:
 
 def test_segmentation_fraction_closed_forms() -> None:
     # infinite vocabulary: N = 2^(|s|-1), so the fraction is exactly 1
-    r = bl.segmentation_fraction(Vocabulary.infinite(), ["ab", "abcdefgh", "x" * 40, "z"])
+    r = vs.segmentation_fraction(Vocabulary.infinite(), ["ab", "abcdefgh", "x" * 40, "z"])
     assert r["fraction"].tolist() == [1.0, 1.0, 1.0] and r["lengths"].tolist() == [2, 8, 40]
     # a vocabulary holding every substring of the word: also every segmentation
     word = "abcdef"
     full = Vocabulary(sorted({word[i:j] for i in range(6) for j in range(i + 1, 7)}))
-    assert bl.segmentation_fraction(full, [word])["fraction"].tolist() == [1.0]
+    assert vs.segmentation_fraction(full, [word])["fraction"].tolist() == [1.0]
     # an unsegmentable word is skipped; a word V' cannot segment counts as 0
     v = Vocabulary(["a", "bc"], scores=[0.0, -1.0])
-    r = bl.segmentation_fraction(v, ["abc", "abd"], [1, 2])
+    r = vs.segmentation_fraction(v, ["abc", "abd"], [1, 2])
     assert r["skipped"] == 1 and r["relative_to_infinite"].tolist() == [0.0, 0.0]
 
 
 def test_segmentation_fraction_errors() -> None:
     with pytest.raises(ValueError):
-        bl.segmentation_fraction(SMALL, WORDS, [2])  # fewer than the 3 characters
+        vs.segmentation_fraction(SMALL, WORDS, [2])  # fewer than the 3 characters
     with pytest.raises(ValueError):
-        bl.segmentation_fraction(SMALL, WORDS, [10])
+        vs.segmentation_fraction(SMALL, WORDS, [10])
     with pytest.raises(TypeError):
-        bl.segmentation_fraction(SMALL, "abc")
+        vs.segmentation_fraction(SMALL, "abc")
     with pytest.raises(ValueError):
-        bl.segmentation_fraction(SMALL, [])
+        vs.segmentation_fraction(SMALL, [])
 
 
 # --------------------------------------------------------------------------- Figure 6
@@ -188,7 +190,7 @@ def test_regularisation_plot_shows_the_rates() -> None:
 # --------------------------------------------------------------------------- App. A.1, B
 def test_unigram_demo_against_enumeration() -> None:
     weights = {t: math.exp(s) for t, s in zip(TOKENS, SCORES)}
-    d = bl.unigram_demo("abcab", SMALL, n_samples=4000, seed=0)
+    d = rw.unigram_demo("abcab", SMALL, n_samples=4000, seed=0)
     joint = naive_samplers.joint_law("abcab", set(TOKENS), weights)
     for seg, j, m in zip(d["tokens"], d["joint"], d["markov"]):
         assert math.isclose(j, joint[seg], abs_tol=TOL)
@@ -199,23 +201,23 @@ def test_unigram_demo_against_enumeration() -> None:
     assert d["tv_sampled"] <= d["tv_bound"]  # Appendix B: the samples are (δ = 1e-6)
     law, expected = naive_samplers.unigram_rejection_law("abcab", set(TOKENS), weights)
     assert math.isclose(d["expected_trials"], expected, rel_tol=1e-9)
-    shown = figure_data(bl.plot_unigram_demo(d))
+    shown = figure_data(rw.plot_unigram_demo(d))
     order = np.argsort(-d["joint"], kind="stable")
     assert shown["sampled"].tolist() == d["sampled"][order].tolist()
 
 
 def test_unigram_demo_errors() -> None:
     with pytest.raises(TypeError):
-        bl.unigram_demo("abc", Vocabulary(["a", "b", "c"]))  # no scores
+        rw.unigram_demo("abc", Vocabulary(["a", "b", "c"]))  # no scores
     with pytest.raises(ValueError):
-        bl.unigram_demo("abc", SMALL, n_samples=0)
+        rw.unigram_demo("abc", SMALL, n_samples=0)
 
 
 # --------------------------------------------------------------------------- rejection cost
 def test_rejection_cost_on_words_matches_the_laws() -> None:
     vocab = Vocabulary(list("abcdefghijklmnopqrstuvwxyz") + ["th", "he", "the", "in", "an"])
     vocab_set = set(vocab.tokens)
-    t = bl.rejection_cost_words(vocab, [3, 5, 7], words_per_length=3, n_samples=300, seed=0,
+    t = rw.rejection_cost_words(vocab, [3, 5, 7], words_per_length=3, n_samples=300, seed=0,
                                 trial_budget=10**6)
     for i, words in enumerate(t["words"]):
         assert [len(w) for w in words] == [t["lengths"][i]] * 3
@@ -234,25 +236,25 @@ def test_rejection_cost_on_words_matches_the_laws() -> None:
 
 
 def test_rejection_cost_infinite_vocabulary_closed_form() -> None:
-    t = bl.rejection_cost_words(Vocabulary.infinite(), [4, 12], 2, 10, seed=0,
+    t = rw.rejection_cost_words(Vocabulary.infinite(), [4, 12], 2, 10, seed=0,
                                 trial_budget=10**4)
     # Eq. 47: n!/2^(n-1); bit rejection never rejects under the infinite vocabulary
     assert t["markov-tight_expected"].tolist() == pytest.approx([3.0, math.factorial(12) / 2**11])
     assert t["bit_expected"].tolist() == pytest.approx([1.0, 1.0], abs=TOL)
     assert np.isnan(t["markov-safe_measured"][1])  # 10 · 2e5 trials exceed the budget
-    shown = figure_data(bl.plot_rejection_words(t))
+    shown = figure_data(rw.plot_rejection_words(t))
     assert shown["grampa"].tolist() == [1.0, 1.0]
 
 
 def test_rejection_cost_errors() -> None:
     with pytest.raises(ValueError):
-        bl.rejection_cost_words(SMALL, [])
+        rw.rejection_cost_words(SMALL, [])
     with pytest.raises(ValueError):
-        bl.rejection_cost_words(SMALL, [0])
+        rw.rejection_cost_words(SMALL, [0])
     with pytest.raises(TypeError):
-        bl.rejection_cost_words(SMALL, [3], words_per_length=1.5)
+        rw.rejection_cost_words(SMALL, [3], words_per_length=1.5)
     with pytest.raises(ValueError):
-        bl.rejection_cost_words(SMALL, [3], trial_budget=10**12)  # no unbounded runs
+        rw.rejection_cost_words(SMALL, [3], trial_budget=10**12)  # no unbounded runs
 
 
 # --------------------------------------------------------------------------- words

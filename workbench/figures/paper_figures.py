@@ -140,7 +140,7 @@ def _fig6(fast: bool):
 
 def _fig7(fast: bool):
     from ..datasets import load_vocabulary
-    from .baselines import plot_length_distributions, token_length_distribution
+    from .vocabulary_shape import plot_length_distributions, token_length_distribution
 
     names = ("bpe-8k", "ulm-8k")
     fig = plot_length_distributions([token_length_distribution(load_vocabulary(n))
@@ -150,7 +150,8 @@ def _fig7(fast: bool):
 
 def _fig9(fast: bool):
     from ..datasets import load_vocabulary
-    from .baselines import plot_segmentation_fraction, segmentation_fraction, text_words
+    from .baselines import text_words
+    from .vocabulary_shape import plot_segmentation_fraction, segmentation_fraction
 
     n_words = 200 if fast else 2000
     results = []
