@@ -49,3 +49,27 @@ def test_bpe_encode_chunks_is_budgeted(monkeypatch):
     with pytest.raises(BudgetError, match="encoding 1,000 bytes"):
         m.encode_chunks(["ab"] * 500)
     assert m.encode_chunks(["ab"]) == [[256]]
+
+
+def test_pretokeniser_scan_is_budgeted(monkeypatch):
+    from workbench.pretokenise import scan, scan_lines
+
+    monkeypatch.setattr(scan, "check_budget", _tiny_budget)
+    with pytest.raises(BudgetError, match="pretokenising 100 lines"):
+        scan_lines(["to be or not to be"] * 100, "sentencepiece")
+    assert scan_lines(["a"], "sentencepiece") is not None
+
+
+def test_grampa_flat_code_points_are_budgeted(monkeypatch):
+    import numpy as np
+
+    from workbench import Grampa
+    from workbench.grampa import sampler
+
+    g = Grampa(Vocabulary(["a", "b", "ab"]), seed=0)
+    cps = np.array([ord(c) for c in "ab" * 1000], dtype=np.int32)
+    offsets = np.arange(0, cps.size + 1, 2, dtype=np.int64)
+    monkeypatch.setattr(sampler, "check_budget", _tiny_budget)
+    with pytest.raises(BudgetError, match="a batch of 1,000 words"):
+        g.encode_code_points(cps, offsets)
+    assert g.encode_code_points(cps[:2], offsets[:2])[0].size > 0
