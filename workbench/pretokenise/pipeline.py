@@ -34,7 +34,6 @@ from .._core.rng import as_generator
 from .._core.validate import check_choice, check_probability
 from ..grampa import Grampa
 from ..segmenters.batch import encode_deterministic_code_points
-from .rules import Pretokeniser
 from .scan import Scanned, scan_lines
 from .typos import perturb
 
@@ -136,7 +135,6 @@ class TextTokenizer:
             deterministic = "viterbi" if vocab.scores is not None else "longest"
         self.deterministic = check_choice(deterministic, "deterministic", ("viterbi", "longest"))
         self.typo_rate = check_probability(typo_rate, "typo_rate")
-        self.pretokeniser = Pretokeniser(vocab.alphabet)
 
     def __repr__(self) -> str:
         return (f"TextTokenizer({self.stochastic!r}, p={self.p}, "
