@@ -43,7 +43,7 @@ def _configure_verify(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_verify(args: argparse.Namespace) -> int:
-    from workbench.theory.checks import all_passed, format_table, to_frame, verify
+    from workbench.checks import all_passed, format_table, to_frame, verify
 
     rows = verify(only=args.only)
     if args.format == "csv":

@@ -19,8 +19,8 @@ from naive import theory as naive  # noqa: E402
 
 from workbench.figures import rejection_cost  # noqa: E402
 from workbench.figures.common import figure_data  # noqa: E402
+from workbench.samplers.rejection import markov_rejection_samples  # noqa: E402
 from workbench.stats import trial_tolerance  # noqa: E402
-from workbench.theory import markov_rejection_samples  # noqa: E402
 
 
 # --------------------------------------------------------------------------- §3.2, A.5

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import metrics as ref
 
+from workbench import checks
 from workbench.metrics import renyi_entropy, shannon_entropy
-from workbench.theory import checks
 from workbench.theory.renyi import (
     EXAMPLE2_PRINTED,
     duplicate_counts,
@@ -103,7 +103,7 @@ def test_example2_reproduced():
 
 
 RENYI_CHECKS = [(name, kind, fn) for name, (kind, fn) in checks.CHECKS.items()
-                if fn.__module__ == "workbench.theory.checks.renyi"]
+                if fn.__module__ == "workbench.checks.renyi"]
 
 
 def test_verify_runs_the_new_checks():

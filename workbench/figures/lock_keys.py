@@ -29,7 +29,7 @@ from .._core.validate import check_int, check_n
 from ..grampa import Grampa
 from ..lattice import tokens_from_lengths
 from ..stats import tv_distance, tv_sampling_bound
-from ..theory.lock import bit_key, bit_unrank, lock_f1, lock_f2, lock_key, lock_keys, multiset_rank
+from ..theory import bit_key, bit_unrank, lock_f1, lock_f2, lock_key, lock_keys, multiset_rank
 from ..vocab import Vocabulary
 from .common import ACCENT, LAW, SAMPLE, check_samples, demo_word, tau_label
 

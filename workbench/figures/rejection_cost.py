@@ -30,14 +30,16 @@ from matplotlib.figure import Figure
 
 from .._core.validate import check_int, check_n
 from ..grampa import Grampa
-from ..theory.rejection import (
+from ..samplers.rejection import (
     MAX_BIT_N,
     MAX_MARKOV_N,
-    bit_rejection_expected_trials,
     bit_rejection_samples,
+    markov_rejection_samples,
+)
+from ..theory import (
+    bit_rejection_expected_trials,
     bounded_composition_count,
     markov_rejection_expected_trials,
-    markov_rejection_samples,
 )
 from ..vocab import Vocabulary
 from .common import ACCENT, GREEN, SAMPLE, check_samples

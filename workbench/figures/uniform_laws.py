@@ -34,7 +34,7 @@ from matplotlib.figure import Figure
 from .._core.validate import check_int, check_n
 from ..grampa import Grampa
 from ..stats import tv_distance, tv_sampling_bound
-from ..theory.laws import (
+from ..theory import (
     expected_chars_per_token,
     segmentality_pmf,
     token_count_pmf,

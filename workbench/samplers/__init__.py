@@ -4,7 +4,8 @@ Modules in reading order:
 
 * :mod:`.interface` — the shared interface and batch checks;
 * :mod:`.kernels`, :mod:`.rejection` — Markov, bit and unigram rejection samplers (GRaMPa
-  paper §2, §3.2, Appendix B) on any vocabulary, with a trial guard;
+  paper §2, §3.2, Appendix B) on any vocabulary, with a trial guard, and the length-only
+  samplers of §3.2 (``markov_rejection_samples``, ``bit_rejection_samples``);
 * :mod:`.joint` — Appendix A.1 made numerical: exact distributions of plain Markov sampling on
   the unigram-weighted graph against the joint unigram probability;
 * :mod:`.bpe_dropout`, :mod:`.ulm`, :mod:`.maxmatch` — the stochastic baselines: BPE and
@@ -22,6 +23,9 @@ from .rejection import (
     MarkovRejectionSampler,
     RejectionLimitError,
     UnigramRejectionSampler,
+    bit_rejection_samples,
+    markov_rejection_sample,
+    markov_rejection_samples,
 )
 from .ulm import ULMSampler
 
@@ -35,6 +39,9 @@ __all__ = [
     "ULMSampler",
     "UnigramRejectionSampler",
     "as_words",
+    "bit_rejection_samples",
+    "markov_rejection_sample",
+    "markov_rejection_samples",
     "merges_from_vocabulary",
     "unigram_laws",
 ]

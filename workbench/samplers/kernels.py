@@ -9,7 +9,14 @@ One record, :class:`Scheme`, tells every kernel which sampler it runs:
 * ``kind = UNIGRAM`` — Appendix B: walk with arc weights ``P(t)`` renormalised per node by
   ``Z_i``, accept with ``Π Z_i / c2``, ``c2 = max`` over paths of ``Π Z_i`` (Viterbi);
 * ``kind = BITS`` — §3.2: a boundary after each of the ``n-1`` inner characters with
-  probability ``p``; retry until every token is in the vocabulary.
+  probability ``p``; retry until every token is in the vocabulary;
+* ``kind = BIT_MASK`` — §3.2 at ``p = ½`` drawn as the paper states it: one uniform
+  ``(n-1)``-bit mask per trial (one 53-bit uniform, so ``n <= 53``), read most significant
+  bit first (C.1's bit key), retried like ``BITS``. Same law as ``BITS`` at ``p = ½``, other
+  draws (this is :func:`workbench.samplers.rejection.bit_rejection_samples`' stream).
+
+The infinite vocabulary is every non-empty substring; with ``max_len > 0`` it is every string
+of at most ``max_len`` characters (the vocabulary of §3.2's bit-rejection example).
 
 The lattice is *pruned*: an arc ``i → j`` is kept only if node ``i`` is reachable from 0 and
 node ``j`` reaches ``n``, so a walk never gets stuck. Everything is in log space. Before the
@@ -32,7 +39,7 @@ from .._core.config import JIT, JIT_PARALLEL
 from .._core.rng import next_double, stream_state
 from ..lattice import fill_arc_table
 
-MARKOV_SAFE, MARKOV_TIGHT, UNIGRAM, BITS = 0, 1, 2, 3
+MARKOV_SAFE, MARKOV_TIGHT, UNIGRAM, BITS, BIT_MASK = 0, 1, 2, 3, 4
 #: Status codes a kernel returns per word.
 OK, UNSEGMENTABLE, TOO_EXPENSIVE, GUARD_HIT = 0, 1, 2, 3
 
@@ -43,11 +50,13 @@ class Scheme(NamedTuple):
     Attributes
     ----------
     da, codes, max_len
-        The vocabulary's forward trie (dummies for the infinite vocabulary).
+        The vocabulary's forward trie (dummies for the infinite vocabulary, whose tokens are
+        capped at ``max_len`` characters if ``max_len > 0``).
     infinite : bool
-        Every non-empty substring is a token (no ids).
+        Every non-empty substring (of at most ``max_len`` characters if ``max_len > 0``) is a
+        token (no ids).
     kind : int
-        ``MARKOV_SAFE``, ``MARKOV_TIGHT``, ``UNIGRAM`` or ``BITS``.
+        ``MARKOV_SAFE``, ``MARKOV_TIGHT``, ``UNIGRAM``, ``BITS`` or ``BIT_MASK``.
     logw : numpy.ndarray
         Log weight per token id (``UNIGRAM``; empty otherwise).
     p : float
@@ -83,9 +92,10 @@ def arc_table(cps, scheme):
     """``table[j, l]`` = token id of ``cps[j-l:j]`` (0 for the infinite vocabulary) or -1."""
     n = cps.shape[0]
     if scheme.infinite:
+        cap = scheme.max_len if scheme.max_len > 0 else n
         table = np.full((n + 1, n + 1), -1, dtype=np.int32)
         for j in range(n + 1):
-            for length in range(1, j + 1):
+            for length in range(1, min(j, cap) + 1):
                 table[j, length] = 0
         return table
     table = np.empty((n + 1, scheme.max_len + 1), dtype=np.int32)
@@ -253,6 +263,26 @@ def _bits(n, table, p, state, out_len, out_id, start):
 
 
 @njit(**JIT)
+def _bit_mask(n, table, state, out_len, out_id, start):
+    """One ``BIT_MASK`` trial: one uniform ``(n-1)``-bit mask; as :func:`_bits` otherwise."""
+    span = table.shape[1] - 1
+    u, state = next_double(state)
+    mask = np.int64(u * float(np.int64(1) << (n - 1)))  # uniform on 0 .. 2^(n-1) - 1
+    last = 0
+    k = start
+    for pos in range(1, n + 1):
+        if pos == n or (mask >> (n - 1 - pos)) & 1:
+            length = pos - last
+            if length > span or table[pos, length] < 0:
+                return -1, state
+            out_len[k] = length
+            out_id[k] = table[pos, length]
+            k += 1
+            last = pos
+    return k - start, state
+
+
+@njit(**JIT)
 def sample_word(cps, scheme, seed, stream0, count, out_len, out_id, ntok, trials, info):
     """``count`` samples of one word (sample ``s`` on stream ``stream0 + s``).
 
@@ -273,7 +303,7 @@ def sample_word(cps, scheme, seed, stream0, count, out_len, out_id, ntok, trials
     table = arc_table(cps, scheme)
     span = table.shape[1] - 1
     alive = np.empty((n + 1, span + 1), dtype=np.bool_)
-    if scheme.kind == BITS:
+    if scheme.kind == BITS or scheme.kind == BIT_MASK:
         logacc = bit_log_acceptance(table, n, scheme.p)
         if logacc == -np.inf:
             info[0] = np.inf
@@ -300,6 +330,10 @@ def sample_word(cps, scheme, seed, stream0, count, out_len, out_id, ntok, trials
             tries += 1
             if scheme.kind == BITS:
                 m, state = _bits(n, table, scheme.p, state, out_len, out_id, start)
+                if m > 0:
+                    break
+            elif scheme.kind == BIT_MASK:
+                m, state = _bit_mask(n, table, state, out_len, out_id, start)
                 if m > 0:
                     break
             else:

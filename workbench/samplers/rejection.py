@@ -5,7 +5,13 @@
 * :class:`BitRejectionSampler` — §3.2: boundary bits with proclivity ``p``, retried until
   every token is in V (uniform at ``p = 0.5``, ``∝ p^(m-1) (1-p)^(n-m)`` otherwise);
 * :class:`UnigramRejectionSampler` — Appendix B: Markov walk on the unigram-weighted graph
-  plus acceptance ``Π Z_i / c2``, so samples are proportional to the joint ``Π P(t)``.
+  plus acceptance ``Π Z_i / c2``, so samples are proportional to the joint ``Π P(t)``;
+* :func:`markov_rejection_samples` (and :func:`markov_rejection_sample`) and
+  :func:`bit_rejection_samples` — the two schemes of §3.2 / App. A.5 on a bare length ``n``
+  (the full lattice of the infinite vocabulary; "every string of at most ``L``
+  characters"), as flat token lengths: the same kernels (:mod:`.kernels`), whose expected
+  cost :mod:`workbench.theory.grampa.rejection` states in closed form. Sample ``k`` of a
+  call draws from its own SplitMix64 stream (:mod:`workbench._core.rng`).
 
 Every sampler refuses a word whose *expected* number of trials per sample exceeds
 ``max_trials`` before its first trial (:class:`RejectionLimitError`, with that number), and
@@ -13,7 +19,7 @@ stops a sample that uses ``max_trials`` trials; so no call runs unbounded. The t
 sample of the last call used are in :attr:`last_trials`.
 
 Words are segmented exactly as given (spell plain words with ``Vocabulary.to_alphabet``).
-This module does not compute closed forms (:mod:`workbench.theory.rejection`) and does not
+This module does not compute closed forms (:mod:`workbench.theory.grampa.rejection`) and does not
 multiplex (:class:`workbench.Multiplexer`).
 
 Example
@@ -30,15 +36,21 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._core.rng import base_seed
+from .._core.rng import as_generator, base_seed
 from .._core.validate import (
     BudgetError,
     check_budget,
     check_choice,
     check_int,
+    check_n,
     check_probability,
 )
 from ..lattice import SegmentationError, check_vocab, check_word, code_points
+from ..theory.grampa.rejection import (
+    bit_rejection_expected_trials,
+    bounded_composition_count,
+    markov_rejection_expected_trials,
+)
 from ..vocab import Vocabulary
 from . import kernels
 from .interface import MAX_SAMPLES, TokenSampler, as_words, check_request
@@ -48,6 +60,14 @@ DEFAULT_MAX_TRIALS = 1_000_000
 #: Words longer than this are refused under the infinite vocabulary (an n² arc table).
 MAX_INFINITE_LENGTH = 4096
 _PARALLEL_MIN_WORDS = 256
+MAX_MARKOV_N = 14
+"""Largest ``n`` for :func:`markov_rejection_samples`: ``E[T] = n!/2^(n-1)`` is ~1.1e7 at 14."""
+MAX_BIT_N = 40
+"""Largest ``n`` for :func:`bit_rejection_samples` (masks come from 53-bit uniforms)."""
+MAX_EXPECTED_DRAWS = 2 * 10**9
+"""A length-only sampler call whose expected total number of trials exceeds this is refused."""
+MAX_SIZE = 10**8
+"""Largest number of samples in one length-only call."""
 
 
 class RejectionLimitError(BudgetError):
@@ -287,3 +307,139 @@ class UnigramRejectionSampler(_RejectionSampler):
 
     def __repr__(self) -> str:
         return f"UnigramRejectionSampler({self.vocab!r})"
+
+
+# --------------------------------------------------------------------------- length-only (§3.2)
+def _length_samples(n: int, size: int, seed, kind: int, cap: int, expected, unit: str
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Run ``size`` samples of the kernel ``kind`` on the bare length ``n``; checked input."""
+    total = expected * size
+    if total > MAX_EXPECTED_DRAWS:
+        raise RejectionLimitError(f"size = {size} would need ~{float(total):.3g} {unit} in "
+                                  f"expectation; the limit is {MAX_EXPECTED_DRAWS:.0e}")
+    check_budget(size * (n * 8 + 24), f"{size:,} samples of length {n}")
+    scheme = kernels.Scheme(np.full((3, 1), -1, dtype=np.int32), np.zeros(1, dtype=np.int32),
+                            cap, True, kind, np.zeros(0), 0.5, 2**62)
+    out_len = np.zeros(size * n, dtype=np.int32)
+    out_id = np.zeros(size * n, dtype=np.int32)
+    ntok = np.zeros(size, dtype=np.int64)
+    trials = np.zeros(size, dtype=np.int64)
+    kernels.sample_word(code_points("a" * n), scheme, base_seed(as_generator(seed)), 0, size,
+                        out_len, out_id, ntok, trials, np.zeros(1))
+    offsets = np.zeros(size + 1, dtype=np.int64)
+    np.cumsum(ntok, out=offsets[1:])
+    keep = (np.arange(n)[None, :] < ntok[:, None]).ravel()
+    return out_len[keep].astype(np.int64), offsets, trials
+
+
+def markov_rejection_samples(n: int, size: int, seed: int | np.random.Generator | None = None
+                             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Batch Markov rejection sampling on the full lattice (Cognetta et al. 2024).
+
+    Each sample walks from node 0 choosing one of the ``n - j`` out-arcs of node ``j``
+    uniformly, and is accepted with probability ``ε/P_Markov = (Π (n-j)) / n!``; otherwise
+    it is redrawn. Accepted segmentations are uniform over the ``2^(n-1)`` compositions.
+    It is :class:`MarkovRejectionSampler` on the infinite vocabulary, as token lengths.
+
+    Parameters
+    ----------
+    n : int
+        String length, ``1 <= n <= MAX_MARKOV_N``.
+    size : int
+        Number of accepted samples, ``1 <= size <= MAX_SIZE``.
+    seed : int, numpy.random.Generator or None
+        Randomness source (a fresh base seed is drawn from it).
+
+    Returns
+    -------
+    lengths : numpy.ndarray of int64
+        Token lengths of all samples, concatenated.
+    offsets : numpy.ndarray of int64
+        Shape ``(size + 1,)``; sample ``k`` is ``lengths[offsets[k]:offsets[k+1]]``.
+    trials : numpy.ndarray of int64
+        Number of walks each accepted sample took (``>= 1``).
+
+    Raises
+    ------
+    RejectionLimitError
+        A :class:`~workbench._core.validate.BudgetError`: more than
+        :data:`MAX_EXPECTED_DRAWS` walks expected in total (``size · n!/2^(n-1)``).
+
+    Examples
+    --------
+    >>> lengths, offsets, trials = markov_rejection_samples(4, 3, seed=0)
+    >>> offsets.shape, bool((np.add.reduceat(lengths, offsets[:-1]) == 4).all())
+    ((4,), True)
+    """
+    n = check_n(n, maximum=MAX_MARKOV_N,
+                why=f" (E[T] = n!/2^(n-1) trials; capped at n = {MAX_MARKOV_N})")
+    size = check_int(size, "size", minimum=1, maximum=MAX_SIZE)
+    return _length_samples(n, size, seed, kernels.MARKOV_TIGHT, 0,
+                           markov_rejection_expected_trials(n), "walks")
+
+
+def markov_rejection_sample(n: int, seed: int | np.random.Generator | None = None
+                            ) -> tuple[np.ndarray, int]:
+    """One Markov rejection sample of an ``n``-character string (infinite vocabulary).
+
+    Same kernel as :func:`markov_rejection_samples` with ``size=1``.
+
+    Returns
+    -------
+    lengths : numpy.ndarray of int64
+        The accepted segmentation's token lengths (sum ``n``).
+    trials : int
+        Number of walks until acceptance.
+
+    Examples
+    --------
+    >>> lengths, trials = markov_rejection_sample(3, seed=7)
+    >>> int(lengths.sum())
+    3
+    """
+    lengths, _, trials = markov_rejection_samples(n, 1, seed)
+    return lengths, int(trials[0])
+
+
+def bit_rejection_samples(n: int, max_token_length: int, size: int,
+                          seed: int | np.random.Generator | None = None
+                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Bit-mask rejection sampling (§3.2) under the vocabulary of strings ``<= L`` long.
+
+    Draws a uniform integer in ``0 … 2^(n-1)-1``, reads its bits as boundaries (C.1 order)
+    and retries until no token is longer than ``max_token_length``. Accepted samples are
+    uniform over the :func:`~workbench.theory.bounded_composition_count` valid segmentations
+    and each takes ``Geom(N_V / 2^(n-1))`` trials.
+
+    Parameters
+    ----------
+    n : int
+        String length, ``1 <= n <= MAX_BIT_N``.
+    max_token_length : int
+        ``L >= 1``.
+    size : int
+        Number of accepted samples.
+    seed : int, numpy.random.Generator or None
+        Randomness source.
+
+    Returns
+    -------
+    lengths, offsets, trials : numpy.ndarray of int64
+        As in :func:`markov_rejection_samples`.
+
+    Raises
+    ------
+    RejectionLimitError
+        More than :data:`MAX_EXPECTED_DRAWS` draws expected in total.
+
+    Examples
+    --------
+    >>> lengths, offsets, trials = bit_rejection_samples(6, 2, 5, seed=0)
+    >>> int(lengths.max()) <= 2
+    True
+    """
+    n = check_n(n, maximum=MAX_BIT_N)
+    cap = check_int(max_token_length, "max_token_length", minimum=1)
+    size = check_int(size, "size", minimum=1, maximum=MAX_SIZE)
+    expected = bit_rejection_expected_trials(bounded_composition_count(n, cap), n)
+    return _length_samples(n, size, seed, kernels.BIT_MASK, min(cap, n), expected, "draws")

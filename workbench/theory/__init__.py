@@ -1,13 +1,18 @@
-"""Closed forms of the GRaMPa paper (Bauwens et al.), their exact references and checks.
+"""Exact closed forms of the four papers, one module per paper (pure functions, no sampling).
 
-* :mod:`.laws` — uniform-sampling laws under the infinite vocabulary (§3.1, App. A.3–A.4);
-* :mod:`.rejection` — rejection samplers and their expected cost (§3.2, App. A.5);
-* :mod:`.lock` — bit keys and length-ordered composition keys (App. C);
-* :mod:`.checks` — every claim checked symbolically, exactly and statistically, one module
-  per concept registering its checks (``python -m workbench verify``).
+* :mod:`.grampa` — GRaMPa (Bauwens et al.): uniform-sampling laws (§3.1, App. A.3–A.4),
+  rejection costs (§3.2, App. A.5), LOCK keys and their combinatorics (App. C);
+* :mod:`.renyi` — Cognetta et al. (2024) §4: Theorem 4.1's condition, Theorems 4.2–4.3's
+  gains, Example 2;
+* :mod:`.greedtok` — GreedTok: Theorem 1's costs (3 vs 5 tokens per edge word), the
+  (1 − 1/e) bound of GreedWMC;
+* :mod:`.bpe` — BatchBPE: the merge and vocabulary counts of a training run.
 
-This package does not implement GRaMPa itself (see :mod:`workbench.grampa`) and does not
-plot (figures live in :mod:`workbench.figures`).
+GRaMPa's closed forms are importable from here (as below); the other papers' from their
+module. This package does not sample (the rejection samplers are in
+:mod:`workbench.samplers.rejection`), implements no paper (:mod:`workbench.grampa`,
+:mod:`workbench.bpe`, ...), does not check its claims against the code (that is
+:mod:`workbench.checks`, ``python -m workbench verify``) and does not plot.
 
 Example
 -------
@@ -18,8 +23,7 @@ Example
 (4, Fraction(3, 1))
 """
 
-from .checks import CheckResult, all_passed, check_grampa_uniform, format_table, to_frame, verify
-from .laws import (
+from .grampa.laws import (
     chao_strawderman,
     expected_chars_per_token,
     segmentality_pmf,
@@ -31,7 +35,7 @@ from .laws import (
     total_token_count,
     total_token_count_approx,
 )
-from .lock import (
+from .grampa.lock import (
     bit_key,
     bit_unrank,
     lock_f1,
@@ -48,30 +52,22 @@ from .lock import (
     partitions_k,
     partitions_k_recursive,
 )
-from .rejection import (
+from .grampa.rejection import (
     bit_rejection_expected_trials,
-    bit_rejection_samples,
     bounded_composition_count,
     markov_epsilon_full,
     markov_expected_inverse_probability,
     markov_path_probability,
     markov_rejection_expected_trials,
-    markov_rejection_sample,
-    markov_rejection_samples,
 )
 
 __all__ = [
-    "CheckResult",
-    "all_passed",
     "bit_key",
     "bit_rejection_expected_trials",
-    "bit_rejection_samples",
     "bit_unrank",
     "bounded_composition_count",
     "chao_strawderman",
-    "check_grampa_uniform",
     "expected_chars_per_token",
-    "format_table",
     "lock_f1",
     "lock_f1_hyp2f1",
     "lock_f2",
@@ -83,8 +79,6 @@ __all__ = [
     "markov_expected_inverse_probability",
     "markov_path_probability",
     "markov_rejection_expected_trials",
-    "markov_rejection_sample",
-    "markov_rejection_samples",
     "multiset_permutation_count",
     "multiset_rank",
     "multiset_unrank",
@@ -92,7 +86,6 @@ __all__ = [
     "partitions_k",
     "partitions_k_recursive",
     "segmentality_pmf",
-    "to_frame",
     "token_count_pmf",
     "token_length_count",
     "token_length_count_approx",
@@ -100,5 +93,4 @@ __all__ = [
     "token_length_pmf",
     "total_token_count",
     "total_token_count_approx",
-    "verify",
 ]

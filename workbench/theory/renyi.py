@@ -21,7 +21,7 @@ Okazaki; LREC-COLING 2024, arXiv:2402.14614), §4:
   value ÷ log2 e ≈ 1.4427), which is why the printed "efficiencies" exceed 1.
 
 This module does not tokenise (see :mod:`workbench.counterexamples`) and does not run the checks
-(see :mod:`workbench.theory.checks_renyi`).
+(see :mod:`workbench.checks.renyi`).
 
 Example
 -------

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from math import factorial
 
-from .._core.validate import check_int, check_lengths
+from ..._core.validate import check_int, check_lengths
 
 MAX_PARTITION_N = 128
 """Largest ``n`` for enumerating partitions (their number grows like ``exp(sqrt(n))``)."""

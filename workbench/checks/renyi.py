@@ -25,8 +25,8 @@ import math
 
 import numpy as np
 
-from ...metrics import renyi_entropy, shannon_entropy
-from ..renyi import (
+from ..metrics import renyi_entropy, shannon_entropy
+from ..theory.renyi import (
     EXAMPLE2_PRINTED,
     duplicate_counts,
     duplication_renyi_gain,

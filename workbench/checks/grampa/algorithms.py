@@ -1,4 +1,9 @@
-"""GRaMPa's samples under the infinite vocabulary are uniform over compositions (statistical)."""
+"""GRaMPa's samples (Algorithms 1–2) under the infinite vocabulary are uniform over compositions.
+
+The default sampler is :class:`workbench.grampa.Grampa`; with the module attribute ``Grampa``
+set to ``None`` (a build without it) the check reports "skipped". This module checks
+:mod:`workbench.grampa`'s output, not the laws themselves (:mod:`.laws`).
+"""
 
 from __future__ import annotations
 
@@ -7,16 +12,18 @@ from fractions import Fraction
 
 import numpy as np
 
+from ...grampa import Grampa
 from ...stats import chisquare_test, z_test
-from ..laws import (
+from ...theory.grampa.laws import (
     expected_chars_per_token,
     token_count_pmf,
     token_length_pmf,
 )
-from ..lock import (
+from ...theory.grampa.lock import (
     lock_keys,
 )
-from .registry import CheckResult, p_row, register
+from ...vocab import Vocabulary
+from ..registry import CheckResult, p_row, register
 
 
 @register("GRaMPa", "statistical")
@@ -28,8 +35,8 @@ def check_grampa_uniform(sample_lengths: Callable | None = None, *, n: int = 12,
     ----------
     sample_lengths : callable, optional
         ``sample_lengths(word, size) -> (lengths, offsets)``. Default: the method of
-        ``workbench.Grampa(Vocabulary.infinite(), tau=1.0, ell_min=1, direction="l2r",
-        seed=seed)``; if ``workbench.Grampa`` does not exist the row is "skipped".
+        :class:`workbench.grampa.Grampa` on the infinite vocabulary with ``τ = 1``,
+        ``ℓ_min = 1``, ``direction="l2r"`` and ``seed``; skipped if ``Grampa`` is ``None``.
     n, size, seed : int
         Word length, number of samples, seed (sampler and thinning).
 
@@ -51,9 +58,7 @@ def check_grampa_uniform(sample_lengths: Callable | None = None, *, n: int = 12,
     """
     claim = f"GRaMPa (τ=1, infinite V) samples, n={n}"
     if sample_lengths is None:
-        try:
-            from workbench import Grampa, Vocabulary
-        except ImportError:
+        if Grampa is None:
             return [CheckResult(claim + ": laws of §3.1/A.3/A.4", "§3.1, Eq. 12, 36",
                                 "workbench.Grampa not available", "—", "skipped")]
         sampler = Grampa(Vocabulary.infinite(), tau=1.0, ell_min=1, direction="l2r", seed=seed)

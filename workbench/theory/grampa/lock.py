@@ -45,8 +45,8 @@ from math import comb
 import numpy as np
 from numba import njit, prange
 
-from .._core.config import JIT, JIT_PARALLEL
-from .._core.validate import check_int, check_lengths, check_n
+from ..._core.config import JIT, JIT_PARALLEL
+from ..._core.validate import check_int, check_lengths, check_n
 from .combinatorics import (  # noqa: F401  (Algorithms 4-5, part of the LOCK's public story)
     _WHY_PART,
     MAX_PARTITION_N,
@@ -200,7 +200,7 @@ def lock_f2(lengths: Sequence[int]) -> int:
     ``f2 = Σ_v Σ_{j > c_v} P · C(m-K, j) · #compositions(n - S - j v, m - K - j, parts > v)``.
 
     Equal to :func:`lock_f2_by_partitions` (the paper's method), checked in
-    :func:`workbench.theory.verify`.
+    :func:`workbench.checks.verify`.
 
     Examples
     --------

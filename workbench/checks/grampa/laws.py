@@ -8,7 +8,7 @@ from math import comb
 
 import numpy as np
 
-from ..laws import (
+from ...theory.grampa.laws import (
     chao_strawderman,
     expected_chars_per_token,
     token_count_pmf,
@@ -19,13 +19,13 @@ from ..laws import (
     total_token_count,
     total_token_count_approx,
 )
-from ._helpers import (
+from ..registry import CheckResult, register, row
+from ._enumerate import (
     ENUM_MAX_N,
     _enumerate_lengths,
     _sym,
     _sym_zero,
 )
-from .registry import CheckResult, register, row
 
 
 @register("Eq. 21", "symbolic")

@@ -1,4 +1,5 @@
-"""Enumeration and sympy helpers shared by the check modules of this subpackage."""
+"""Enumeration and sympy helpers shared by the GRaMPa check modules: every composition of
+small ``n`` (bit-key order), its LOCK keys, sympy symbols. Checks nothing itself."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..lock import lock_key
+from ...theory.grampa.lock import lock_key
 
 ENUM_MAX_N = 16
 LOCK_EXHAUSTIVE_MAX_N = 14

@@ -1,5 +1,6 @@
 """Checks of the rejection samplers and their costs (GRaMPa §3.2, App. A.5): Eqs. 43–47
-symbolically and by enumeration; the Markov and bit samplers statistically."""
+symbolically and by enumeration; the Markov and bit samplers of
+:mod:`workbench.samplers.rejection` statistically."""
 
 from __future__ import annotations
 
@@ -8,25 +9,24 @@ from math import factorial
 
 import numpy as np
 
+from ...samplers.rejection import bit_rejection_samples, markov_rejection_samples
 from ...stats import chisquare_test, z_test
-from ..lock import (
+from ...theory.grampa.lock import (
     lock_keys,
 )
-from ..rejection import (
+from ...theory.grampa.rejection import (
     bit_rejection_expected_trials,
-    bit_rejection_samples,
     bounded_composition_count,
     markov_epsilon_full,
     markov_expected_inverse_probability,
     markov_path_probability,
     markov_rejection_expected_trials,
-    markov_rejection_samples,
 )
-from ._helpers import (
+from ..registry import CheckResult, p_row, register, row
+from ._enumerate import (
     _compositions,
     _sym,
 )
-from .registry import CheckResult, p_row, register, row
 
 
 @register("Eq. 43-47", "symbolic")

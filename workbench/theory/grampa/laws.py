@@ -19,9 +19,9 @@ Notation: ``n`` is always the string length ``|s|`` here, except in
 :func:`chao_strawderman`, where (as in Eq. 34) ``n`` is the number of Bernoulli trials;
 Appendix A.4 writes ``n = |s| - 1``.
 
-This module does not sample (see :mod:`workbench.grampa` and
-:mod:`workbench.theory.rejection`), does not know about finite vocabularies, and does not
-verify itself (see :mod:`workbench.theory.checks`).
+This module does not sample (see :mod:`workbench.grampa` and :mod:`workbench.samplers`),
+does not know about finite vocabularies, and does not
+verify itself (see :mod:`workbench.checks.grampa`).
 
 Example
 -------
@@ -40,7 +40,7 @@ from math import comb
 
 import numpy as np
 
-from .._core.validate import check_int, check_n
+from ..._core.validate import check_int, check_n
 
 MAX_PMF_N = 4096
 """Largest ``n`` for which a whole pmf (``n`` exact big-integer fractions) is built."""

@@ -7,7 +7,7 @@ from math import comb
 
 import numpy as np
 
-from ..lock import (
+from ...theory.grampa.lock import (
     bit_key,
     bit_unrank,
     lock_f1,
@@ -23,13 +23,13 @@ from ..lock import (
     partitions_k,
     partitions_k_recursive,
 )
-from ._helpers import (
+from ..registry import CheckResult, register, row
+from ._enumerate import (
     LOCK_EXHAUSTIVE_MAX_N,
     _compositions,
     _enumerate_lengths,
     _lock_keys_python,
 )
-from .registry import CheckResult, register, row
 
 
 @register("LOCK exhaustive", "numeric")

@@ -2,8 +2,8 @@
 :func:`verify` (``python -m workbench verify``).
 
 A check is a function returning rows; a module registers it with :func:`register`, and the
-package :mod:`workbench.theory.checks` imports every check module, so a new paper's checks need
-a new module and one import line, never an edit here. A check that raises is reported as
+package :mod:`workbench.checks` imports every check module, so a new paper's checks need a new
+module and one import line, never an edit here. A check that raises is reported as
 ``fail`` with the exception in ``computed``; one that raises :class:`Skip` as ``skipped``.
 """
 
@@ -16,7 +16,6 @@ from dataclasses import asdict, dataclass
 P_THRESHOLD = 1e-3
 """A statistical check passes iff its p-value exceeds this."""
 STATUSES = ("pass", "fail", "skipped")
-
 
 
 @dataclass(frozen=True)
