@@ -1,10 +1,20 @@
 """Imports point down the layers of ARCHITECTURE.md, never up.
 
 Every ``import`` of every module of ``workbench/`` (module-level and inside functions) is
-resolved to the component it reaches (``workbench.grampa.sampler`` → ``grampa``) and checked
-against the component ranks below: a module may import its own component and components of a
-lower rank, or of the same rank among the paper packages; ``_core`` imports nothing of the
-package; ``figures`` and ``widgets`` are imported by nothing but each other and the CLI.
+resolved to the module it reaches, relative imports exactly like absolute ones:
+``from .. import X`` reaches the module ``X`` of the parent package if there is one, and
+otherwise the parent package itself (``X`` is a name it re-exports) — so
+``from .. import Vocabulary`` in ``bpe/model.py`` is an import of the package root. The module
+is then mapped to its component (``workbench.grampa.sampler`` → ``grampa``) and checked:
+
+* every component (folder or top-level module of ``workbench/``) is listed in :data:`RANKS`;
+  an unlisted one fails (give a new paper's package its rank, do not let it default);
+* a module imports its own component and components of a lower rank; equal ranks only among
+  the paper packages (:data:`PAPER_RANK`), which may use each other;
+* ``checks``, ``figures`` (and ``warmup``) are siblings at rank 6: none imports another;
+* nothing imports the package root except ``__main__`` (import the defining module);
+* ``__init__`` is the public API: it may gather components of rank <= 5;
+* ``__main__`` (the CLI) sits on top and may import anything.
 """
 
 from __future__ import annotations
@@ -12,25 +22,84 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
 
-#: Lower ranks are more basic. Unlisted components (a new paper's package) get PAPER_RANK.
+#: Every component of the package and its rank; lower ranks are more basic.
 RANKS = {
-    "_core": 0,
+    "_core": 0,                     # config, rng, trie, validate: imports nothing of the package
+    "interfaces": 1,                # Sampler, Segmenter, MergeModel protocols
     "vocab": 1, "counts": 1, "stats": 1, "metrics": 1,
     "lattice": 2,
-    "grampa": 3, "segmenters": 3, "datasets": 3,
-    "theory": 4,
-    "figures": 6, "widgets": 6,
-    "__main__": 7,
+    "theory": 2,                    # exact closed forms, one module per paper
+    "grampa": 3, "segmenters": 3, "samplers": 3, "datasets": 3,
+    "pretokenise": 4, "bpe": 4, "greedtok": 4, "counterexamples": 4,  # the paper packages
+    "experiments": 5,               # setups, training recipes, runners writing results/
+    "checks": 6, "figures": 6,      # verify() and the notebooks' layer: siblings
+    "warmup": 6,                    # `python -m workbench warmup`: runs every kernel once
+    "__main__": 7,                  # the CLI
 }
-PAPER_RANK = 5
-NOTEBOOK_RANK = 6  # figures and widgets: the notebooks' layer; they may use each other
-#: (importing module, imported component) pairs allowed against the rule, with the reason.
-EXEMPT = {
-    ("workbench.theory.checks.grampa", "__init__"):
-        "check_grampa_uniform checks the public API as a user meets it (and skips if absent)",
+PAPER_RANK = 4  # components of this rank may import each other
+PUBLIC_API_MAX_RANK = 5  # what workbench/__init__.py may gather
+
+#: Violations of the rules above that exist only until parallel branches are merged; each
+#: entry names who removes it. Entries are (importing module, imported component) pairs, or
+#: ("component", name) for a component missing from RANKS. The test fails when an entry
+#: is no longer needed, so the list shrinks to empty after the merge.
+KNOWN_UNTIL_MERGE: dict[tuple[str, str], str] = {
+    # widgets.py is split into figures/panel.py, datasets/catalog.py and lattice.py, and
+    # deleted, by the 'panel' branch; until then it and its importers are unranked.
+    ("component", "widgets"): "deleted by the 'panel' branch",
+    ("workbench.figures.lattice", "widgets"): "moves to figures/panel.py ('panel' branch)",
+    ("workbench.figures.skew_widget", "widgets"): "moves to figures/panel.py ('panel' branch)",
+    # Not owned by this branch and not yet assigned: the BPE / BPE-dropout baseline sampler
+    # (rank 3) is built on bpe.BPEModel (rank 4). Either it moves into bpe/ (re-exported by
+    # samplers' public names is then impossible: samplers would import upward) or it takes
+    # an interfaces.MergeModel built by the caller. The lead decides.
+    ("workbench.samplers.bpe_dropout", "bpe"): "BPESampler builds a bpe.BPEModel",
 }
+
+
+def _module_name(path: Path, package: Path) -> str:
+    parts = path.relative_to(package).with_suffix("").parts
+    name = ".".join((package.name,) + parts)
+    return name.removesuffix(".__init__")
+
+
+def _is_module(dotted: str, package: Path) -> bool:
+    """Is ``dotted`` (``workbench.x.y``) a module or subpackage of the package on disk?"""
+    path = package.parent.joinpath(*dotted.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def _from_targets(base: str, names: list[str], package: Path) -> list[str]:
+    """``from base import a, b``: each name is a module of ``base`` or a name ``base`` defines."""
+    return [f"{base}.{n}" if _is_module(f"{base}.{n}", package) else base for n in names]
+
+
+def imports_of(path: Path, package: Path = PACKAGE) -> tuple[str, list[str]]:
+    """``(module, modules it imports)``, every relative import resolved to an absolute one."""
+    module = _module_name(path, package)
+    root = package.name
+    here = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    out: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [a.name for a in node.names if a.name.split(".")[0] == root]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = here.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1])
+                if node.module:
+                    base = f"{base}.{node.module}"
+            elif node.module and node.module.split(".")[0] == root:
+                base = node.module
+            else:
+                continue
+            out += _from_targets(base, [a.name for a in node.names if a.name != "*"] or ["*"],
+                                 package)
+    return module, out
 
 
 def _component(module: str) -> str:
@@ -38,68 +107,66 @@ def _component(module: str) -> str:
     return parts[1] if len(parts) > 1 else "__init__"
 
 
-def _rank(component: str) -> int:
-    return RANKS.get(component.removesuffix(".py"), PAPER_RANK)
+def components(package: Path = PACKAGE) -> set[str]:
+    """Every top-level module and subpackage of the package (``__init__`` excluded)."""
+    out = {p.stem for p in package.glob("*.py") if p.name != "__init__.py"}
+    out |= {p.name for p in package.iterdir() if (p / "__init__.py").is_file()}
+    return out
 
 
-def _imports(path: Path) -> list[str]:
-    module = "workbench." + ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
-    module = module.removesuffix(".__init__")
-    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
-    out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            out += [a.name for a in node.names if a.name.split(".")[0] == "workbench"]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - node.level + 1]
-                target = ".".join(base + ([node.module] if node.module else []))
-                if not node.module:  # "from . import x": x are modules of base
-                    out += [f"{target}.{a.name}" for a in node.names]
-                    continue
-                out.append(target)
-            elif node.module and node.module.split(".")[0] == "workbench":
-                if node.module == "workbench":
-                    out += [f"workbench.{a.name}" if (PACKAGE / a.name).exists()
-                            or (PACKAGE / f"{a.name}.py").exists() else "workbench"
-                            for a in node.names]
-                else:
-                    out.append(node.module)
-    return [module] + out
-
-
-def _violations() -> list[str]:
-    bad = []
-    for path in sorted(PACKAGE.rglob("*.py")):
-        module, *targets = _imports(path)
+def violations(package: Path = PACKAGE,
+               ranks: dict[str, int] = RANKS) -> list[tuple[str, str, str]]:
+    """``(importing module or "component", imported component or name, message)`` per breach."""
+    bad = [("component", c, f"component {c!r} is not listed in RANKS: give it a rank")
+           for c in sorted(components(package) - set(ranks))]
+    for path in sorted(package.rglob("*.py")):
+        module, targets = imports_of(path, package)
         own = _component(module)
         for target in targets:
             other = _component(target)
-            if other == own or (module, other) in EXEMPT:
-                continue
-            if own == "__init__":  # the public API may gather anything but figures and CLI
-                if other in ("figures", "widgets", "__main__"):
-                    bad.append(f"{module} imports {target}")
-                continue
-            if own == "__main__":  # the CLI sits on top: it may use the public API too
+            if other == own or own == "__main__":
                 continue
             if other == "__init__":
-                bad.append(f"{module} imports the package root ({target}): import the module")
-            elif own == "_core":
-                bad.append(f"{module} (_core) imports {target}")
-            elif other in ("figures", "widgets") and own not in ("figures", "widgets",
-                                                                  "__main__"):
-                bad.append(f"{module} imports {target} (only notebooks and the CLI may)")
-            elif _rank(other) > _rank(own) or (_rank(other) == _rank(own)
-                                               not in (PAPER_RANK, NOTEBOOK_RANK)):
-                bad.append(f"{module} (rank {_rank(own)}) imports {target} "
-                           f"(rank {_rank(other)})")
+                bad.append((module, other, f"{module} imports the package root ({target}): "
+                                           "import the module that defines the name"))
+                continue
+            if other not in ranks:
+                bad.append((module, other, f"{module} imports {target}, whose component "
+                                           "is not listed in RANKS"))
+                continue
+            if own == "__init__":
+                if ranks[other] > PUBLIC_API_MAX_RANK:
+                    bad.append((module, other, f"the public API imports {target} "
+                                               f"(rank {ranks[other]} > {PUBLIC_API_MAX_RANK})"))
+                continue
+            if own not in ranks:
+                continue  # reported once above as an unlisted component
+            mine, theirs = ranks[own], ranks[other]
+            if theirs > mine or (theirs == mine and mine != PAPER_RANK):
+                bad.append((module, other, f"{module} (rank {mine}) imports {target} "
+                                           f"(rank {theirs})"))
     return bad
+
+
+def _violations() -> list[str]:
+    """Messages of the breaches in the real package not excused by KNOWN_UNTIL_MERGE."""
+    return [msg for who, what, msg in violations() if (who, what) not in KNOWN_UNTIL_MERGE]
 
 
 def test_no_module_imports_upward():
     assert _violations() == []
+
+
+def test_known_until_merge_entries_are_still_needed():
+    """Delete an entry of KNOWN_UNTIL_MERGE as soon as the tree no longer needs it."""
+    found = {(who, what) for who, what, _ in violations()}
+    assert sorted(set(KNOWN_UNTIL_MERGE) - found) == []
+
+
+def test_every_component_has_a_rank_and_every_rank_a_component():
+    assert components() - set(RANKS) <= {w for k, w in KNOWN_UNTIL_MERGE if k == "component"}
+    planned = {"interfaces", "experiments", "warmup"}  # being created on parallel branches
+    assert set(RANKS) - components() - {"__main__"} <= planned
 
 
 def test_the_guard_catches_an_upward_import(tmp_path, monkeypatch):
@@ -110,3 +177,94 @@ def test_the_guard_catches_an_upward_import(tmp_path, monkeypatch):
         assert any("_layering_probe" in v for v in _violations())
     finally:
         fake.unlink()
+
+
+# --------------------------------------------------------------------------- the guard itself
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    """A miniature ``workbench`` package under ``root`` (tests never write into the real one)."""
+    package = root / "workbench"
+    for name, text in {"__init__.py": "from .vocab import Vocabulary\n", **files}.items():
+        path = package / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    for folder in list(package.rglob("*")):
+        if folder.is_dir() and not (folder / "__init__.py").exists():
+            (folder / "__init__.py").write_text("", encoding="utf-8")
+    return package
+
+
+MINI = {
+    "_core/validate.py": "",
+    "vocab/__init__.py": "from .vocabulary import Vocabulary\n",
+    "vocab/vocabulary.py": "class Vocabulary: ...\n",
+    "grampa/__init__.py": "from .sampler import Grampa\n",
+    "grampa/sampler.py": "from ..vocab import Vocabulary\nclass Grampa: ...\n",
+}
+
+
+def _messages(package: Path) -> list[str]:
+    return [msg for _, _, msg in violations(package)]
+
+
+def test_guard_accepts_a_clean_tree(tmp_path):
+    assert _messages(_tree(tmp_path, MINI)) == []
+
+
+@pytest.mark.parametrize("text", [
+    "from ..grampa import Grampa\n",
+    "from ..grampa.sampler import Grampa\n",
+    "from workbench.grampa import Grampa\n",
+    "import workbench.grampa.sampler\n",
+    "def late():\n    from .. import grampa\n",  # a deferred import of a module of the root
+])
+def test_guard_catches_an_upward_import(tmp_path, text):
+    package = _tree(tmp_path, {**MINI, "_core/probe.py": text})
+    assert any("workbench._core.probe (rank 0) imports workbench.grampa" in m
+               for m in _messages(package))
+
+
+@pytest.mark.parametrize("text", [
+    "from .. import Vocabulary\n",  # a name the root re-exports: an import of the root
+    "from workbench import Vocabulary\n",
+    "import workbench\n",
+    "def late():\n    from .. import Vocabulary\n",
+])
+def test_guard_catches_a_name_imported_from_the_root(tmp_path, text):
+    package = _tree(tmp_path, {**MINI, "grampa/probe.py": text})
+    assert any("workbench.grampa.probe imports the package root" in m
+               for m in _messages(package))
+
+
+def test_from_root_import_of_a_module_is_that_module(tmp_path):
+    """``from .. import vocab`` (a module) reaches ``vocab``, not the root: allowed downward,
+    reported upward."""
+    ok = _tree(tmp_path / "a", {**MINI, "grampa/probe.py": "from .. import vocab\n"})
+    assert _messages(ok) == []
+    up = _tree(tmp_path / "b", {**MINI, "vocab/probe.py": "from .. import grampa\n"})
+    assert _messages(up) == ["workbench.vocab.probe (rank 1) imports workbench.grampa (rank 3)"]
+
+
+def test_guard_catches_an_unlisted_folder_and_module(tmp_path):
+    package = _tree(tmp_path, {**MINI, "newpaper/model.py": "from ..vocab import Vocabulary\n",
+                               "helpers.py": ""})
+    msgs = _messages(package)
+    assert "component 'newpaper' is not listed in RANKS: give it a rank" in msgs
+    assert "component 'helpers' is not listed in RANKS: give it a rank" in msgs
+
+
+def test_guard_rules_for_siblings_papers_api_and_cli(tmp_path):
+    package = _tree(tmp_path, {
+        **MINI,
+        "bpe/model.py": "from ..greedtok import encoder\n",  # paper packages: allowed
+        "greedtok/encoder.py": "from ..vocab import Vocabulary\n",
+        "checks/bpe.py": "from ..figures import common\n",  # siblings: refused
+        "figures/common.py": "",
+        "experiments/run.py": "from ..checks import bpe\n",  # upward: refused
+        "__main__.py": "import workbench\nfrom workbench.figures import common\n",  # CLI: anything
+    })
+    (package / "__init__.py").write_text("from .figures import common\n", encoding="utf-8")
+    assert sorted(_messages(package)) == [
+        "the public API imports workbench.figures.common (rank 6 > 5)",
+        "workbench.checks.bpe (rank 6) imports workbench.figures.common (rank 6)",
+        "workbench.experiments.run (rank 5) imports workbench.checks.bpe (rank 6)",
+    ]

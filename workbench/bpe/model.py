@@ -249,7 +249,7 @@ class BPEModel:
         with its smallest merge-made id (the one usable inside words). GRaMPa can sample
         over it: spell words with ``vocab.to_alphabet(" word")``.
         """
-        from .. import Vocabulary
+        from ..vocab import Vocabulary
 
         first: dict[str, int] = {}
         s = len(self.stop_words)

@@ -364,7 +364,7 @@ class GreedTokModel:
         >>> len(v), v.id_of("Ġt"), v.to_alphabet(" the")
         (258, 256, 'Ġthe')
         """
-        from .. import Vocabulary
+        from ..vocab import Vocabulary
 
         chars = byte_alphabet()
         spelled = chars + ["".join(chars[b] for b in t) for t in self.tokens]
