@@ -21,7 +21,7 @@ Example
 >>> markov_rejection_expected_trials(5)
 Fraction(15, 2)
 >>> bit_rejection_expected_trials(bounded_composition_count(4, 2), 4)
-Fraction(8, 3)
+Fraction(8, 5)
 """
 
 from __future__ import annotations
