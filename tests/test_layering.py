@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
 #: Lower ranks are more basic. Unlisted components (a new paper's package) get PAPER_RANK.
 RANKS = {
     "_core": 0,
-    "vocab": 1, "counts": 1, "stats": 1, "metrics": 1,
+    "interfaces": 1, "vocab": 1, "counts": 1, "stats": 1, "metrics": 1,
     "lattice": 2,
     "grampa": 3, "segmenters": 3, "datasets": 3,
     "theory": 4,
