@@ -240,7 +240,7 @@ def bpe_model() -> BPEModel:
     counts: dict[str, int] = {}
     for c in split_text(TEXT):
         counts[c] = counts.get(c, 0) + 1
-    return train_bpe(counts, 300, batch=False, progress=False)
+    return train_bpe(counts, 280, batch=False, progress=False)
 
 
 class CharPairs:
