@@ -220,8 +220,6 @@ def test_infinite_segmenter_is_the_whole_word_without_ids():
 def test_multiplexer_takes_any_sampler_and_segmenter(case):
     """Algorithm 3 through the contracts: the flat route equals the string route."""
     v, words, make = case
-    if v is not vocab("ulm-8k"):
-        pytest.skip("one vocabulary suffices here")
     seg = default_segmenter(v)
     toks = Multiplexer(seg, make(5), p=0.5, seed=6).tokenize(list(words))
     ids, offs = Multiplexer(seg, make(5), p=0.5, seed=6).encode_code_points(
