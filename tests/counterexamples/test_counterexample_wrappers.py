@@ -88,6 +88,9 @@ def test_random_drop_figure2():
             ids = {b: i for i, b in self.vocab.items()}
             return [ids[t] for t in self.tokens(text)]
 
+        def encode_chunks(self, chunks):
+            return [self.encode(c) for c in chunks]
+
         def decode(self, ids):
             return b"".join(self.vocab[i] for i in ids).decode()
 

@@ -1,10 +1,11 @@
 """A tiny plain-Python byte-level BPE (train + Algorithm 1) and the counterexamples, naively.
 
 Stand-in for ``workbench.bpe`` in the counterexample tests: ``NaiveBPE`` has the contract
-(``merges``, ``vocab``, ``encode``, ``decode``, ``tokens``). Pretokenisation: runs of
-non-spaces with their leading space (``" ?[^ ]+| +"``). Training recounts every pair each step
-(ties: the lexicographically smallest pair). Encoding is Algorithm 1 literally: apply each
-merge in order to the whole chunk. Shares no code with the package.
+(``merges``, ``vocab``, ``encode``, ``encode_chunks``, ``decode``, ``tokens``).
+Pretokenisation: runs of non-spaces with their leading space (``" ?[^ ]+| +"``). Training
+recounts every pair each step (ties: the lexicographically smallest pair). Encoding is
+Algorithm 1 literally: apply each merge in order to the whole chunk.
+Shares no code with the package.
 """
 
 from __future__ import annotations
@@ -58,6 +59,9 @@ class NaiveBPE:
 
     def encode(self, text: str) -> list[int]:
         return [self.id_of[t] for t in self.tokens(text)]
+
+    def encode_chunks(self, chunks: list[str]) -> list[list[int]]:
+        return [self.encode(c) for c in chunks]
 
     def decode(self, ids) -> str:
         return b"".join(self.vocab[i] for i in ids).decode("utf-8")

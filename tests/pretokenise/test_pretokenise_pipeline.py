@@ -81,6 +81,28 @@ def test_pipeline_deterministic_half_is_viterbi_and_coins_are_per_pretoken():
     assert all(np.array_equal(a, b) for a, b in zip(one, two))
 
 
+def test_pipeline_takes_any_sampler_of_the_contract():
+    """Any workbench.interfaces.Sampler multiplexes, reseeded per call from the call's seed."""
+    from workbench import MaxMatchSampler, ULMSampler
+    from workbench.segmenters import longest_match
+
+    v = datasets.load_vocabulary("ulm-8k")
+    lines = datasets.load_text("shakespeare").split("\n")[2000:2200]
+    pre = Pretokeniser("sentencepiece")
+    ids, offs = TextTokenizer(MaxMatchSampler(v), p=1.0).encode_lines(lines, seed=0)
+    for k, line in enumerate(lines):  # MaxMatch without dropout is the longest match
+        expected = [t for p in pre.pieces(line) for t in longest_match(p, v)]
+        assert v.decode_ids(ids[offs[k]:offs[k + 1]]) == expected
+    tok = TextTokenizer(ULMSampler(v, nbest=8, alpha=0.1, seed=1), p=0.5)
+    one, two = tok.encode_lines(lines, seed=4), tok.encode_lines(lines, seed=4)
+    assert all(np.array_equal(a, b) for a, b in zip(one, two))
+    assert not np.array_equal(tok.encode_lines(lines, seed=5)[0], one[0])
+    for k, line in enumerate(lines):
+        assert "".join(v.decode_ids(one[0][one[1][k]:one[1][k + 1]])) == "".join(pre.pieces(line))
+    with pytest.raises(TypeError):
+        TextTokenizer(object())
+
+
 def _corpus_sources(tmp_path):
     text = datasets.load_text("shakespeare").split("\n")
     paths = []

@@ -129,14 +129,3 @@ def test_maxmatch_is_longest_match_and_refuses_gaps():
     assert MaxMatchSampler(v).tokenize(words) == [longest_match(w, v) for w in words]
     with pytest.raises(SegmentationError):
         MaxMatchSampler(Vocabulary(["a"]), dropout=0.5).sample("ab")
-
-
-def test_interface_shared_by_every_baseline():
-    v = datasets.load_vocabulary("ulm-8k")
-    for s in (ULMSampler(v, nbest=4, alpha=0.2, seed=1), MaxMatchSampler(v, dropout=0.2, seed=1)):
-        many = s.sample_many("\u2581kingdom", 50)
-        assert len(many) == 50 and all("".join(t) == "\u2581kingdom" for t in many)
-        ids, offs = s.encode(["\u2581king", "\u2581dom"])
-        assert offs[0] == 0 and offs[-1] == ids.size
-        with pytest.raises(TypeError):
-            s.tokenize("\u2581king")

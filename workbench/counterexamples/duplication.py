@@ -21,6 +21,7 @@ Example
 ...     merges = []
 ...     vocab = {0: b"a", 1: b"b"}
 ...     def encode(self, text): return [0 if ch == "a" else 1 for ch in text]
+...     def encode_chunks(self, chunks): return [self.encode(c) for c in chunks]
 ...     def decode(self, ids): return b"".join(self.vocab[i] for i in ids).decode()
 ...     def tokens(self, text): return [self.vocab[i] for i in self.encode(text)]
 >>> d = DuplicationBPE(M(), {0: 9, 1: 1}, n_top=1, k=3, seed=0)
@@ -51,8 +52,8 @@ class DuplicationBPE:
 
     Parameters
     ----------
-    model : BPE contract model
-        ``.merges``, ``.vocab``, ``.encode``, ``.decode``, ``.tokens``.
+    model : MergeModel
+        Any :class:`workbench.interfaces.MergeModel` (e.g. ``workbench.bpe``'s ``BPEModel``).
     frequencies : mapping id → count
         Token frequencies on a reference corpus (they define the top ``N``; ties: smaller id).
     n_top : int
@@ -126,6 +127,22 @@ class DuplicationBPE:
         ``seed`` overrides the object's generator for this call only.
         """
         return self.substitute(self.model.encode(text), seed)
+
+    def encode_chunks(self, chunks: Sequence[str],
+                      seed: int | np.random.Generator | None = None) -> list[list[int]]:
+        """One id list per chunk, copies drawn as :meth:`encode` draws them for the chunks in turn.
+
+        The copies come from one draw over all chunks' tokens in order, so the result equals
+        :meth:`encode` of the chunks' concatenation (for a base model that splits it back
+        into the same chunks) from the same generator state.
+        """
+        parts = self.model.encode_chunks(chunks)
+        flat = self.substitute([i for ids in parts for i in ids], seed)
+        out, at = [], 0
+        for ids in parts:
+            out.append(flat[at:at + len(ids)])
+            at += len(ids)
+        return out
 
     def canonical(self, ids: Sequence[int]) -> list[int]:
         """The inverse map: every copy → its original base id (others unchanged)."""

@@ -1,11 +1,12 @@
-"""The BPE model contract and each token's merge: ``z = [x, y]`` as token ids.
+"""The BPE model contract check and each token's merge: ``z = [x, y]`` as token ids.
 
-A model satisfies the contract if it has ``.merges`` (ordered ``(left: bytes, right: bytes)``
-pairs), ``.vocab`` (id → bytes, a mapping or a sequence indexed by id), ``.encode(text) ->
-list[int]``, ``.decode(ids) -> str`` and ``.tokens(text) -> list[bytes]`` (as
-``workbench.bpe.BPEModel`` does). :class:`MergeTree` reads the merges once: a token is
-*merged* if some merge produces its bytes (the first such merge is its merge), otherwise
-*atomic* (a base byte, or a whole-chunk stop word that no merge builds).
+The contract is :class:`workbench.interfaces.MergeModel`: ``.merges`` (ordered ``(left:
+bytes, right: bytes)`` pairs), ``.vocab`` (id → bytes, a mapping or a sequence indexed by
+id), ``.encode(text) -> list[int]``, ``.encode_chunks(chunks) -> list[list[int]]``,
+``.decode(ids) -> str`` and ``.tokens(text) -> list[bytes]`` (as ``workbench.bpe.BPEModel``
+does); :func:`check_bpe_model` refuses anything else. :class:`MergeTree` reads the merges
+once: a token is *merged* if some merge produces its bytes (the first such merge is its
+merge), otherwise *atomic* (a base byte, or a whole-chunk stop word that no merge builds).
 
 This module does not encode text.
 
@@ -14,7 +15,8 @@ Example
 >>> class M:  # a minimal contract model over the alphabet {a, b}
 ...     merges = [(b"a", b"b"), (b"ab", b"b")]
 ...     vocab = {0: b"a", 1: b"b", 2: b"ab", 3: b"abb"}
-...     encode = decode = tokens = None
+...     def encode(self, text): raise NotImplementedError
+...     encode_chunks = decode = tokens = encode
 >>> tree = MergeTree(M())
 >>> tree.parts(3), tree.parts(0), tree.is_merged(2)
 ((2, 1), None, True)
@@ -24,22 +26,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ..interfaces import MergeModel
+
 __all__ = ["MergeTree", "check_bpe_model", "vocab_dict"]
 
-_CONTRACT = ("merges", "vocab", "encode", "decode", "tokens")
 
+def check_bpe_model(model: object) -> MergeModel:
+    """Return ``model`` if it is a :class:`workbench.interfaces.MergeModel`, else ``TypeError``.
 
-def check_bpe_model(model: object) -> object:
-    """Return ``model`` if it has every attribute of the BPE contract, else ``TypeError``.
-
-    >>> check_bpe_model(object())
+    >>> check_bpe_model(object())  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    TypeError: model lacks .merges, .vocab, .encode, .decode, .tokens of the BPE contract
+    TypeError: model must have .merges, ... (the BPE contract, ...MergeModel), not a object
     """
-    missing = [a for a in _CONTRACT if not hasattr(model, a)]
-    if missing:
-        raise TypeError(f"model lacks {', '.join('.' + a for a in missing)} of the BPE contract")
+    if not isinstance(model, MergeModel):
+        raise TypeError("model must have .merges, .vocab, .encode, .encode_chunks, .decode, "
+                        ".tokens (the BPE contract, workbench.interfaces.MergeModel), not a "
+                        f"{type(model).__name__}")
     return model
 
 
@@ -63,7 +66,7 @@ class MergeTree:
 
     Parameters
     ----------
-    model : BPE contract model
+    model : MergeModel
 
     Attributes
     ----------

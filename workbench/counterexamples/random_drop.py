@@ -20,6 +20,7 @@ Example
 ...     merges = [(b"a", b"b"), (b"ab", b"ab")]
 ...     vocab = {0: b"a", 1: b"b", 2: b"ab", 3: b"abab"}
 ...     def encode(self, text): return [3] if text == "abab" else []
+...     def encode_chunks(self, chunks): return [self.encode(c) for c in chunks]
 ...     def decode(self, ids): return b"".join(self.vocab[i] for i in ids).decode()
 ...     def tokens(self, text): return [self.vocab[i] for i in self.encode(text)]
 >>> rd = RandomDropBPE(M(), {3: 5, 2: 1}, n_top=2, k=2, seed=0)
@@ -59,9 +60,8 @@ class RandomDropBPE:
 
     Parameters
     ----------
-    model : BPE contract model
-        ``.merges``, ``.vocab``, ``.encode``, ``.decode``, ``.tokens`` (e.g. ``workbench.bpe``'s
-        ``BPEModel``).
+    model : MergeModel
+        Any :class:`workbench.interfaces.MergeModel` (e.g. ``workbench.bpe``'s ``BPEModel``).
     frequencies : mapping id → count
         How often the model emits each token on a reference corpus (see
         :func:`~workbench.counterexamples.token_frequencies`); it defines the "top N".
@@ -145,6 +145,10 @@ class RandomDropBPE:
     def encode(self, text: str) -> list[int]:
         """Token ids: the base model's encoding with every token replaced by ``DEC`` (Eq. 5)."""
         return self.decompose_ids(self.model.encode(text))
+
+    def encode_chunks(self, chunks: Sequence[str]) -> list[list[int]]:
+        """One id list per chunk: the base model's ``encode_chunks`` with ``DEC`` applied."""
+        return [self.decompose_ids(ids) for ids in self.model.encode_chunks(chunks)]
 
     def tokens(self, text: str) -> list[bytes]:
         """The encoding as bytes tokens."""

@@ -29,7 +29,7 @@ def token_frequencies(model: object, texts: Iterable[str], *, progress: bool | N
 
     Parameters
     ----------
-    model : BPE contract model
+    model : MergeModel
     texts : iterable of str
         Lines or documents.
     progress : bool, optional

@@ -122,6 +122,14 @@ class Grampa:
         return (f"Grampa({self.vocab!r}, tau={self.tau}, ell_min={self.ell_min}, "
                 f"direction={self.direction!r})")
 
+    def reseeded(self, seed: int | np.random.Generator | None) -> Grampa:
+        """A sampler with the same parameters whose randomness comes from ``seed``.
+
+        Returns exactly what ``Grampa(vocab, tau, ell_min, direction, seed=seed)`` returns
+        (the contract of :class:`workbench.interfaces.Sampler`); ``self`` is unchanged.
+        """
+        return Grampa(self.vocab, self.tau, self.ell_min, self.direction, seed=seed)
+
     # ------------------------------------------------------------------ internals
     def _check_word(self, word: object) -> str:
         word = check_word(word)

@@ -1,8 +1,9 @@
-"""Baseline samplers with GRaMPa's interface: ``sample``, ``sample_many``, ``tokenize``, ``encode``.
+"""Baseline samplers satisfying :class:`workbench.interfaces.Sampler`, as GRaMPa does.
 
+``sample``, ``sample_many``, ``tokenize``, ``encode``, ``encode_code_points``, ``reseeded``.
 Modules in reading order:
 
-* :mod:`.interface` — the shared interface and batch checks;
+* :mod:`.interface` — :class:`TokenSampler`, the shared implementation, and batch checks;
 * :mod:`.kernels`, :mod:`.rejection` — Markov, bit and unigram rejection samplers (GRaMPa
   paper §2, §3.2, Appendix B) on any vocabulary, with a trial guard, and the length-only
   samplers of §3.2 (``markov_rejection_samples``, ``bit_rejection_samples``);

@@ -1,9 +1,11 @@
-"""The interface every sampler of the package shares with :class:`workbench.Grampa`.
+"""The shared implementation of the baseline samplers: :class:`TokenSampler` and batch checks.
 
-``sample(word)``, ``sample_many(word, n)``, ``tokenize(words)`` and ``encode(words)``, plus a
-``seed`` (int, Generator or None) given to the constructor. :class:`TokenSampler` derives
-the first, second and fourth from ``tokenize``; a subclass implements ``tokenize`` (and may
-override the others with faster routes). :func:`as_words` is the one check of a batch.
+The contract itself is :class:`workbench.interfaces.Sampler` (which :class:`workbench.Grampa`
+satisfies too): ``sample(word)``, ``sample_many(word, n)``, ``tokenize(words)``,
+``encode(words)``, ``encode_code_points(code_points, offsets)`` and ``reseeded(seed)``, plus
+a ``seed`` (int, Generator or None) given to the constructor. :class:`TokenSampler` derives
+all but ``tokenize`` from ``tokenize``; a subclass implements ``tokenize`` (and may override
+the others with faster routes). :func:`as_words` is the one check of a batch.
 
 This module samples nothing itself.
 
@@ -14,16 +16,20 @@ Example
 ...         return [list(w) for w in as_words(words)]
 >>> Chars(seed=0).sample_many("ab", 2)
 [['a', 'b'], ['a', 'b']]
+>>> from workbench.interfaces import Sampler
+>>> isinstance(Chars(seed=0).reseeded(1), Sampler)
+True
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 
 import numpy as np
 
 from .._core.rng import as_generator
-from .._core.validate import check_budget, check_int
+from .._core.validate import check_budget, check_flat_words, check_int
 from ..vocab import Vocabulary
 
 #: Bytes per sampled character that a batch may hold (lengths, ids, bookkeeping).
@@ -47,13 +53,26 @@ def as_words(words: object) -> list[str]:
     return out
 
 
+def words_from_code_points(code_points: np.ndarray, offsets: np.ndarray) -> list[str]:
+    """Words given flat (checked arrays: word ``w`` is ``code_points[offsets[w]:offsets[w+1]]``).
+
+    >>> words_from_code_points(np.array([97, 98, 99]), np.array([0, 2, 3]))
+    ['ab', 'c']
+    """
+    text = code_points.astype(np.uint32).tobytes().decode("utf-32-le", "surrogatepass")
+    cuts = offsets.tolist()
+    return [text[a:b] for a, b in zip(cuts[:-1], cuts[1:])]
+
+
 def check_request(n_chars: int, what: str) -> None:
     """Refuse a batch whose output would exceed the memory budget (before allocating)."""
     check_budget(n_chars * BYTES_PER_CHAR, what)
 
 
 class TokenSampler:
-    """Base class: ``sample``, ``sample_many`` and ``encode`` from ``tokenize``.
+    """Base class: ``sample``, ``sample_many``, ``encode``, ``reseeded`` … from ``tokenize``.
+
+    Satisfies :class:`workbench.interfaces.Sampler` once ``tokenize`` is implemented.
 
     Parameters
     ----------
@@ -98,3 +117,24 @@ class TokenSampler:
         ids = np.fromiter((id_of(t) for toks in lists for t in toks), dtype=np.int32,
                           count=int(offsets[-1]))
         return ids, offsets
+
+    def encode_code_points(self, code_points: np.ndarray, offsets: np.ndarray
+                           ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`encode` on words given flat.
+
+        Word ``w`` is ``code_points[offsets[w]:offsets[w+1]]``; same ids as ``encode`` on
+        the same words and generator state.
+        """
+        cps, offsets = check_flat_words(code_points, offsets)
+        check_request(cps.shape[0], f"encoding {offsets.shape[0] - 1:,} words")
+        return self.encode(words_from_code_points(cps, offsets))
+
+    def reseeded(self, seed: int | np.random.Generator | None) -> TokenSampler:
+        """A copy whose randomness comes from ``seed`` (as a fresh sampler built with it).
+
+        The copy shares this sampler's read-only tables (vocabulary, model, caches of
+        deterministic results); ``self`` is unchanged.
+        """
+        twin = copy.copy(self)
+        twin._rng = as_generator(seed)
+        return twin

@@ -3,10 +3,13 @@
 - :func:`unigram_viterbi`: the segmentation maximising the sum of token scores (ULM's
   inference, for vocabularies that carry scores, e.g. a SentencePiece unigram model);
 - :func:`longest_match`: greedy left-to-right longest-prefix matching (MaxMatch).
+- :class:`DeterministicSegmenter`: either one bound to a vocabulary, satisfying
+  :class:`workbench.interfaces.Segmenter` (one word, batches, ids, flat code points);
 - :func:`default_segmenter`: the first for scored vocabularies, the second otherwise.
 
-These are exact plain-Python implementations for single words (notebooks, multiplexing);
-this module does not sample, and it is not a fast batch encoder.
+The functions are exact plain-Python implementations for single words (notebooks,
+multiplexing); the class sends batches of ids to the kernels of :mod:`.batch`. This module
+does not sample.
 
 Example
 -------
@@ -14,15 +17,22 @@ Example
 >>> v = Vocabulary(["a", "b", "ab", "abb"], scores=[-1.0, -1.0, -1.5, -9.0])
 >>> unigram_viterbi("abb", v), longest_match("abb", v)
 (['ab', 'b'], ['abb'])
+>>> seg = default_segmenter(v)
+>>> seg("abb"), seg.method, v.decode_ids(seg.encode(["abb"])[0])
+(['ab', 'b'], 'viterbi', ['ab', 'b'])
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Sequence
 
+import numpy as np
+
+from .._core.validate import check_choice
 from ..lattice import SegmentationError, check_vocab, check_word
 from ..vocab import Vocabulary
+from .batch import METHODS, encode_deterministic, encode_deterministic_code_points
 
 
 def _checked(word: str, vocab: Vocabulary) -> tuple[str, Vocabulary]:
@@ -88,14 +98,71 @@ def longest_match(word: str, vocab: Vocabulary) -> list[str]:
     return out
 
 
-def default_segmenter(vocab: Vocabulary) -> Callable[[str], list[str]]:
-    """:func:`unigram_viterbi` if ``vocab`` has scores, else :func:`longest_match`.
+class DeterministicSegmenter:
+    """Unigram Viterbi or longest match bound to a vocabulary (a ``Segmenter``).
 
-    For the infinite vocabulary the whole word is one token.
+    Parameters
+    ----------
+    vocab : Vocabulary
+        Finite, or :meth:`Vocabulary.infinite` (then the longest match is the whole word and
+        there are no ids).
+    method : {"viterbi", "longest"}, optional
+        Default ``"viterbi"`` if the vocabulary has scores, else ``"longest"``.
+
+    Calling it on one word (and :meth:`tokenize`) runs :func:`unigram_viterbi` or
+    :func:`longest_match`; :meth:`encode` and :meth:`encode_code_points` run the batch
+    kernels of :mod:`.batch`, which follow the same rules.
     """
-    vocab = check_vocab(vocab)
-    if vocab.is_infinite:
-        return lambda word: [word] if word else []
-    if vocab.scores is not None:
-        return lambda word: unigram_viterbi(word, vocab)
-    return lambda word: longest_match(word, vocab)
+
+    def __init__(self, vocab: Vocabulary, method: str | None = None) -> None:
+        vocab = check_vocab(vocab)
+        if method is None:
+            method = "viterbi" if vocab.scores is not None else "longest"
+        method = check_choice(method, "method", METHODS)
+        if method == "viterbi" and vocab.scores is None:
+            raise ValueError("the viterbi method needs a vocabulary with scores")
+        self.vocab = vocab
+        self.method = method
+
+    def __repr__(self) -> str:
+        return f"DeterministicSegmenter({self.vocab!r}, method={self.method!r})"
+
+    def __call__(self, word: str) -> list[str]:
+        """The segmentation of ``word`` (:class:`SegmentationError` if there is none)."""
+        if self.vocab.is_infinite:
+            if not isinstance(word, str):
+                raise TypeError(f"word must be str, not {type(word).__name__}")
+            return [word] if word else []
+        if self.method == "viterbi":
+            return unigram_viterbi(word, self.vocab)
+        return longest_match(word, self.vocab)
+
+    def tokenize(self, words: Sequence[str]) -> list[list[str]]:
+        """The segmentation of every word (a single ``str`` is refused)."""
+        if isinstance(words, str):
+            raise TypeError("words must be a sequence of str; for one word call the segmenter")
+        return [self(w) for w in words]
+
+    def _finite(self) -> None:
+        if self.vocab.is_infinite:
+            raise TypeError("encode needs a finite vocabulary (the infinite one has no ids)")
+
+    def encode(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+        """Every word's segmentation as ids: ``(ids, offsets)`` (batch kernel)."""
+        self._finite()
+        return encode_deterministic(words, self.vocab, self.method)
+
+    def encode_code_points(self, code_points: np.ndarray, offsets: np.ndarray
+                           ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`encode` on flat words: word ``w`` is ``code_points[offsets[w]:offsets[w+1]]``."""
+        self._finite()
+        return encode_deterministic_code_points(code_points, offsets, self.vocab, self.method)
+
+
+def default_segmenter(vocab: Vocabulary) -> DeterministicSegmenter:
+    """:func:`unigram_viterbi` if ``vocab`` has scores, else :func:`longest_match`, bound to it.
+
+    For the infinite vocabulary the whole word is one token. The result is callable on one
+    word and satisfies :class:`workbench.interfaces.Segmenter`.
+    """
+    return DeterministicSegmenter(vocab)

@@ -4,10 +4,19 @@ Per word, a coin with bias ``p`` decides: heads, the stochastic tokeniser sample
 segmentation; tails, the deterministic tokeniser's segmentation is used. The coins come
 from the multiplexer's own generator; the stochastic tokeniser keeps its own.
 
-This module does not build either tokeniser; any callable ``str -> list[str]`` is a
-deterministic tokeniser (for example a SentencePiece model's best segmentation), and any
-object with ``tokenize(words)`` (like :class:`workbench.Grampa`) or ``sample(word)`` is a
-stochastic one.
+Two routes:
+
+* :meth:`Multiplexer.tokenize` — words as ``str``, tokens as ``str``; any callable
+  ``str -> list[str]`` is a deterministic tokeniser (for example a SentencePiece model's
+  best segmentation) and any :class:`workbench.interfaces.WordSampler` (``sample(word)``,
+  batched through ``tokenize`` when it is a full :class:`~workbench.interfaces.Sampler`
+  like :class:`workbench.Grampa`) a stochastic one;
+* :meth:`Multiplexer.encode_code_points` — words as flat code points, optionally in groups
+  that share one coin (the text pipeline's P1 pretokens), to ids, without a Python object
+  per word: the split and the merge are numba kernels, each half one batch call of a
+  :class:`~workbench.interfaces.Sampler` and a :class:`~workbench.interfaces.Segmenter`.
+
+This module does not build either tokeniser.
 
 Example
 -------
@@ -22,9 +31,91 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
+from numba import njit
 
+from .._core.config import JIT
 from .._core.rng import as_generator
-from .._core.validate import check_probability
+from .._core.validate import check_flat_words, check_probability
+from ..interfaces import Sampler, Segmenter, WordSampler
+
+
+@njit(**JIT)
+def _split_into(cps, piece_off, sizes, heads, want, out, out_off):
+    """Copy the words of the groups whose coin is ``want`` into ``out`` / ``out_off``."""
+    n_out = 0
+    n_piece = 0
+    out_off[0] = 0
+    piece = 0
+    for t in range(sizes.shape[0]):
+        for _ in range(sizes[t]):
+            if heads[t] == want:
+                for i in range(piece_off[piece], piece_off[piece + 1]):
+                    out[n_out] = cps[i]
+                    n_out += 1
+                n_piece += 1
+                out_off[n_piece] = n_out
+            piece += 1
+    return n_out, n_piece
+
+
+def _split(cps: np.ndarray, offsets: np.ndarray, sizes: np.ndarray, heads: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The words of groups with heads and of those without, each flat (checked arrays).
+
+    Group ``g`` is the next ``sizes[g]`` words; returns ``(heads_cps, heads_offsets,
+    tails_cps, tails_offsets)``.
+
+    >>> halves = _split(np.arange(5, dtype=np.int32), np.array([0, 1, 3, 5]),
+    ...                 np.array([1, 2]), np.array([False, True]))
+    >>> [h.tolist() for h in halves]
+    [[1, 2, 3, 4], [0, 2, 4], [0], [0, 1]]
+    """
+    out = []
+    for want in (True, False):
+        flat = np.empty(cps.size, dtype=np.int32)
+        off = np.empty(offsets.size, dtype=np.int64)
+        n_out, n_piece = _split_into(cps, offsets, sizes, heads, want, flat, off)
+        out += [flat[:n_out], off[:n_piece + 1]]
+    return out[0], out[1], out[2], out[3]
+
+
+@njit(**JIT)
+def _merge(sizes, heads, s_ids, s_off, d_ids, d_off, ids, offsets):
+    """Interleave the halves' ids in word order; ``offsets[g]``: tokens before group ``g``."""
+    n = 0
+    s_piece = 0
+    d_piece = 0
+    offsets[0] = 0
+    for t in range(sizes.shape[0]):
+        for _ in range(sizes[t]):
+            if heads[t]:
+                for k in range(s_off[s_piece], s_off[s_piece + 1]):
+                    ids[n] = s_ids[k]
+                    n += 1
+                s_piece += 1
+            else:
+                for k in range(d_off[d_piece], d_off[d_piece + 1]):
+                    ids[n] = d_ids[k]
+                    n += 1
+                d_piece += 1
+        offsets[t + 1] = n
+
+
+def _check_groups(groups: object, n_words: int) -> np.ndarray:
+    if groups is None:
+        return np.ones(n_words, dtype=np.int64)
+    if isinstance(groups, (str, bytes)):
+        raise TypeError("groups must be a one-dimensional integer array")
+    arr = np.asarray(groups)
+    if arr.ndim != 1:
+        raise ValueError(f"groups must be one-dimensional, got shape {arr.shape}")
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"groups must hold integers, not {arr.dtype}")
+    arr = np.ascontiguousarray(arr, dtype=np.int64)
+    if (arr.size and int(arr.min()) < 0) or int(arr.sum()) != n_words:
+        raise ValueError(f"groups must be non-negative and sum to the number of words "
+                         f"({n_words:,})")
+    return arr
 
 
 class Multiplexer:
@@ -32,10 +123,12 @@ class Multiplexer:
 
     Parameters
     ----------
-    deterministic : callable
-        ``str -> list[str]``.
-    stochastic : object
-        Has ``tokenize(list[str]) -> list[list[str]]`` or ``sample(str) -> list[str]``.
+    deterministic : Segmenter or callable
+        ``str -> list[str]``; :meth:`encode_code_points` needs a
+        :class:`~workbench.interfaces.Segmenter` (e.g. :func:`.default_segmenter`).
+    stochastic : Sampler or WordSampler
+        Has ``sample(word)``; :meth:`tokenize` batches through ``tokenize(words)`` and
+        :meth:`encode_code_points` needs a full :class:`~workbench.interfaces.Sampler`.
     p : float
         Multiplexing rate in [0, 1].
     seed : int, numpy.random.Generator or None
@@ -44,15 +137,16 @@ class Multiplexer:
 
     def __init__(
         self,
-        deterministic: Callable[[str], list[str]],
-        stochastic: object,
+        deterministic: Segmenter | Callable[[str], list[str]],
+        stochastic: Sampler | WordSampler,
         p: float,
         seed: int | np.random.Generator | None = None,
     ) -> None:
         if not callable(deterministic):
             raise TypeError("deterministic must be a callable str -> list[str]")
-        if not (hasattr(stochastic, "tokenize") or hasattr(stochastic, "sample")):
-            raise TypeError("stochastic must have a tokenize(words) or sample(word) method")
+        if not isinstance(stochastic, WordSampler):
+            raise TypeError("stochastic must be a sampler: at least a sample(word) method "
+                            "(workbench.interfaces.WordSampler)")
         p = check_probability(p, "p")
         self.deterministic = deterministic
         self.stochastic = stochastic
@@ -73,7 +167,7 @@ class Multiplexer:
                 raise TypeError(f"word {k} is {type(w).__name__}, not str")
         heads = self.coins(len(words))
         picked = [w for w, h in zip(words, heads) if h]
-        if hasattr(self.stochastic, "tokenize"):
+        if isinstance(self.stochastic, Sampler):
             sampled = iter(self.stochastic.tokenize(picked))
         else:
             sampled = iter([self.stochastic.sample(w) for w in picked])
@@ -83,3 +177,56 @@ class Multiplexer:
     def __call__(self, word: str) -> list[str]:
         """Tokenise one word."""
         return self.tokenize([word])[0]
+
+    def encode_code_points(self, code_points: np.ndarray, offsets: np.ndarray,
+                           groups: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Algorithm 3 on words given flat, to ids: one coin per group of words.
+
+        Parameters
+        ----------
+        code_points, offsets : integer arrays
+            Word ``w`` is ``code_points[offsets[w]:offsets[w+1]]``, in the vocabulary's
+            alphabet.
+        groups : integer array, optional
+            Group ``g`` is the next ``groups[g]`` words (``groups`` sums to the number of
+            words; empty groups allowed); all words of a group share coin ``g``. Default:
+            every word its own group.
+
+        Returns
+        -------
+        ids : numpy.ndarray of int32
+        offsets : numpy.ndarray of int64
+            Group ``g``'s ids are ``ids[offsets[g]:offsets[g+1]]`` (per word without
+            ``groups``).
+
+        The coins are ``self.coins(len(groups))``; the stochastic half is one call of the
+        sampler's ``encode_code_points`` (so its generator advances as for one batch), the
+        deterministic half one call of the segmenter's.
+
+        Example
+        -------
+        >>> from workbench import Grampa, Vocabulary
+        >>> from workbench.segmenters import default_segmenter
+        >>> v = Vocabulary(["a", "b", "ab"])
+        >>> mux = Multiplexer(default_segmenter(v), Grampa(v, seed=0), p=0.0, seed=0)
+        >>> ids, offs = mux.encode_code_points(np.array([97, 98, 98]), np.array([0, 2, 3]),
+        ...                                    groups=[2])
+        >>> v.decode_ids(ids), offs.tolist()
+        (['ab', 'b'], [0, 2])
+        """
+        if not isinstance(self.deterministic, Segmenter):
+            raise TypeError("encode_code_points needs a deterministic Segmenter "
+                            "(workbench.interfaces.Segmenter, e.g. default_segmenter(vocab))")
+        if not isinstance(self.stochastic, Sampler):
+            raise TypeError("encode_code_points needs a stochastic Sampler "
+                            "(workbench.interfaces.Sampler)")
+        cps, offsets = check_flat_words(code_points, offsets)
+        sizes = _check_groups(groups, offsets.shape[0] - 1)
+        heads = self.coins(sizes.shape[0])
+        s_cps, s_off, d_cps, d_off = _split(cps, offsets, sizes, heads)
+        s_ids, s_off = self.stochastic.encode_code_points(s_cps, s_off)
+        d_ids, d_off = self.deterministic.encode_code_points(d_cps, d_off)
+        ids = np.empty(s_ids.size + d_ids.size, dtype=np.int32)
+        out_off = np.empty(sizes.shape[0] + 1, dtype=np.int64)
+        _merge(sizes, heads, s_ids, s_off, d_ids, d_off, ids, out_off)
+        return ids, out_off
