@@ -62,9 +62,16 @@ def byte_alphabet() -> list[str]:
 
 # --------------------------------------------------------------------------- kernels
 class TokenTrie(NamedTuple):
-    """A model as the encoder kernels see it: the trie of its tokens and their ranks."""
+    """A model as the encoder kernels see it: the trie of its tokens and their ranks.
 
-    children: ChildMap  # the trie's edges (nodes 0..255 are the bytes)
+    ``keys``, ``vals``, ``shift``: the trie's edges, as a
+    :class:`workbench.greedtok.candidates.ChildMap` (flat here: numba's parallel loops do not
+    take nested records).
+    """
+
+    keys: np.ndarray  # int64
+    vals: np.ndarray  # int32
+    shift: int
     node_rank: np.ndarray  # int64 per node: rank of the token it spells, or -1
     tok_len: np.ndarray  # int64 per rank: token length in bytes
     max_len: int  # longest token, bytes
@@ -104,12 +111,12 @@ def _build_trie(tok_buf, tok_off, keys, vals, shift, node_rank):
 
 
 @njit(**JIT_INLINE)
-def _child(children, node, byte):
-    """Child of ``node`` along ``byte`` in the :class:`ChildMap` ``children``, or -1."""
-    keys, vals = children.keys, children.vals
+def _child(trie, node, byte):
+    """Child of ``node`` along ``byte`` in a :class:`TokenTrie`, or -1."""
+    keys, vals = trie.keys, trie.vals
     key = node * 256 + np.int64(byte)
     mask = keys.shape[0] - 1
-    h = hash_slot(key, children.shift, mask)
+    h = hash_slot(key, trie.shift, mask)
     while True:
         k = keys[h]
         if k == key:
@@ -125,14 +132,13 @@ def _encode_word(buf, base, n, trie, work, out, out_pos):
 
     ``trie`` is the model's :class:`TokenTrie`, ``work`` an :class:`EncodeWork`.
     """
-    children, node_rank = trie.children, trie.node_rank
-    tok_len, max_len = trie.tok_len, trie.max_len
+    node_rank, tok_len, max_len = trie.node_rank, trie.tok_len, trie.max_len
     recs, marks, owner = work.recs, work.marks, work.owner
     cnt = 0
     for i in range(n):
         node = np.int64(buf[base + i])
         for ell in range(2, min(max_len, n - i) + 1):
-            node = _child(children, node, buf[base + i + ell - 1])
+            node = _child(trie, node, buf[base + i + ell - 1])
             if node < 0:
                 break
             r = node_rank[node]
@@ -274,7 +280,7 @@ class GreedTokModel:
         node_rank = np.full(cap, -1, dtype=np.int64)
         n_nodes = _build_trie(tok_buf, tok_off, children.keys, children.vals, children.shift,
                               node_rank)
-        self._trie = TokenTrie(children, node_rank[:n_nodes].copy(),
+        self._trie = TokenTrie(*children, node_rank[:n_nodes].copy(),
                                np.diff(tok_off).astype(np.int64),
                                max((len(t) for t in toks), default=2))
 
