@@ -34,6 +34,8 @@ This module has no argument checks (see :mod:`workbench.bpe.train`) and no encod
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -42,15 +44,48 @@ from .._core.config import JIT, JIT_INLINE
 # Columns of the pair table P.
 _C_COUNT, _C_LEFT, _C_RIGHT, _C_HEAD, _C_PICKED, _C_LASTCHUNK, _C_LASTVISIT = range(7)
 _P_COLS = 7
-# Slots of the scalar state sc.
+# Slots of the counter array ``TrainState.sc`` (scalars the kernels update in place).
 (_S_NPAIRS, _S_NOCC, _S_HEAPN, _S_NMERGES, _S_NBATCHES, _S_EXHAUSTED,
  _S_VISIT) = range(7)
 _S_LEN = 7
-# Slots of the configuration cfg.
-_F_BATCH, _F_NONOVERLAP, _F_CAPDIV, _F_MAXBATCH, _F_TARGET, _F_BASEVOCAB = range(6)
-_F_LEN = 6
-# Positions in the state tuple (sym, clen, ccnt, cstart, stamp, H, P, occ, heap, sc).
-_T_P, _T_HEAP, _T_SC = 6, 8, 9
+
+
+class TrainConfig(NamedTuple):
+    """The constants of one training run, as the kernels see them."""
+
+    batch: bool  # safe batches (Code Block 1) rather than one merge per step
+    nonoverlap: bool  # a run of L equal symbols holds L // 2 pairs (else L - 1)
+    cap_divisor: int  # at most remaining // cap_divisor pairs examined per batch (§3.5)
+    max_batch_size: int  # hard cap on pairs examined per batch; 0: none
+    target: int  # merges to make
+    base_vocab: int  # 256 bytes + stop words
+
+
+class TrainState(NamedTuple):
+    """Everything a training run mutates (arrays that grow are replaced, so kernels return it).
+
+    ``sym``, ``clen``, ``ccnt``, ``cstart``: the chunk table (see the module docstring);
+    ``stamp[c]``: the last merge that visited chunk ``c``; ``H``, ``P``, ``occ``, ``heap``:
+    the pair bookkeeping; ``sc``: the counters ``_S_*`` (pairs, list entries, heap size,
+    merges, batches, exhausted flag, visit number).
+    """
+
+    sym: np.ndarray  # int32, rewritten in place
+    clen: np.ndarray  # int32 per chunk
+    ccnt: np.ndarray  # int64 per chunk
+    cstart: np.ndarray  # int64, n_chunks + 1
+    stamp: np.ndarray  # int64 per chunk
+    H: np.ndarray  # int64 hash map, 2 * capacity
+    P: np.ndarray  # int64 (pairs, _P_COLS)
+    occ: np.ndarray  # int32 (entries, 2): chunk, next
+    heap: np.ndarray  # int64 (entries, 3): count, tie key, pid
+    sc: np.ndarray  # int64 counters, _S_LEN
+
+
+def progress(state: TrainState) -> tuple[int, int, bool]:
+    """``(merges, batches, exhausted)`` of a state, as Python values."""
+    sc = state.sc
+    return int(sc[_S_NMERGES]), int(sc[_S_NBATCHES]), bool(sc[_S_EXHAUSTED])
 
 
 # --------------------------------------------------------------------------- growth
@@ -217,8 +252,8 @@ def _add_pair(a, b, w, c, H, P, occ, sc):
 def init_state(sym, cstart, ccnt, rank, nonoverlap):
     """Count every pair of every chunk; build the hash map, pair table, lists and heap.
 
-    Returns the state tuple ``(sym, clen, ccnt, cstart, stamp, H, P, occ, heap, sc)``
-    consumed by :func:`train_steps` (``sym`` is the caller's array, rewritten in place).
+    Returns the :class:`TrainState` consumed by :func:`train_steps` (``sym`` is the caller's
+    array, rewritten in place).
     """
     n_chunks = ccnt.shape[0]
     n_pos = sym.shape[0]
@@ -250,7 +285,7 @@ def init_state(sym, cstart, ccnt, rank, nonoverlap):
             n += 1
     sc[_S_HEAPN] = n
     stamp = np.full(n_chunks, -1, dtype=np.int64)
-    return sym, clen, ccnt, cstart, stamp, H, P, occ, heap, sc
+    return TrainState(sym, clen, ccnt, cstart, stamp, H, P, occ, heap, sc)
 
 
 # --------------------------------------------------------------------------- one merge
@@ -348,39 +383,44 @@ def _merge(state, pid, z, rank, nonoverlap):
             heap = _heap_push(heap, n, P[q, _C_COUNT], key, q)
             n += 1
     sc[_S_HEAPN] = n
-    return sym, clen, ccnt, cstart, stamp, H, P, occ, heap, sc
+    return TrainState(sym, clen, ccnt, cstart, stamp, H, P, occ, heap, sc)
 
 
 # --------------------------------------------------------------------------- the loop
+@njit(**JIT_INLINE)
+def _with_heap(state, heap):
+    """``state`` with its heap replaced (grown)."""
+    return TrainState(state.sym, state.clen, state.ccnt, state.cstart, state.stamp, state.H,
+                      state.P, state.occ, heap, state.sc)
+
+
 @njit(**JIT)
 def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):
     """Run up to ``n_steps`` batches (serial mode: merges); return the grown state.
 
-    ``cfg``: ``batch, nonoverlap, cap_divisor, max_batch_size, target_merges, base_vocab``.
+    ``state`` is a :class:`TrainState`, ``cfg`` a :class:`TrainConfig`.
     ``merges_out[k] = (left, right)`` of merge ``k`` (symbols; merge ``k`` makes ``256 + k``).
     ``batches_out[t] = (size, searched)`` of batch ``t``. ``seen`` is an ``int64[2, V]``
     scratch for the two seen sets of Code Block 1 (stamped with the batch number). Sets
     ``sc[_S_EXHAUSTED]`` when no pair is left.
     """
-    sc = state[_T_SC]
-    batch = cfg[_F_BATCH] != 0
-    nonoverlap = cfg[_F_NONOVERLAP] != 0
-    target = cfg[_F_TARGET]
+    sc = state.sc
+    nonoverlap = cfg.nonoverlap
+    target = cfg.target
     for _ in range(n_steps):
-        sc = state[_T_SC]
         remaining = target - sc[_S_NMERGES]
         if remaining <= 0 or sc[_S_EXHAUSTED] != 0:
             break
         num = 1
-        if batch:
-            num = min(remaining // cfg[_F_CAPDIV], cfg[_F_BASEVOCAB] + sc[_S_NMERGES])
-            if cfg[_F_MAXBATCH] > 0:
-                num = min(num, cfg[_F_MAXBATCH])
+        if cfg.batch:
+            num = min(remaining // cfg.cap_divisor, cfg.base_vocab + sc[_S_NMERGES])
+            if cfg.max_batch_size > 0:
+                num = min(num, cfg.max_batch_size)
             if num <= 0:
                 num = 1
         batch_no = sc[_S_NBATCHES]
-        P = state[_T_P]
-        heap = state[_T_HEAP]
+        P = state.P
+        heap = state.heap
         top = np.empty(num, dtype=np.int64)
         k = 0
         while k < num and sc[_S_HEAPN] > 0:
@@ -396,7 +436,7 @@ def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):
             P[pid, _C_PICKED] = batch_no
             top[k] = pid
             k += 1
-        state = state[:_T_HEAP] + (heap,) + state[_T_SC:]
+        state = _with_heap(state, heap)
         if k == 0:
             sc[_S_EXHAUSTED] = 1
             break
@@ -417,15 +457,14 @@ def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):
             else:
                 accept[n_acc] = pid
                 n_acc += 1
-        state = state[:_T_HEAP] + (heap,) + state[_T_SC:]
+        state = _with_heap(state, heap)
         for t in range(n_acc):
             pid = accept[t]
             m = sc[_S_NMERGES]
             merges_out[m, 0] = P[pid, _C_LEFT]
             merges_out[m, 1] = P[pid, _C_RIGHT]
             state = _merge(state, pid, 256 + m, rank, nonoverlap)
-            sc = state[_T_SC]
-            P = state[_T_P]
+            P = state.P
             sc[_S_NMERGES] += 1
         batches_out[batch_no, 0] = n_acc
         batches_out[batch_no, 1] = k

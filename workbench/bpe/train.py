@@ -193,8 +193,8 @@ def train_bpe(
     rank = np.arange(256 + target, dtype=np.int64)
     rank[:256] = HF_BYTE_RANK
     nonoverlap = pair_counting == "nonoverlapping"
-    cfg = np.array([batch, nonoverlap, cap_divisor, max_batch_size, target, 256 + len(stop)],
-                   dtype=np.int64)
+    cfg = K.TrainConfig(batch, nonoverlap, int(cap_divisor), int(max_batch_size), target,
+                        256 + len(stop))
     merges_out = np.zeros((target, 2), dtype=np.int64)
     batches_out = np.zeros((target, 2), dtype=np.int64)
     seen = np.full((2, 256 + target), -1, dtype=np.int64)
@@ -208,17 +208,15 @@ def train_bpe(
         done = 0
         while True:
             state = K.train_steps(state, rank, cfg, merges_out, batches_out, seen, steps)
-            sc = state[K._T_SC]
+            n_merges, n_batches, exhausted = K.progress(state)
             if bar is not None:
-                bar.update(int(sc[K._S_NMERGES]) - done)
-            done = int(sc[K._S_NMERGES])
-            if done >= target or sc[K._S_EXHAUSTED]:
+                bar.update(n_merges - done)
+            done = n_merges
+            if done >= target or exhausted:
                 break
     finally:
         if bar is not None:
             bar.close()
-    sc = state[K._T_SC]
-    n_merges, n_batches = int(sc[K._S_NMERGES]), int(sc[K._S_NBATCHES])
     if n_merges < target:
         warnings.warn(f"ran out of pairs after {n_merges} merges: vocabulary has "
                       f"{256 + len(stop) + n_merges} tokens, not vocab_size={vocab_size}",

@@ -7,7 +7,7 @@ probabilities ``c_i / c_j`` (Eq. 2), skewed by power normalisation with exponent
 paper's printed algorithm; ``"l2r"`` (the default, as in the paper's experiments) is its
 mirror image: l2r(s, V) = reverse of r2l(reverse(s), reverse(V)).
 
-Modules in reading order: :mod:`.params` (the record kernels take, τ), :mod:`.fused`,
+Modules in reading order: :mod:`.params` (the records kernels take, τ), :mod:`.fused`,
 :mod:`.logspace`, :mod:`.many` (the three sampling routes), :mod:`.laws` (exact laws from the
 arc probability table), :mod:`.sampler` (the public :class:`Grampa`), :mod:`.expectations`
 (exact expected unigram counts over a word-count table). Multiplexing

@@ -54,7 +54,7 @@ from ..lattice import (
 from ..metrics import renyi_efficiency
 from ..vocab import Vocabulary
 from .logspace import arc_weights, count_paths, workspace
-from .params import Walk, check_tau, make_walk
+from .params import Graph, Walk, Words, check_tau, make_walk
 
 _BLOCK = 1 << 14  # words per kernel call: the progress bar's step, the interrupt granularity
 
@@ -62,16 +62,17 @@ __all__ = ["expected_efficiency", "expected_token_counts"]
 
 
 @njit(**JIT)
-def _word_marginals(n, span, walk, logc, sel, table, weight, row, visit, out):
+def _word_marginals(graph, walk, weight, row, visit, out):
     """Add ``weight`` × the expected count of every token of one word to ``out[id]``.
 
     Forward pass of the backward walk: ``visit[j]`` is complete when node ``j`` is reached
     (every arc into a node comes from a higher node), so each node's arcs are weighted once.
     Returns the total expected number of tokens of the word (for checks).
 
-    ``n``, ``span``, ``logc``, ``sel`` and ``table`` are :func:`.logspace.count_paths`'s, on
-    the word in construction order; ``row`` and ``visit`` are workspaces.
+    ``graph`` is the word's :class:`.params.Graph` (:func:`.logspace.count_paths`, on the word
+    in construction order); ``row`` and ``visit`` are workspaces.
     """
+    n, span, logc, sel, table = graph.n, graph.span, graph.logc, graph.sel, graph.table
     visit[: n + 1] = 0.0
     visit[n] = 1.0
     tokens = 0.0
@@ -91,12 +92,13 @@ def _word_marginals(n, span, walk, logc, sel, table, weight, row, visit, out):
 
 
 @njit(**JIT)
-def _table_marginals(cps, offsets, weights, walk, out):
-    """Expected token counts of words ``0 .. len(weights) - 1`` (flat code points) into ``out``.
+def _table_marginals(words, weights, walk, out):
+    """Expected token counts of the :class:`.params.Words` ``words``, weighted, into ``out``.
 
     Returns the index of the first word without a segmentation (``out`` then holds the
     words before it), or -1.
     """
+    cps, offsets = words.cps, words.offsets
     n_words = offsets.shape[0] - 1
     longest = 0
     for w in range(n_words):
@@ -113,7 +115,7 @@ def _table_marginals(cps, offsets, weights, walk, out):
         span = count_paths(work[:n], walk, table, sel, reach, logc)
         if logc[n] == -np.inf:
             return w
-        _word_marginals(n, span, walk, logc, sel, table, weights[w], row, visit, out)
+        _word_marginals(Graph(n, span, logc, sel, table), walk, weights[w], row, visit, out)
     return -1
 
 
@@ -130,7 +132,7 @@ def _grampa_counts(words: list[str], weights: np.ndarray, vocab: Vocabulary, wal
             block = words[lo:lo + _BLOCK]
             offsets = np.zeros(len(block) + 1, dtype=np.int64)
             np.cumsum([len(w) for w in block], out=offsets[1:])
-            bad = _table_marginals(code_points("".join(block)), offsets,
+            bad = _table_marginals(Words(code_points("".join(block)), offsets),
                                    weights[lo:lo + _BLOCK], walk, out)
             if bad >= 0:
                 Lattice.build(block[bad], vocab, ell_min, direction).require_segmentable()

@@ -11,6 +11,8 @@ This module does not handle the infinite vocabulary, long words or many samples 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
@@ -18,11 +20,38 @@ from .._core.config import JIT, JIT_INLINE, JIT_PARALLEL
 from .._core.rng import next_double, stream_state
 from .._core.trie import child, word_codes
 from ..lattice import keeps_arc
-from .params import Walk  # noqa: F401  (the type of every ``walk`` argument)
+from .params import Output, Walk, Words  # noqa: F401  (the records the kernels take)
 
 #: Words of finite vocabularies up to this length take the fused float-count kernel.
 SHORT_WORD = 1000
 CHUNK = 64  # words per parallel task
+
+
+class TrieRows(NamedTuple):
+    """The three rows of a double-array trie (``Walk.da``), taken apart once per chunk."""
+
+    base: np.ndarray
+    check: np.ndarray
+    terminal: np.ndarray
+
+
+class FusedWork(NamedTuple):
+    """Per-chunk workspace of :func:`_short_word`, sized for the chunk's longest word.
+
+    ``wc``: the word's trie codes; per node ``j``: ``counts[j]`` (path count), ``wsum[j]``
+    (``Σ c_i ** α`` over the arcs into ``j``) and ``indeg[j]`` (arcs kept into ``j``); per
+    arc ``k`` into ``j``: ``arc_len[j, k]``, ``arc_id[j, k]`` and ``arc_cum[j, k]`` (``wsum``
+    over the first ``k + 1`` arcs); ``row``: one node's arc weights.
+    """
+
+    wc: np.ndarray  # int32, longest + 1
+    counts: np.ndarray  # float64, longest + 1
+    wsum: np.ndarray  # float64, longest + 1
+    indeg: np.ndarray  # int32, longest + 1
+    arc_len: np.ndarray  # int32, (longest + 1, max_len)
+    arc_id: np.ndarray  # int32, (longest + 1, max_len)
+    arc_cum: np.ndarray  # float64, (longest + 1, max_len)
+    row: np.ndarray  # float64, max_len
 
 
 @njit(**JIT_INLINE)
@@ -45,28 +74,31 @@ def longest_word(offsets, lo, hi):
 
 
 @njit(**JIT_INLINE)
-def _short_word(wc, n, base, check, terminal, walk, state, work, indeg, arc_len, arc_id,
-                arc_cum, row, out_len, out_id, start):
+def _short_word(n, trie, walk, state, work, out, start):
     """Fused Algorithm 1 + 2 for one word of a finite vocabulary, ``n <= SHORT_WORD``.
 
-    ``wc`` holds the word's trie codes in construction order, ending in a 0
-    (:func:`workbench._core.trie.word_codes`). ``work`` is a ``(2, >= n + 1)`` float
-    workspace: path counts ``c`` and, per node, the total weight ``Σ c_i ** α`` of the arcs
-    into it; ``arc_cum[j, k]`` is that total over the first ``k + 1`` arcs kept into ``j``.
-    All are built in one forward pass. Where every weight is exact without rescaling (τ = 1:
-    the counts themselves; τ = ±∞: ones; otherwise counts below the ``walk.powers`` table's
-    size), a sampling step is one uniform and a count of prefix sums. Otherwise the step
-    rescales by the largest (α > 0) or smallest (α < 0) count first, so no weight overflows.
+    ``work.wc`` holds the word's trie codes in construction order, ending in a 0
+    (:func:`workbench._core.trie.word_codes`); ``trie`` is ``walk.da`` as :class:`TrieRows`.
+    The :class:`FusedWork` arrays are all built in one forward pass: path counts ``c`` and,
+    per node, the total weight ``Σ c_i ** α`` of the arcs into it; ``arc_cum[j, k]`` is that
+    total over the first ``k + 1`` arcs kept into ``j``. Where every weight is exact without
+    rescaling (τ = 1: the counts themselves; τ = ±∞: ones; otherwise counts below the
+    ``walk.powers`` table's size), a sampling step is one uniform and a count of prefix sums.
+    Otherwise the step rescales by the largest (α > 0) or smallest (α < 0) count first, so no
+    weight overflows.
 
     Arcs into each node are kept in the order Algorithm 1 finds them (longest first); the
     walk picks among them as if accumulating by increasing length and draws one uniform per
     node, exactly like :func:`workbench.grampa.logspace.walk_back`, so both kernels give the
     same sample for the same stream (up to rounding at the boundaries). Returns
-    ``(k, state)``: the number of tokens written to ``out_*[start:]`` in word order, or -1 if
-    the word has no segmentation.
+    ``(k, state)``: the number of tokens written to ``out.lengths/ids[start:]`` (an
+    :class:`.params.Output`) in word order, or -1 if the word has no segmentation.
     """
     alpha, ell_min, powers = walk.alpha, walk.ell_min, walk.powers
-    counts, wsum = work[0], work[1]
+    wc, counts, wsum, indeg = work.wc, work.counts, work.wsum, work.indeg
+    arc_len, arc_id, arc_cum, row = work.arc_len, work.arc_id, work.arc_cum, work.row
+    base, check, terminal = trie.base, trie.check, trie.terminal
+    out_len, out_id = out.lengths, out.ids
     n_powers = powers.shape[0]
     for j in range(n + 1):
         counts[j] = 0.0
@@ -154,39 +186,36 @@ def _short_word(wc, n, base, check, terminal, walk, state, work, indeg, arc_len,
 
 
 @njit(**JIT)
-def short_chunk(cps, offsets, lo, hi, walk, seed, out_len, out_id, ntok):
-    """Words ``lo .. hi-1`` through the fused kernel, sharing one workspace.
+def short_chunk(words, lo, hi, walk, seed, out):
+    """Words ``lo .. hi-1`` of ``words`` through the fused kernel, sharing one workspace.
 
-    Word ``w`` is ``cps[offsets[w]:offsets[w+1]]`` and draws from stream ``w`` of ``seed``;
-    its token lengths and ids go to ``out_len/out_id[offsets[w]:]`` in word order and its
-    token count to ``ntok[w]`` (-1 when the word has no segmentation).
+    Word ``w`` (a :class:`.params.Words` batch) draws from stream ``w`` of ``seed``; its
+    tokens go to the :class:`.params.Output` ``out`` (-1 tokens when it has no segmentation).
     """
+    cps, offsets = words.cps, words.offsets
     longest = longest_word(offsets, lo, hi)
     width = max(walk.max_len, 1)
-    wc = np.empty(longest + 1, dtype=np.int32)
-    work = np.empty((2, longest + 1))
-    indeg = np.empty(longest + 1, dtype=np.int32)
-    arc_len = np.empty((longest + 1, width), dtype=np.int32)
-    arc_id = np.empty((longest + 1, width), dtype=np.int32)
-    arc_cum = np.empty((longest + 1, width))
-    row = np.empty(width)
+    work = FusedWork(np.empty(longest + 1, dtype=np.int32), np.empty(longest + 1),
+                     np.empty(longest + 1), np.empty(longest + 1, dtype=np.int32),
+                     np.empty((longest + 1, width), dtype=np.int32),
+                     np.empty((longest + 1, width), dtype=np.int32),
+                     np.empty((longest + 1, width)), np.empty(width))
     da = walk.da
-    base, check, terminal = da[0], da[1], da[2]
+    trie = TrieRows(da[0], da[1], da[2])
     codes, mirror = walk.codes, walk.mirror
+    ntok = out.ntok
     for w in range(lo, hi):
         start = offsets[w]
         n = offsets[w + 1] - start
-        word_codes(cps, start, n, mirror, codes, wc)
-        k, _ = _short_word(wc, n, base, check, terminal, walk, stream_state(seed, w), work,
-                           indeg, arc_len, arc_id, arc_cum, row, out_len, out_id, start)
+        word_codes(cps, start, n, mirror, codes, work.wc)
+        k, _ = _short_word(n, trie, walk, stream_state(seed, w), work, out, start)
         ntok[w] = k
 
 
 @njit(**JIT_PARALLEL)
-def short_batch(cps, offsets, walk, seed, out_len, out_id, ntok):
+def short_batch(words, walk, seed, out):
     """:func:`short_chunk` over all words, in parallel over chunks (same results)."""
-    n_words = offsets.shape[0] - 1
+    n_words = words.offsets.shape[0] - 1
     n_chunks = (n_words + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
-        short_chunk(cps, offsets, c * CHUNK, min(n_words, (c + 1) * CHUNK), walk, seed,
-                    out_len, out_id, ntok)
+        short_chunk(words, c * CHUNK, min(n_words, (c + 1) * CHUNK), walk, seed, out)

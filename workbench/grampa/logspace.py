@@ -4,7 +4,9 @@ Used for the infinite vocabulary, for words longer than :data:`.fused.SHORT_WORD
 exact laws (:mod:`.laws`). Every normalisation subtracts the largest (α > 0) or smallest
 (α < 0) exponent first, so no count, weight or probability overflows at any word length.
 
-Kernels here take a :class:`.params.Walk`; they validate nothing (:mod:`.sampler` does).
+Kernels here take :mod:`.params` records (a :class:`.params.Walk`, the word's
+:class:`.params.Graph`, a batch's :class:`.params.Words` and :class:`.params.Output`); they
+validate nothing (:mod:`.sampler` does).
 This module does not sample many paths of one word (:mod:`.many`).
 """
 
@@ -17,6 +19,7 @@ from .._core.config import JIT, JIT_PARALLEL
 from .._core.rng import next_double, stream_state
 from ..lattice import fill_arc_table, keeps_arc, select_arcs
 from .fused import CHUNK, longest_word, reverse_span
+from .params import Graph
 
 
 @njit(**JIT)
@@ -106,9 +109,13 @@ def pick(row, hi, total, u):
 
 
 @njit(**JIT)
-def walk_back(n, span, walk, logc, sel, row, state, out, start):
-    """One backward walk (Algorithm 2) from node n; lengths to ``out[start:]``, last first."""
-    j = n
+def walk_back(graph, walk, row, state, out, start):
+    """One backward walk (Algorithm 2) over a :class:`.params.Graph` from its node ``n``.
+
+    Lengths go to ``out[start:]``, last token first; returns ``(tokens, state)``.
+    """
+    span, logc, sel = graph.span, graph.logc, graph.sel
+    j = graph.n
     k = 0
     while j > 0:
         hi = min(j, span)
@@ -138,7 +145,7 @@ def workspace(longest, walk):
 def word_graph(cps, walk):
     """Workspace plus :func:`count_paths` for one word (mirrored first for l2r).
 
-    Returns ``(table, sel, logc, span)``.
+    Returns its :class:`.params.Graph`.
     """
     n = cps.shape[0]
     work = np.empty(n, dtype=np.int32)
@@ -146,15 +153,17 @@ def word_graph(cps, walk):
         work[k] = cps[n - 1 - k] if walk.mirror else cps[k]
     table, sel, reach, logc = workspace(n, walk)
     span = count_paths(work, walk, table, sel, reach, logc)
-    return table, sel, logc, span
+    return Graph(n, span, logc, sel, table)
 
 
 @njit(**JIT)
-def general_chunk(cps, offsets, lo, hi, walk, seed, out_len, out_id, ntok):
+def general_chunk(words, lo, hi, walk, seed, out):
     """One sample for each of words ``lo .. hi-1`` with the log-space kernel.
 
-    Same layout and streams as :func:`workbench.grampa.fused.short_chunk`.
+    Same records, layout and streams as :func:`workbench.grampa.fused.short_chunk`.
     """
+    cps, offsets = words.cps, words.offsets
+    out_len, out_id, ntok = out.lengths, out.ids, out.ntok
     longest = longest_word(offsets, lo, hi)
     table, sel, reach, logc = workspace(longest, walk)
     row = np.empty(longest + 1 if walk.infinite else walk.max_len + 1)
@@ -170,7 +179,7 @@ def general_chunk(cps, offsets, lo, hi, walk, seed, out_len, out_id, ntok):
             ntok[w] = -1
             continue
         state = stream_state(seed, w)
-        k, state = walk_back(n, span, walk, logc, sel, row, state, out_len, start)
+        k, state = walk_back(Graph(n, span, logc, sel, table), walk, row, state, out_len, start)
         # lengths come out last-token-first in construction order: in word order for
         # l2r (construction on the mirrored word), reversed for r2l.
         if not mirror:
@@ -185,18 +194,21 @@ def general_chunk(cps, offsets, lo, hi, walk, seed, out_len, out_id, ntok):
 
 
 @njit(**JIT_PARALLEL)
-def general_batch(cps, offsets, walk, seed, out_len, out_id, ntok):
+def general_batch(words, walk, seed, out):
     """:func:`general_chunk` over all words, in parallel over chunks (same results)."""
-    n_words = offsets.shape[0] - 1
+    n_words = words.offsets.shape[0] - 1
     n_chunks = (n_words + CHUNK - 1) // CHUNK
     for c in prange(n_chunks):
-        general_chunk(cps, offsets, c * CHUNK, min(n_words, (c + 1) * CHUNK), walk, seed,
-                      out_len, out_id, ntok)
+        general_chunk(words, c * CHUNK, min(n_words, (c + 1) * CHUNK), walk, seed, out)
 
 
 @njit(**JIT)
-def probability_table(n, span, walk, logc, sel, probs):
-    """``probs[j, l]``: normalised probability of the arc of length ``l`` into node ``j``."""
+def probability_table(graph, walk, probs):
+    """``probs[j, l]``: normalised probability of the arc of length ``l`` into node ``j``.
+
+    ``graph`` is the word's :class:`.params.Graph`; ``probs`` is ``(n + 1, span + 1)``.
+    """
+    n, span, logc, sel = graph.n, graph.span, graph.logc, graph.sel
     row = np.zeros(span + 1)
     probs[:, :] = 0.0
     for j in range(1, n + 1):

@@ -7,6 +7,8 @@ depend on the thread count or on how the samples are split into blocks. Behind
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange
 
@@ -16,15 +18,25 @@ from .fused import CHUNK, reverse_span
 from .logspace import pick, walk_back
 
 
+class Samples(NamedTuple):
+    """Where :func:`many_chunk` writes: sample ``s``'s token lengths (word order) from
+    ``lengths[s * n:]``, its token count to ``ntok[s]``."""
+
+    lengths: np.ndarray  # int32, count * n
+    ntok: np.ndarray  # int64 per sample
+
+
 @njit(**JIT)
-def many_chunk(n, span, walk, logc, sel, probs, seed, first, lo, hi, out_len, ntok):
-    """Samples ``first+lo .. first+hi-1`` of one word of ``n`` characters.
+def many_chunk(graph, walk, probs, seed, first, lo, hi, out):
+    """Samples ``first+lo .. first+hi-1`` of one word (its :class:`.params.Graph`).
 
     With a non-empty probability table ``probs`` (``probs.shape[0] == n + 1``) the walk reads
     the precomputed arc probabilities; otherwise it recomputes each visited node's row (for
-    words too long for a table). Sample ``s`` writes its lengths, in word order, to
-    ``out_len[s * n:]`` and its token count to ``ntok[s]``.
+    words too long for a table). Sample ``s`` draws from stream ``first + s`` of ``seed`` and
+    writes to the :class:`Samples` ``out``.
     """
+    n, span = graph.n, graph.span
+    out_len, ntok = out.lengths, out.ntok
     use_table = probs.shape[0] == n + 1
     row = np.empty(span + 1)
     for s in range(lo, hi):
@@ -40,19 +52,19 @@ def many_chunk(n, span, walk, logc, sel, probs, seed, first, lo, hi, out_len, nt
                 k += 1
                 j -= length
         else:
-            k, state = walk_back(n, span, walk, logc, sel, row, state, out_len, start)
+            k, state = walk_back(graph, walk, row, state, out_len, start)
         if not walk.mirror:
             reverse_span(out_len, start, k)
         ntok[s] = k
 
 
 @njit(**JIT_PARALLEL)
-def many_batch(n, span, walk, logc, sel, probs, seed, first, count, out_len, ntok):
+def many_batch(graph, walk, probs, seed, first, count, out):
     """:func:`many_chunk` over ``count`` samples, in parallel over blocks (same results)."""
     block = CHUNK * 4
     for c in prange((count + block - 1) // block):
-        many_chunk(n, span, walk, logc, sel, probs, seed, first, c * block,
-                   min(count, (c + 1) * block), out_len, ntok)
+        many_chunk(graph, walk, probs, seed, first, c * block, min(count, (c + 1) * block),
+                   out)
 
 
 @njit(**JIT)

@@ -1,7 +1,10 @@
-"""One record of everything a GRaMPa kernel needs about a sampler, and the τ check.
+"""The records GRaMPa kernels take, and the τ check.
 
-The kernels of :mod:`.fused`, :mod:`.logspace` and :mod:`.many` take a :class:`Walk` (a typed
-named tuple numba passes by value) instead of a dozen positional arguments.
+The kernels of :mod:`.fused`, :mod:`.logspace`, :mod:`.many` and :mod:`.expectations` take
+typed named tuples (numba passes them by value) instead of a dozen positional arguments:
+:class:`Walk` (everything about a sampler), :class:`Words` (a batch of words as flat code
+points), :class:`Output` (where a batch kernel writes its tokens) and :class:`Graph` (one
+word's walked graph, Algorithm 1's result in log space).
 
 *Construction coordinates.* Algorithms 1–2 as printed (``direction="r2l"``) count paths from
 node 0 and walk back from node ``n``. ``"l2r"`` (the default) is their mirror image: the
@@ -85,3 +88,46 @@ def make_walk(vocab: Vocabulary, alpha: float, ell_min: int, direction: str) -> 
         da, codes, max_len = trie.da, trie.codes, trie.max_len
     return Walk(da, codes, int(max_len), bool(vocab.is_infinite), int(ell_min), float(alpha),
                 powers, mirror)
+
+
+class Words(NamedTuple):
+    """A batch of words as flat code points: word ``w`` is ``cps[offsets[w]:offsets[w + 1]]``."""
+
+    cps: np.ndarray  # int32 code points
+    offsets: np.ndarray  # int64, n_words + 1
+
+
+class Output(NamedTuple):
+    """Where a batch kernel writes word ``w``'s sample.
+
+    Token lengths and ids (word order) from ``lengths[offsets[w]:]`` and ``ids[offsets[w]:]``
+    (the :class:`Words` offsets), the token count to ``ntok[w]`` (-1: no segmentation).
+    """
+
+    lengths: np.ndarray  # int32
+    ids: np.ndarray  # int32 (untouched for the infinite vocabulary)
+    ntok: np.ndarray  # int64 per word
+
+
+class Graph(NamedTuple):
+    """One word's walked graph in construction coordinates (:func:`.logspace.count_paths`).
+
+    Attributes
+    ----------
+    n : int
+        Characters of the word (nodes ``0 .. n``).
+    span : int
+        Longest arc to consider (``max_len``, or ``n`` for the infinite vocabulary).
+    logc : numpy.ndarray
+        ``logc[j]``: natural log of the number of paths from node 0 to ``j`` (-inf if none).
+    sel : numpy.ndarray
+        ``sel[j, l]``: the arc of length ``l`` into ``j`` is walked (finite vocabularies).
+    table : numpy.ndarray
+        ``table[j, l]``: token id of that arc, or -1 (finite vocabularies).
+    """
+
+    n: int
+    span: int
+    logc: np.ndarray
+    sel: np.ndarray
+    table: np.ndarray

@@ -34,7 +34,7 @@ from ..lattice import (
 )
 from ..vocab import Vocabulary
 from . import fused, laws, logspace, many
-from .params import check_tau, make_walk
+from .params import Output, Words, check_tau, make_walk
 
 #: Words longer than this under the infinite vocabulary are refused (O(n²) time).
 MAX_INFINITE_LENGTH = 20_000
@@ -169,18 +169,17 @@ class Grampa:
         ntok = np.zeros(n_words, dtype=np.int64)
         seed = base_seed(self._rng)
         walk = self._walk
+        batch, out = Words(cps, offsets), Output(out_len, out_id, ntok)
         parallel = n_words >= _PARALLEL_MIN_WORDS
         if fast and not self.vocab.is_infinite and longest <= fused.SHORT_WORD:
             if parallel:
-                fused.short_batch(cps, offsets, walk, seed, out_len, out_id, ntok)
+                fused.short_batch(batch, walk, seed, out)
             else:
-                fused.short_chunk(cps, offsets, 0, n_words, walk, seed, out_len, out_id,
-                                  ntok)
+                fused.short_chunk(batch, 0, n_words, walk, seed, out)
         elif parallel:
-            logspace.general_batch(cps, offsets, walk, seed, out_len, out_id, ntok)
+            logspace.general_batch(batch, walk, seed, out)
         else:
-            logspace.general_chunk(cps, offsets, 0, n_words, walk, seed, out_len, out_id,
-                                   ntok)
+            logspace.general_chunk(batch, 0, n_words, walk, seed, out)
         bad = np.flatnonzero(ntok < 0)
         if bad.size:
             raise self._fail(word_at(int(bad[0])))
@@ -192,13 +191,14 @@ class Grampa:
     def _probs(self, word: str) -> tuple[np.ndarray, int]:
         """Arc probability table in construction coordinates (raises if unsegmentable)."""
         n = len(word)
-        _, sel, logc, span = self._graph(word)
-        if logc[n] == -np.inf:
+        graph = self._graph(word)
+        span = graph.span
+        if graph.logc[n] == -np.inf:
             raise self._fail(word)
         if (n + 1) * (span + 1) > _TABLE_BUDGET:
             raise ValueError(f"word of {n:,} characters is too long for an exact table")
         probs = np.zeros((n + 1, span + 1))
-        logspace.probability_table(n, span, self._walk, logc, sel, probs)
+        logspace.probability_table(graph, self._walk, probs)
         return probs, span
 
     # ------------------------------------------------------------------ sampling
@@ -264,13 +264,14 @@ class Grampa:
         size = len(word)
         check_budget(n * max(size, 1) * 12 + n * 16,
                      f"{n:,} samples of a {size:,}-character word")
-        _, sel, logc, span = self._graph(word)
-        if logc[size] == -np.inf:
+        graph = self._graph(word)
+        span = graph.span
+        if graph.logc[size] == -np.inf:
             raise self._fail(word)
         use_table = (size + 1) * (span + 1) <= _TABLE_BUDGET
         probs = np.zeros((size + 1, span + 1) if use_table else (0, 1))
         if use_table:
-            logspace.probability_table(size, span, self._walk, logc, sel, probs)
+            logspace.probability_table(graph, self._walk, probs)
         seed = base_seed(self._rng)
         block = max(1, _TABLE_BUDGET // max(size, 1))
         parts, counts = [], []
@@ -278,12 +279,11 @@ class Grampa:
             count = min(block, n - first)
             out = np.zeros(max(count * size, 1), dtype=np.int32)
             ntok = np.zeros(count, dtype=np.int64)
+            samples = many.Samples(out, ntok)
             if count * max(size, 1) >= _PARALLEL_MIN_CELLS:
-                many.many_batch(size, span, self._walk, logc, sel, probs, seed, first, count,
-                                out, ntok)
+                many.many_batch(graph, self._walk, probs, seed, first, count, samples)
             else:
-                many.many_chunk(size, span, self._walk, logc, sel, probs, seed, first, 0,
-                                count, out, ntok)
+                many.many_chunk(graph, self._walk, probs, seed, first, 0, count, samples)
             flat = np.empty(int(ntok.sum()), dtype=np.int32)
             offs = np.empty(count + 1, dtype=np.int64)
             many.compact(out, np.arange(count, dtype=np.int64) * size, ntok, flat, offs)

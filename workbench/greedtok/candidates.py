@@ -70,6 +70,26 @@ class Candidates(NamedTuple):
     inv_slot: np.ndarray  # int32: slots, grouped by node, word ascending
 
 
+class ChildMap(NamedTuple):
+    """A trie's edges as an open-addressing map ``parent * 256 + byte -> child`` node.
+
+    Slot :func:`hash_slot` ``(key, shift, keys.shape[0] - 1)`` first, then linear probing;
+    ``keys[h] == -1`` marks an empty slot. Nodes ``0 … 255`` are the single bytes.
+    """
+
+    keys: np.ndarray  # int64, a power of two
+    vals: np.ndarray  # int32 child node per key
+    shift: int  # 64 - log2(keys.shape[0])
+
+
+class NewNodes(NamedTuple):
+    """Per node (written by :func:`_build_nodes`): parent node, length, one occurrence."""
+
+    parent: np.ndarray  # int64
+    length: np.ndarray  # int32
+    first: np.ndarray  # int64 buf position
+
+
 def pack_words(counts: Mapping[str, int], min_word_count: int = 1) -> Corpus:
     """Pack a validated table (see :func:`workbench.counts.as_counts`) into a :class:`Corpus`.
 
@@ -132,13 +152,15 @@ def hash_slot(key, shift, mask):
 
 
 @njit(**JIT)
-def _build_nodes(corpus, max_len, keys, vals, shift, node_parent, node_len, node_first,
-                 occ_node):
+def _build_nodes(corpus, max_len, children, nodes, occ_node):
     """Give every distinct substring (length 2..max_len) a node id; ``occ_node`` in order.
 
-    ``keys``/``vals`` is an open-addressing table (parent * 256 + byte) -> child.
+    ``children`` (a :class:`ChildMap`, empty on entry) receives the trie's edges, ``nodes``
+    (a :class:`NewNodes`) each new node's parent, length and first occurrence.
     """
     buf, woff = corpus.buf, corpus.woff
+    keys, vals, shift = children.keys, children.vals, children.shift
+    node_parent, node_len, node_first = nodes.parent, nodes.length, nodes.first
     mask = keys.shape[0] - 1
     n_nodes = 256
     o = 0
@@ -250,8 +272,8 @@ def build_candidates(corpus: Corpus, max_token_length: int) -> Candidates:
     node_len = np.ones(cap_nodes, dtype=np.int32)
     node_first = np.zeros(cap_nodes, dtype=np.int64)
     occ = np.empty(n_occ, dtype=np.int32)
-    n_nodes = int(_build_nodes(corpus, max_len, keys, vals, 64 - bits, node_parent, node_len,
-                               node_first, occ))
+    n_nodes = int(_build_nodes(corpus, max_len, ChildMap(keys, vals, 64 - bits),
+                               NewNodes(node_parent, node_len, node_first), occ))
     del keys, vals
     node_parent = node_parent[:n_nodes].copy()
     node_len = node_len[:n_nodes].copy()

@@ -32,6 +32,7 @@ import json
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
@@ -39,7 +40,7 @@ from numba import njit, prange
 from .._core.config import JIT, JIT_INLINE, JIT_PARALLEL
 from .._core.validate import check_budget, check_int
 from ..vocab import bytes_to_unicode
-from .candidates import TOKEN_BYTES_MAX, WORD_BYTES_MAX, hash_slot
+from .candidates import TOKEN_BYTES_MAX, WORD_BYTES_MAX, ChildMap, hash_slot
 
 FORMAT = "workbench-greedtok"
 #: Words of at most this many occurrences are sorted by insertion sort (else ``np.sort``).
@@ -60,6 +61,30 @@ def byte_alphabet() -> list[str]:
 
 
 # --------------------------------------------------------------------------- kernels
+class TokenTrie(NamedTuple):
+    """A model as the encoder kernels see it: the trie of its tokens and their ranks.
+
+    ``keys``, ``vals``, ``shift``: the trie's edges, as a
+    :class:`workbench.greedtok.candidates.ChildMap` (flat here: numba's parallel loops do not
+    take nested records).
+    """
+
+    keys: np.ndarray  # int64
+    vals: np.ndarray  # int32
+    shift: int
+    node_rank: np.ndarray  # int64 per node: rank of the token it spells, or -1
+    tok_len: np.ndarray  # int64 per rank: token length in bytes
+    max_len: int  # longest token, bytes
+
+
+class EncodeWork(NamedTuple):
+    """Per-thread workspace of :func:`_encode_word`, sized for the longest word."""
+
+    recs: np.ndarray  # int64: (rank, position) sort keys of the word's token occurrences
+    marks: np.ndarray  # uint8 per byte pair: covered by a token
+    owner: np.ndarray  # int64 per position: rank of the token starting there
+
+
 @njit(**JIT)
 def _build_trie(tok_buf, tok_off, keys, vals, shift, node_rank):
     """Insert each token (rank = index) into the (parent * 256 + byte) -> child table."""
@@ -86,10 +111,12 @@ def _build_trie(tok_buf, tok_off, keys, vals, shift, node_rank):
 
 
 @njit(**JIT_INLINE)
-def _child(keys, vals, shift, node, byte):
+def _child(trie, node, byte):
+    """Child of ``node`` along ``byte`` in a :class:`TokenTrie`, or -1."""
+    keys, vals = trie.keys, trie.vals
     key = node * 256 + np.int64(byte)
     mask = keys.shape[0] - 1
-    h = hash_slot(key, shift, mask)
+    h = hash_slot(key, trie.shift, mask)
     while True:
         k = keys[h]
         if k == key:
@@ -100,14 +127,18 @@ def _child(keys, vals, shift, node, byte):
 
 
 @njit(**JIT_INLINE)
-def _encode_word(buf, base, n, keys, vals, shift, node_rank, tok_len, max_len, recs, marks,
-                 owner, out, out_pos):
-    """Alg. 4 on ``buf[base:base+n]``; writes ids to ``out[out_pos:]``; returns their number."""
+def _encode_word(buf, base, n, trie, work, out, out_pos):
+    """Alg. 4 on ``buf[base:base+n]``; writes ids to ``out[out_pos:]``; returns their number.
+
+    ``trie`` is the model's :class:`TokenTrie`, ``work`` an :class:`EncodeWork`.
+    """
+    node_rank, tok_len, max_len = trie.node_rank, trie.tok_len, trie.max_len
+    recs, marks, owner = work.recs, work.marks, work.owner
     cnt = 0
     for i in range(n):
         node = np.int64(buf[base + i])
         for ell in range(2, min(max_len, n - i) + 1):
-            node = _child(keys, vals, shift, node, buf[base + i + ell - 1])
+            node = _child(trie, node, buf[base + i + ell - 1])
             if node < 0:
                 break
             r = node_rank[node]
@@ -148,7 +179,7 @@ def _encode_word(buf, base, n, keys, vals, shift, node_rank, tok_len, max_len, r
 
 
 @njit(**JIT_PARALLEL)
-def _encode_batch(buf, woff, keys, vals, shift, node_rank, tok_len, max_len, out, n_tok):
+def _encode_batch(buf, woff, trie, out, n_tok):
     """Encode every word; word ``w``'s ids go to ``out[woff[w]:]``, their number to n_tok."""
     n_words = woff.shape[0] - 1
     longest = 1
@@ -156,13 +187,12 @@ def _encode_batch(buf, woff, keys, vals, shift, node_rank, tok_len, max_len, out
         longest = max(longest, woff[w + 1] - woff[w])
     n_blocks = min(n_words, 256)
     for blk in prange(n_blocks):
-        recs = np.empty(longest * max(max_len, 2) + 1, dtype=np.int64)
-        marks = np.zeros(longest + 1, dtype=np.uint8)
-        owner = np.zeros(longest + 1, dtype=np.int64)
+        work = EncodeWork(np.empty(longest * max(trie.max_len, 2) + 1, dtype=np.int64),
+                          np.zeros(longest + 1, dtype=np.uint8),
+                          np.zeros(longest + 1, dtype=np.int64))
         for w in range(blk, n_words, n_blocks):
             base = woff[w]
-            n_tok[w] = _encode_word(buf, base, woff[w + 1] - base, keys, vals, shift, node_rank,
-                                    tok_len, max_len, recs, marks, owner, out, base)
+            n_tok[w] = _encode_word(buf, base, woff[w + 1] - base, trie, work, out, base)
 
 
 @njit(**JIT)
@@ -245,14 +275,14 @@ class GreedTokModel:
         np.cumsum([len(t) for t in toks], out=tok_off[1:])
         cap = 256 + int(tok_off[-1])
         bits = max(4, int(np.ceil(np.log2(2 * cap))))
-        self._keys = np.full(1 << bits, -1, dtype=np.int64)
-        self._vals = np.zeros(1 << bits, dtype=np.int32)
-        self._shift = 64 - bits
+        children = ChildMap(np.full(1 << bits, -1, dtype=np.int64),
+                            np.zeros(1 << bits, dtype=np.int32), 64 - bits)
         node_rank = np.full(cap, -1, dtype=np.int64)
-        n_nodes = _build_trie(tok_buf, tok_off, self._keys, self._vals, self._shift, node_rank)
-        self._node_rank = node_rank[:n_nodes].copy()
-        self._tok_len = np.diff(tok_off).astype(np.int64)
-        self._max_len = max((len(t) for t in toks), default=2)
+        n_nodes = _build_trie(tok_buf, tok_off, children.keys, children.vals, children.shift,
+                              node_rank)
+        self._trie = TokenTrie(*children, node_rank[:n_nodes].copy(),
+                               np.diff(tok_off).astype(np.int64),
+                               max((len(t) for t in toks), default=2))
 
     # ---- sizes and ids
     def __len__(self) -> int:
@@ -301,8 +331,7 @@ class GreedTokModel:
         out = np.empty(int(woff[-1]) + 1, dtype=np.int32)
         n_tok = np.zeros(len(raws), dtype=np.int64)
         if raws:
-            _encode_batch(buf, woff, self._keys, self._vals, self._shift, self._node_rank,
-                          self._tok_len, self._max_len, out, n_tok)
+            _encode_batch(buf, woff, self._trie, out, n_tok)
         offsets = np.zeros(len(raws) + 1, dtype=np.int64)
         ids = np.empty(int(n_tok.sum()), dtype=np.int32)
         _compact(out, woff, n_tok, ids, offsets)

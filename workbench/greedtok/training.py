@@ -58,6 +58,33 @@ class GreedyState(NamedTuple):
     selected: np.ndarray  # uint8 per node
 
 
+class Problem(NamedTuple):
+    """What the greedy engine runs on: the corpus, its candidate index and the objective."""
+
+    corpus: Corpus
+    cands: Candidates
+    relaxed: bool  # GreedWMC (overlaps ignored) instead of GreedTok's partition cover
+
+
+class Heap(NamedTuple):
+    """A max-heap of possibly stale ``(score, node)`` entries: the first ``size`` of the arrays.
+
+    Kernels that push may grow the arrays, so they return the heap.
+    """
+
+    score: np.ndarray  # int64
+    node: np.ndarray  # int64
+    size: int
+
+
+class WordWork(NamedTuple):
+    """Per-word workspaces of the gain kernels, one entry per slot / byte of the longest word."""
+
+    acc: np.ndarray  # int64: the slot's gain
+    aux: np.ndarray  # int64: end of the slot's last applied / counted occurrence
+    prefix: np.ndarray  # int64: unmarked pairs before each position (GreedWMC)
+
+
 class Selection(NamedTuple):
     """What :func:`greedy_select` returns: chosen nodes, their gains, the final state."""
 
@@ -174,8 +201,9 @@ def _sift_down(hs, hn, size, i, rank):
 
 
 @njit(**JIT)
-def _push(hs, hn, size, score, node, rank):
-    """Push an entry (growing the arrays if full); returns the arrays and the new size."""
+def _push(heap, score, node, rank):
+    """Push an entry (growing the arrays if full); returns the new :class:`Heap`."""
+    hs, hn, size = heap.score, heap.node, heap.size
     if size == hs.shape[0]:
         hs2 = np.empty(2 * size + 16, dtype=np.int64)
         hn2 = np.empty(2 * size + 16, dtype=np.int64)
@@ -192,23 +220,30 @@ def _push(hs, hn, size, score, node, rank):
         hs[i], hs[parent] = hs[parent], hs[i]
         hn[i], hn[parent] = hn[parent], hn[i]
         i = parent
-    return hs, hn, size + 1
+    return Heap(hs, hn, size + 1)
 
 
 @njit(**JIT)
-def _pop(hs, hn, size, rank):
-    size -= 1
+def _pop(heap, rank):
+    """Remove the top entry; returns the shrunk :class:`Heap` (same arrays)."""
+    hs, hn = heap.score, heap.node
+    size = heap.size - 1
     hs[0] = hs[size]
     hn[0] = hn[size]
     _sift_down(hs, hn, size, 0, rank)
-    return size
+    return Heap(hs, hn, size)
 
 
 # --------------------------------------------------------------------------- the engine
 @njit(**JIT)
-def _rescore_word(w, corpus, cands, state, relaxed, acc, aux, prefix, hs, hn, size):
-    """Recompute word ``w``'s slot gains; add the differences to the scores; push increases."""
-    if relaxed:
+def _rescore_word(w, problem, state, work, heap):
+    """Recompute word ``w``'s slot gains; add the differences to the scores; push increases.
+
+    ``work`` is a :class:`WordWork`; returns the heap.
+    """
+    corpus, cands = problem.corpus, problem.cands
+    acc, aux, prefix = work.acc, work.aux, work.prefix
+    if problem.relaxed:
         _gains_coverage(w, corpus, cands, state.marks, acc, aux, prefix)
     else:
         _gains_partition(w, corpus, cands, state.marks, acc, aux)
@@ -223,13 +258,17 @@ def _rescore_word(w, corpus, cands, state, relaxed, acc, aux, prefix, hs, hn, si
             state.slot_gain[s] = acc[j]
             state.score[v] += (acc[j] - old) * cnt
             if acc[j] > old and state.selected[v] == 0:
-                hs, hn, size = _push(hs, hn, size, state.score[v], v, rank)
-    return hs, hn, size
+                heap = _push(heap, state.score[v], v, rank)
+    return heap
 
 
 @njit(**JIT)
-def _initialise(corpus, cands, state, relaxed):
-    """Scores of every candidate on unmarked words, and a heap of all positive ones."""
+def _initialise(problem, state):
+    """Scores of every candidate on unmarked words, and a heap of all positive ones.
+
+    Returns ``(heap, longest)``: the :class:`Heap` and the size of the per-word workspaces.
+    """
+    corpus, cands, relaxed = problem.corpus, problem.cands, problem.relaxed
     n_words = corpus.woff.shape[0] - 1
     longest = 1
     for w in range(n_words):
@@ -261,40 +300,39 @@ def _initialise(corpus, cands, state, relaxed):
             size += 1
     for i in range(size // 2 - 1, -1, -1):
         _sift_down(hs, hn, size, i, cands.node_rank)
-    return hs, hn, size, longest
+    return Heap(hs, hn, size), longest
 
 
 @njit(**JIT)
-def _run(corpus, cands, state, relaxed, hs, hn, size, longest, n_steps, out_node, out_gain,
-         done):
-    """Up to ``n_steps`` greedy steps. Returns (hs, hn, size, done, status).
+def _run(problem, state, heap, longest, n_steps, out_node, out_gain, done):
+    """Up to ``n_steps`` greedy steps. Returns (heap, done, status).
 
     status 0: ran ``n_steps``; 1: no candidate with a positive gain left; 2: internal
     inconsistency (applied gain differs from the kept score; never expected).
     """
+    corpus, cands, relaxed = problem.corpus, problem.cands, problem.relaxed
     rank = cands.node_rank
-    acc = np.zeros(longest + 1, dtype=np.int64)
-    aux = np.zeros(longest + 1, dtype=np.int64)
-    prefix = np.zeros(longest + 1, dtype=np.int64)
+    work = WordWork(np.zeros(longest + 1, dtype=np.int64), np.zeros(longest + 1, dtype=np.int64),
+                    np.zeros(longest + 1, dtype=np.int64))
     changed = np.empty(corpus.count.shape[0], dtype=np.int64)
     for _ in range(n_steps):
-        while size > 0:  # find the true best: fix stale entries lazily
-            sc = hs[0]
-            v = hn[0]
+        while heap.size > 0:  # find the true best: fix stale entries lazily
+            sc = heap.score[0]
+            v = heap.node[0]
             cur = state.score[v]
             if state.selected[v] != 0 or sc < cur:
-                size = _pop(hs, hn, size, rank)  # done, or a fresher entry exists
+                heap = _pop(heap, rank)  # done, or a fresher entry exists
             elif sc > cur:
-                size = _pop(hs, hn, size, rank)
+                heap = _pop(heap, rank)
                 if cur > 0:
-                    hs, hn, size = _push(hs, hn, size, cur, v, rank)
+                    heap = _push(heap, cur, v, rank)
             else:
                 break
-        if size == 0 or hs[0] <= 0:
-            return hs, hn, size, done, 1
-        v = hn[0]
-        best = hs[0]
-        size = _pop(hs, hn, size, rank)
+        if heap.size == 0 or heap.score[0] <= 0:
+            return heap, done, 1
+        v = heap.node[0]
+        best = heap.score[0]
+        heap = _pop(heap, rank)
         state.selected[v] = 1
         total = 0
         n_changed = 0
@@ -307,14 +345,13 @@ def _run(corpus, cands, state, relaxed, hs, hn, size, longest, n_steps, out_node
                 changed[n_changed] = w
                 n_changed += 1
         for j in range(n_changed):
-            hs, hn, size = _rescore_word(changed[j], corpus, cands, state, relaxed, acc, aux,
-                                         prefix, hs, hn, size)
+            heap = _rescore_word(changed[j], problem, state, work, heap)
         out_node[done] = v
         out_gain[done] = total
         done += 1
         if total != best:
-            return hs, hn, size, done, 2
-    return hs, hn, size, done, 0
+            return heap, done, 2
+    return heap, done, 0
 
 
 def _progress_bar(progress: bool | None, total: int, desc: str):
@@ -346,7 +383,8 @@ def greedy_select(corpus: Corpus, cands: Candidates, k: int, *, relaxed: bool = 
                         np.zeros(n_slots, dtype=np.int64),
                         np.zeros(cands.n_nodes, dtype=np.int64),
                         np.zeros(cands.n_nodes, dtype=np.uint8))
-    hs, hn, size, longest = _initialise(corpus, cands, state, relaxed)
+    problem = Problem(corpus, cands, bool(relaxed))
+    heap, longest = _initialise(problem, state)
     out_node = np.zeros(k, dtype=np.int64)
     out_gain = np.zeros(k, dtype=np.int64)
     done = 0
@@ -355,9 +393,8 @@ def greedy_select(corpus: Corpus, cands: Candidates, k: int, *, relaxed: bool = 
     with _progress_bar(progress, k, desc) as bar:
         while done < k:
             before = done
-            hs, hn, size, done, status = _run(corpus, cands, state, relaxed, hs, hn, size,
-                                              longest, min(chunk, k - done), out_node, out_gain,
-                                              done)
+            heap, done, status = _run(problem, state, heap, longest, min(chunk, k - done),
+                                      out_node, out_gain, done)
             bar.update(done - before)
             if status == 2:
                 raise RuntimeError("internal error: applied gain differs from the kept score "

@@ -21,6 +21,7 @@ Example
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
@@ -33,18 +34,42 @@ from ..vocab import Vocabulary
 METHODS = ("viterbi", "longest")
 
 
+class Segmenter(NamedTuple):
+    """A deterministic segmenter as the kernels see it: the vocabulary's trie and scores."""
+
+    da: np.ndarray  # int32[3, size]: the double-array trie (workbench._core.trie)
+    codes: np.ndarray  # int32: code point -> trie code
+    max_len: int  # longest token, characters
+    score: np.ndarray  # float64 per id (unused by longest match)
+    viterbi: bool  # unigram Viterbi, else longest match
+
+
+class Scratch(NamedTuple):
+    """Per-chunk workspace of :func:`_one`, overwritten word by word.
+
+    ``table``: the arc table (at least ``n + 1`` rows); per node (at least ``n + 1``): the
+    best score sum, its token count and the back pointer.
+    """
+
+    table: np.ndarray  # int32, (longest + 1, max_len + 1)
+    best: np.ndarray  # float64
+    count: np.ndarray  # int64
+    back: np.ndarray  # int64
+
+
 @njit(**JIT)
-def _one(cps, da, codes, max_len, score, viterbi, out_id, table, best, count, back):
+def _one(cps, seg, out_id, work):
     """Segment one word into ``out_id``; returns the token count or -1 (no segmentation).
 
-    ``table`` (at least ``n + 1`` rows), ``best``, ``count`` and ``back`` (at least ``n + 1``
-    entries) are scratch space, overwritten.
+    ``seg`` is the :class:`Segmenter`, ``work`` a :class:`Scratch`.
     """
+    da, codes, max_len, score = seg.da, seg.codes, seg.max_len, seg.score
+    table, best, count, back = work.table, work.best, work.count, work.back
     n = cps.shape[0]
     if n == 0:
         return 0
     fill_arc_table(cps, da, codes, max_len, table)
-    if viterbi:
+    if seg.viterbi:
         best[0] = 0.0
         count[0] = 0
         for j in range(1, n + 1):
@@ -89,7 +114,9 @@ _CHUNK = 256  # words per scratch allocation
 
 
 @njit(**JIT_PARALLEL)
-def _batch(cps, offsets, da, codes, max_len, score, viterbi, out_id, ntok):
+def _batch(cps, offsets, seg, out_id, ntok):
+    """:func:`_one` on every word ``cps[offsets[w]:offsets[w + 1]]``; token counts to ``ntok``."""
+    max_len = seg.max_len
     n_words = offsets.shape[0] - 1
     for c in prange((n_words + _CHUNK - 1) // _CHUNK):
         first = c * _CHUNK
@@ -97,14 +124,12 @@ def _batch(cps, offsets, da, codes, max_len, score, viterbi, out_id, ntok):
         longest = 0
         for w in range(first, stop):
             longest = max(longest, offsets[w + 1] - offsets[w])
-        table = np.empty((longest + 1, max_len + 1), dtype=np.int32)
-        best = np.empty(longest + 1)
-        count = np.empty(longest + 1, dtype=np.int64)
-        back = np.empty(longest + 1, dtype=np.int64)
+        work = Scratch(np.empty((longest + 1, max_len + 1), dtype=np.int32),
+                       np.empty(longest + 1), np.empty(longest + 1, dtype=np.int64),
+                       np.empty(longest + 1, dtype=np.int64))
         for w in range(first, stop):
             lo, hi = offsets[w], offsets[w + 1]
-            ntok[w] = _one(cps[lo:hi], da, codes, max_len, score, viterbi, out_id[lo:hi],
-                           table, best, count, back)
+            ntok[w] = _one(cps[lo:hi], seg, out_id[lo:hi], work)
 
 
 @njit(**JIT)
@@ -138,8 +163,8 @@ def _encode_flat(cps, offsets, lengths, vocab, method, word_at):
     trie = vocab.trie
     out_id = np.zeros(max(int(offsets[-1]), 1), dtype=np.int32)
     ntok = np.zeros(lengths.shape[0], dtype=np.int64)
-    _batch(cps, offsets, trie.da, trie.codes, trie.max_len, score, method == "viterbi", out_id,
-           ntok)
+    seg = Segmenter(trie.da, trie.codes, int(trie.max_len), score, method == "viterbi")
+    _batch(cps, offsets, seg, out_id, ntok)
     bad = np.flatnonzero(ntok < 0)
     if bad.size:
         raise SegmentationError(f"no segmentation of {word_at(int(bad[0]))!r} under this "
