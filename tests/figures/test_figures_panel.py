@@ -127,3 +127,19 @@ def test_panel_renders_once_and_saves(tmp_path, monkeypatch) -> None:
                               n=4, n_samples=100, seed=0)
     panel.save_button.click()
     assert list((tmp_path / "figures").glob("uniform_laws_panel-figure.png"))
+
+
+def test_panel_is_ui_only_and_imports_no_notebook_module() -> None:
+    """figures.panel imports no figures module (they import it), neither at the top nor
+    inside a function; importing it loads neither matplotlib nor ipywidgets."""
+    from test_no_import_cycles import import_edges
+
+    reached = import_edges()["workbench.figures.panel"]
+    assert not [m for m in reached if m.startswith("workbench.figures")], reached
+    assert "workbench.datasets.catalog" in reached
+    code = ("import sys, workbench.figures.panel; print(sorted(m for m in sys.modules if "
+            "m.startswith('workbench.figures') or m.split('.')[0] in "
+            "('matplotlib', 'ipywidgets')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "['workbench.figures', 'workbench.figures.panel']"
