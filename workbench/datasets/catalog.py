@@ -9,9 +9,11 @@
 * :func:`vocabulary_from_bytes` and :func:`vocabulary_from_text` — a vocabulary from an
   uploaded file's bytes (parsed in memory, no temporary file) or from pasted tokens.
 
-This module reads files only through :mod:`.loaders` and :meth:`Vocabulary.load`; it shows
-no widget (the upload box is :func:`workbench.figures.panel.add_vocabulary_upload`) and
-does not segment words (see :mod:`workbench.lattice`).
+This module reads files only through :mod:`.loaders` and :meth:`Vocabulary.load` (uploads
+are parsed in memory by :func:`workbench.vocab.formats.read_vocabulary_bytes`) and writes
+none; it shows no widget (the upload box is
+:func:`workbench.figures.panel.add_vocabulary_upload`) and does not segment words (see
+:mod:`workbench.lattice`).
 
 Example
 -------
