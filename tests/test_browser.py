@@ -3,7 +3,7 @@
 For each notebook: open it, run all cells, assert no error output and no matplotlib glyph
 warning, assert the widgets rendered as controls (not as text such as
 ``interactive(children=...)``). Then, in every notebook with an
-:func:`workbench.widgets.interactive_panel`, step the first slider of the first panel by
+:func:`workbench.figures.panel.interactive_panel`, step the first slider of the first panel by
 keyboard forth, back and forth again (focus + ArrowRight / ArrowLeft; a dropdown by ArrowDown /
 ArrowUp where there is no slider) and for each step assert that the "computing…" cue appeared
 and is gone again, and record the update latency (time from the key press until the output
@@ -273,7 +273,7 @@ def _fingerprint(page, selector: str, what: str) -> str:
 
 def _control(page) -> tuple[str, str] | None:
     """A CSS selector of the first slider handle (else dropdown) of a panel made by
-    :func:`workbench.widgets.interactive_panel` (its output has class ``workbench-output``),
+    :func:`workbench.figures.panel.interactive_panel` (its output has class ``workbench-output``),
     and the key that moves it (``"ArrowRight"``; ``"ArrowDown"`` for a dropdown, which
     :func:`_move` turns into choosing the next option: JupyterLab takes a dropdown's arrow
     keys as "select the cell below")."""

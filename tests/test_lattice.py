@@ -581,3 +581,50 @@ def test_lattice_equality_does_not_raise():
     ref = naive.walked_graph("ab", {"a", "b", "ab"})
     assert a.arcs == b.arcs == ref
     assert (a == b) in (True, False)
+
+
+# --------------------------------------------------------------------------- as text
+def test_format_segmentation_writes_the_empty_segmentation_as_a_symbol():
+    from workbench.lattice import EMPTY_SEGMENTATION, format_segmentation
+
+    assert EMPTY_SEGMENTATION == "∅"
+    assert format_segmentation([]) == format_segmentation(()) == "∅"
+    assert format_segmentation(["a"]) == "a"
+    assert format_segmentation(("ab", "c", "d")) == "ab | c | d"
+    # the empty word's one segmentation, as the library gives it
+    assert [format_segmentation(s) for s in enumerate_segmentations("", Vocabulary(["a"]))] \
+        == ["∅"]
+
+
+@pytest.mark.parametrize("direction", DIRECTIONS)
+@pytest.mark.parametrize("ell_min", [1, 2])
+@pytest.mark.parametrize("word", ["", "ab", "abc", "abd", "dab", "aab", "abcab"])
+def test_no_segmentation_reason_is_the_errors_message(word, ell_min, direction):
+    from workbench.lattice import no_segmentation_reason
+
+    vocab = Vocabulary(["a", "b", "ab", "bc"])
+    lattice = Lattice.build(word, vocab, ell_min, direction)
+    reason = no_segmentation_reason(word, vocab, ell_min, direction)
+    counts = naive.path_counts(word, {"a", "b", "ab", "bc"}, ell_min, direction)
+    if counts[len(word) if direction == "r2l" else 0] > 0:
+        assert reason is None
+        return
+    with pytest.raises(SegmentationError) as err:
+        lattice.require_segmentable()
+    assert reason == str(err.value) and reason.startswith(f"no segmentation of {word!r}")
+    assert no_segmentation_reason(word, vocab, ell_min, direction, spelled=True) == reason
+
+
+def test_no_segmentation_reason_drops_only_the_alphabet_hint_when_spelled():
+    from workbench.lattice import no_segmentation_reason
+
+    tokens, vocab = _byte_level_vocab()
+    word = "héllo"
+    hinted = no_segmentation_reason(word, vocab)
+    plain = no_segmentation_reason(word, vocab, spelled=True)
+    assert hinted.endswith(" (words must be in the byte-level alphabet: use to_alphabet)")
+    assert plain == ("no segmentation of 'héllo': character 'é' (U+00E9) at position 1 "
+                     "occurs in no token")
+    assert hinted == plain + " (words must be in the byte-level alphabet: use to_alphabet)"
+    with pytest.raises(TypeError):
+        no_segmentation_reason(3, vocab)  # type: ignore[arg-type]

@@ -89,7 +89,8 @@ def _spelled(args: argparse.Namespace, vocab) -> list[str]:
 
 def _run_sample(args: argparse.Namespace) -> int:
     from workbench import Grampa
-    from workbench.widgets import format_segmentation, no_segmentation_reason, resolve_vocabulary
+    from workbench.datasets import resolve_vocabulary
+    from workbench.lattice import format_segmentation, no_segmentation_reason
 
     vocab = resolve_vocabulary(args.vocab)
     g = Grampa(vocab, tau=args.tau, ell_min=args.ell_min, direction=args.direction,
@@ -110,7 +111,8 @@ def _run_sample(args: argparse.Namespace) -> int:
 
 def _run_count(args: argparse.Namespace) -> int:
     from workbench import count_segmentations
-    from workbench.widgets import no_segmentation_reason, resolve_vocabulary
+    from workbench.datasets import resolve_vocabulary
+    from workbench.lattice import no_segmentation_reason
 
     vocab = resolve_vocabulary(args.vocab)
     status = 0

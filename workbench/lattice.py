@@ -12,8 +12,11 @@ blocks the fallback and divides by zero for ``{ab, bc, c}``, ``"abc"``, ``ell_mi
 With ``direction="l2r"`` the graph is built on the mirrored word: l2r(s, V) mirrors
 r2l(reverse(s), reverse(V)).
 
-This module counts and lists paths exactly (Python ints); it does not sample or weight
-them (see :mod:`workbench.grampa`).
+This module counts and lists paths exactly (Python ints) and words them for people: one
+segmentation as a line (:func:`format_segmentation`; the empty word's one segmentation is
+:data:`EMPTY_SEGMENTATION`) and why a word has none (:func:`no_segmentation_reason`), the
+wording the CLI and the notebook panels share. It does not sample or weight paths (see
+:mod:`workbench.grampa`).
 
 Example
 -------
@@ -26,6 +29,7 @@ Example
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -214,12 +218,13 @@ def walked_arcs(word: str, vocab: Vocabulary, ell_min: int = 1, direction: str =
     return arcs, reach
 
 
-def _explain(word: str, vocab: Vocabulary, reach: np.ndarray, direction: str) -> str:
+def _explain(word: str, vocab: Vocabulary, reach: np.ndarray, direction: str,
+             hint_alphabet: bool = True) -> str:
     if not vocab.is_infinite:
         for pos, ch in enumerate(word):
             if ch not in vocab.characters:
                 hint = ""
-                if vocab.alphabet != "identity":
+                if hint_alphabet and vocab.alphabet != "identity":
                     hint = f" (words must be in the {vocab.alphabet} alphabet: use to_alphabet)"
                 return (f"no segmentation of {word!r}: character {ch!r} (U+{ord(ch):04X}) at "
                         f"position {pos} occurs in no token{hint}")
@@ -434,3 +439,69 @@ class Lattice:
         """Raise :class:`SegmentationError` (naming character and position) if count is 0."""
         if self.count == 0:
             raise SegmentationError(_explain(self.word, self.vocab, self.reach, self.direction))
+
+
+# --------------------------------------------------------------------------- as text
+EMPTY_SEGMENTATION = "∅"
+"""How the one segmentation of the empty word (no tokens) is written, everywhere."""
+
+EMPTY_WORD_NOTE = ("the empty word has exactly one segmentation, the empty one (∅): "
+                   "nothing to sample or draw")
+"""What a sampling panel says for the empty word (the CLI prints ∅, counts give 1)."""
+
+
+def format_segmentation(tokens: Sequence[str]) -> str:
+    """Tokens joined by ``" | "``; the empty segmentation is :data:`EMPTY_SEGMENTATION`.
+
+    The empty word has exactly one segmentation, with no tokens (the library counts 1 and
+    samples ``[]``); the panels and the CLI print it as ``∅`` rather than a blank line.
+
+    Parameters
+    ----------
+    tokens : sequence of str
+
+    Returns
+    -------
+    str
+
+    >>> format_segmentation(["ab", "c"]), format_segmentation([])
+    ('ab | c', '∅')
+    """
+    return " | ".join(tokens) if len(tokens) else EMPTY_SEGMENTATION
+
+
+def no_segmentation_reason(word: str, vocab: Vocabulary, ell_min: int = 1,
+                           direction: str = "l2r", *, spelled: bool = False) -> str | None:
+    """Why ``word`` has no segmentation under ``vocab`` (None if it has one).
+
+    The message is :class:`SegmentationError`'s. ``spelled=True`` says the caller already
+    spelled the word in the vocabulary's alphabet (as the CLI and the panels do), so the
+    hint "use to_alphabet" is left out.
+
+    Parameters
+    ----------
+    word : str
+    vocab : Vocabulary
+    ell_min : int, default 1
+    direction : {"l2r", "r2l"}, default "l2r"
+    spelled : bool, default False
+
+    Returns
+    -------
+    str or None
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :meth:`Lattice.build`, for a bad word, vocabulary, ``ell_min`` or direction.
+
+    >>> no_segmentation_reason("abd", Vocabulary(["a", "b"]))
+    "no segmentation of 'abd': character 'd' (U+0064) at position 2 occurs in no token"
+    >>> no_segmentation_reason("", Vocabulary(["a"])) is None  # one, empty, segmentation
+    True
+    """
+    lattice = Lattice.build(word, vocab, ell_min, direction)
+    if lattice.count:
+        return None
+    return _explain(lattice.word, vocab, lattice.reach, lattice.direction,
+                    hint_alphabet=not spelled)

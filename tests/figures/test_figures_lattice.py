@@ -17,8 +17,9 @@ from workbench import (  # noqa: E402
     count_segmentations,
     enumerate_segmentations,
 )
+from workbench.datasets import vocabulary_options  # noqa: E402
 from workbench.figures import lattice as lattice_fig  # noqa: E402
-from workbench.widgets import panel_controls, vocabulary_options  # noqa: E402
+from workbench.figures.panel import panel_controls  # noqa: E402
 
 FIG1 = lattice_fig.figure1_vocabulary()
 SMALL = Vocabulary(["a", "b", "c", "ab", "bc", "abc", "ca"], name="small")

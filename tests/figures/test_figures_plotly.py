@@ -18,6 +18,7 @@ pytest.importorskip("plotly")
 from naive import grampa as naive  # noqa: E402
 
 from workbench import Grampa, Lattice, Vocabulary  # noqa: E402
+from workbench.datasets import vocabulary_options  # noqa: E402
 from workbench.figures import (
     skew,  # noqa: E402
     skew_plots,  # noqa: E402
@@ -37,8 +38,8 @@ from workbench.figures.lattice_plotly import (  # noqa: E402
     lattice_hover_table,
     plotly_lattice,
 )
+from workbench.figures.panel import same_result, set_panel_values  # noqa: E402
 from workbench.figures.skew_plotly import plotly_segmentality_curve  # noqa: E402
-from workbench.widgets import same_result, set_panel_values, vocabulary_options  # noqa: E402
 
 FIG1 = figure1_vocabulary()
 SMALL = Vocabulary(["a", "b", "c", "ab", "bc", "abc", "ca"], name="small")
@@ -310,7 +311,7 @@ def test_panels_render_plotly_figures_as_bundles_without_showing_them(monkeypatc
     bundle (plotly's mime type) when rendered, not be shown right away by IPython."""
     import plotly.io as pio
 
-    from workbench.widgets import render_outputs
+    from workbench.figures.panel import render_outputs
 
     fig = plotly_lattice(Lattice.build("GRAMPA", FIG1, direction="r2l"))
     for renderer in ("browser", "plotly_mimetype+notebook", ""):

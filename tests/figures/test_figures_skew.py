@@ -15,6 +15,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from naive import grampa as naive  # noqa: E402
 
 from workbench import Vocabulary  # noqa: E402
+from workbench.datasets import vocabulary_options  # noqa: E402
 from workbench.figures import (
     skew,  # noqa: E402
     skew_plots,  # noqa: E402
@@ -22,15 +23,14 @@ from workbench.figures import (
 from workbench.figures import skew_widget as sw  # noqa: E402
 from workbench.figures.common import figure_data, tau_label  # noqa: E402
 from workbench.figures.lattice import figure1_vocabulary, lattice_summary  # noqa: E402
-from workbench.grampa import arc_probabilities  # noqa: E402
-from workbench.segmenters import unigram_viterbi  # noqa: E402
-from workbench.stats import frequencies, tv_distance  # noqa: E402
-from workbench.widgets import (  # noqa: E402
+from workbench.figures.panel import (  # noqa: E402
     panel_controls,
     same_result,
     set_panel_values,
-    vocabulary_options,
 )
+from workbench.grampa import arc_probabilities  # noqa: E402
+from workbench.segmenters import unigram_viterbi  # noqa: E402
+from workbench.stats import frequencies, tv_distance  # noqa: E402
 
 FIG1 = figure1_vocabulary()
 INF = Vocabulary.infinite()

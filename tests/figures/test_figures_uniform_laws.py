@@ -18,8 +18,8 @@ from naive import theory as naive  # noqa: E402
 
 from workbench.figures import uniform_laws  # noqa: E402
 from workbench.figures.common import demo_word, figure_data  # noqa: E402
+from workbench.figures.panel import same_result  # noqa: E402
 from workbench.stats import tv_distance, tv_sampling_bound  # noqa: E402
-from workbench.widgets import same_result  # noqa: E402
 
 
 # --------------------------------------------------------------------------- Figure 2

@@ -1,8 +1,8 @@
 """Figures behind the notebooks: one module per notebook, each with pure ``compute_*``
 functions (parameters in, data out) and ``plot_*`` functions (data in, figure out).
 
-* :mod:`.common` — colours, the one :func:`~.common.tau_label`, :func:`~.common.figure_data`,
-  the demo word;
+* :mod:`.common` — colours, the one :func:`~.common.tau_label`, the lattice labels,
+  :func:`~.common.figure_data`, the demo word;
 * :mod:`.lattice` — notebook 01 (Figure 1: lattice summary and drawing);
 * :mod:`.lattice_plotly` — the lattice as a plotly figure, hover on arcs and nodes;
 * :mod:`.skew` — notebook 02 (τ, ℓ_min, direction, multiplexing; Figures 3, 4, 8);
@@ -21,8 +21,8 @@ functions (parameters in, data out) and ``plot_*`` functions (data in, figure ou
 * :mod:`.batch_bpe`, :mod:`.partition_cover`, :mod:`.renyi`, :mod:`.efficiency` — notebooks
   08–11; :mod:`.papers`, :mod:`.paper_figures` — citations and ``python -m workbench figures``.
 
-The widgets binding them are :mod:`workbench.widgets`; the statistics they report are
-:mod:`workbench.stats`. Nothing in the package imports this subpackage except
-:mod:`workbench.widgets` (for Figure 1's vocabulary in its dropdown); notebooks, the CLI and
-tests do. The submodules import matplotlib; ``import workbench`` does not.
+The widgets binding them are :mod:`.panel` (UI only: it imports none of the notebook
+modules, they import it); the statistics they report are :mod:`workbench.stats`. Nothing
+in the package imports this subpackage; notebooks, the CLI and tests do. The notebook
+modules import matplotlib (:mod:`.panel` only when it renders); ``import workbench`` does not.
 """

@@ -4,6 +4,8 @@
   (approximations, limits), :data:`GREEN` (probabilities, GRaMPa), :data:`GREY` (plain
   arcs, guides), :data:`PINK` (a taken path, the current value);
 * :func:`tau_label` — the one way a temperature is written in every notebook;
+  :func:`fraction_label` and :func:`count_label` — a probability and a path count as the
+  lattice drawings (matplotlib and plotly) write them;
 * :func:`figure_data` — the numbers a figure shows, by artist ``gid``, for checking a
   figure against the data it was drawn from;
 * :func:`demo_word` and :func:`check_samples` — the word the theory panels segment and the
@@ -20,6 +22,7 @@ Example
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 from matplotlib.collections import LineCollection
@@ -37,8 +40,10 @@ __all__ = [
     "PINK",
     "SAMPLE",
     "check_samples",
+    "count_label",
     "demo_word",
     "figure_data",
+    "fraction_label",
     "tau_label",
 ]
 
@@ -77,6 +82,56 @@ def tau_label(tau: float, *, prefix: bool = False) -> str:
     tau = float(tau)
     label = "±∞" if math.isinf(tau) else f"{tau:g}".replace("-", "−")
     return f"τ = {label}" if prefix else label
+
+
+def fraction_label(p: float | Fraction, max_den: int = 64) -> str:
+    """A probability as a short label: a fraction if one with denominator <= ``max_den``
+    matches it, else two decimals.
+
+    Parameters
+    ----------
+    p : float or Fraction
+    max_den : int, default 64
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> fraction_label(4 / 7), fraction_label(Fraction(2, 7)), fraction_label(1.0)
+    ('4/7', '2/7', '1')
+    >>> fraction_label(0.123456), fraction_label(0)
+    ('0.12', '0')
+    """
+    if isinstance(p, bool) or not isinstance(p, (int, float, Fraction, np.floating, np.integer)):
+        raise TypeError(f"p must be a number, not {type(p).__name__}")
+    if isinstance(p, (float, np.floating)) and not math.isfinite(p):
+        return str(float(p))
+    frac = Fraction(p).limit_denominator(max(1, int(max_den)))
+    if abs(float(frac) - float(p)) <= 1e-9 * max(1.0, abs(float(p))):
+        return str(frac)
+    return f"{float(p):.2f}"
+
+
+def count_label(c: int, max_digits: int = 6) -> str:
+    """A path count as written on a node: exact up to ``max_digits`` digits, else
+    ``"d.dde+k"`` (computed from the decimal string, so any Python int works).
+
+    >>> count_label(16), count_label(2**199)
+    ('16', '8.03e+59')
+    """
+    digits = str(int(c))
+    sign = ""
+    if digits.startswith("-"):
+        sign, digits = "-", digits[1:]
+    if len(digits) <= max_digits:
+        return sign + digits
+    lead = Fraction(int(digits[:4]), 1000)  # d.ddd, rounded to two decimals below
+    mantissa, exponent = round(lead, 2), len(digits) - 1
+    if mantissa >= 10:
+        mantissa, exponent = mantissa / 10, exponent + 1
+    return f"{sign}{float(mantissa):.2f}e+{exponent}"
 
 
 def figure_data(fig: FigureBase) -> dict[str, np.ndarray]:

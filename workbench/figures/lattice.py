@@ -5,12 +5,16 @@
 package's documented errors into a message. :func:`draw_lattice` draws a lattice (or such a
 summary) with matplotlib: nodes ``0..n`` on a line, the characters between them, the path
 count of Algorithm 1 at each node and one curve per arc, labelled by its token.
-:func:`lattice_panel` binds both to ipywidgets through :func:`workbench.widgets.interactive_panel`.
+:func:`lattice_panel` binds the summary to ipywidgets through
+:func:`workbench.figures.panel.interactive_panel` and shows it with
+:func:`workbench.figures.lattice_plotly.plotly_lattice` (the sketch past its size limit).
 
 This module does not sample, weight or count anything itself: every number it shows comes
 from :mod:`workbench.lattice` (or from the caller, e.g. :func:`workbench.grampa.arc_probabilities`),
-and the only arithmetic here is layout and label formatting. It does not train or download
-vocabularies either (:func:`workbench.widgets.vocabulary_options` lists the shipped ones).
+and the only arithmetic here is layout. Labels are written by
+:func:`workbench.figures.common.fraction_label` and :func:`~workbench.figures.common.count_label`;
+Figure 1's vocabulary and the dropdown's vocabularies are :mod:`workbench.datasets.catalog`
+(both re-exported here). It does not train or download vocabularies.
 
 Example
 -------
@@ -34,15 +38,12 @@ from matplotlib.axes import Axes
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure, FigureBase
 
-from ..lattice import Lattice, SegmentationError, enumerate_segmentations
+from ..datasets.catalog import FIGURE1_TOKENS, figure1_vocabulary, vocabulary_options
+from ..lattice import Lattice, SegmentationError, enumerate_segmentations, format_segmentation
 from ..vocab import Vocabulary
-from ..widgets import (
-    add_vocabulary_upload,
-    format_segmentation,
-    interactive_panel,
-    vocabulary_options,
-)
-from .common import GREEN, GREY, PINK
+from .common import GREEN, GREY, PINK, count_label, fraction_label
+from .lattice_plotly import plotly_lattice
+from .panel import add_vocabulary_upload, interactive_panel
 
 __all__ = [
     "FIGURE1_TOKENS",
@@ -54,77 +55,6 @@ __all__ = [
     "lattice_summary",
     "node_count_labels",
 ]
-
-#: A vocabulary consistent with the caption of the paper's Figure 1 (``"GRAMPA"``): 16
-#: segmentations, and with ``direction="r2l"`` the arcs M, AM, GRAM into node 4 leave nodes
-#: with 4, 2 and 1 of node 4's 7 paths. The caption forces the first ten tokens; ``PA`` and
-#: ``AMP`` are the first of the two smallest completions found by searching the other
-#: substrings of the word (the other is ``PA``, ``AMPA``).
-FIGURE1_TOKENS: tuple[str, ...] = (
-    "G", "R", "A", "M", "P", "GR", "RA", "AM", "GRA", "GRAM", "PA", "AMP",
-)
-
-
-
-def figure1_vocabulary() -> Vocabulary:
-    """The small vocabulary of :data:`FIGURE1_TOKENS`, named ``"figure-1"``.
-
-    >>> from workbench import count_segmentations
-    >>> count_segmentations("GRAMPA", figure1_vocabulary())
-    16
-    """
-    return Vocabulary(FIGURE1_TOKENS, name="figure-1")
-
-
-# --------------------------------------------------------------------------- labels
-def fraction_label(p: float | Fraction, max_den: int = 64) -> str:
-    """A probability as a short label: a fraction if one with denominator <= ``max_den``
-    matches it, else two decimals.
-
-    Parameters
-    ----------
-    p : float or Fraction
-    max_den : int, default 64
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> fraction_label(4 / 7), fraction_label(Fraction(2, 7)), fraction_label(1.0)
-    ('4/7', '2/7', '1')
-    >>> fraction_label(0.123456), fraction_label(0)
-    ('0.12', '0')
-    """
-    if isinstance(p, bool) or not isinstance(p, (int, float, Fraction, np.floating, np.integer)):
-        raise TypeError(f"p must be a number, not {type(p).__name__}")
-    if isinstance(p, (float, np.floating)) and not math.isfinite(p):
-        return str(float(p))
-    frac = Fraction(p).limit_denominator(max(1, int(max_den)))
-    if abs(float(frac) - float(p)) <= 1e-9 * max(1.0, abs(float(p))):
-        return str(frac)
-    return f"{float(p):.2f}"
-
-
-def count_label(c: int, max_digits: int = 6) -> str:
-    """A path count as written on a node: exact up to ``max_digits`` digits, else
-    ``"d.dde+k"`` (computed from the decimal string, so any Python int works).
-
-    >>> count_label(16), count_label(2**199)
-    ('16', '8.03e+59')
-    """
-    digits = str(int(c))
-    sign = ""
-    if digits.startswith("-"):
-        sign, digits = "-", digits[1:]
-    if len(digits) <= max_digits:
-        return sign + digits
-    lead = Fraction(int(digits[:4]), 1000)  # d.ddd, rounded to two decimals below
-    mantissa, exponent = round(lead, 2), len(digits) - 1
-    if mantissa >= 10:
-        mantissa, exponent = mantissa / 10, exponent + 1
-    return f"{sign}{float(mantissa):.2f}e+{exponent}"
 
 
 # --------------------------------------------------------------------------- summary
@@ -445,7 +375,7 @@ def lattice_panel(
     Parameters
     ----------
     options : dict {name: loader}, optional
-        Default :func:`workbench.widgets.vocabulary_options`.
+        Default :func:`workbench.datasets.vocabulary_options`.
     word, vocabulary, direction, ell_min
         Initial values.
     max_list : int, default 64
@@ -455,8 +385,6 @@ def lattice_panel(
     ipywidgets.interactive
     """
     import ipywidgets as widgets
-
-    from .lattice_plotly import plotly_lattice  # imports this module: bound on first use
 
     opts = dict(options) if options is not None else vocabulary_options()
     if vocabulary not in opts:

@@ -13,7 +13,9 @@ This module does not sample and does not compute GRaMPa's probabilities itself (
 from :mod:`workbench.grampa`); the only arithmetic here is the path count from each node to
 the *other* end of the lattice (the same recurrence as Algorithm 1, run the other way over
 the same arcs), products of counts, and the layout. The matplotlib drawing for paper figures
-and ``python -m workbench figures`` stays :func:`workbench.figures.lattice.draw_lattice`.
+and ``python -m workbench figures`` stays :func:`workbench.figures.lattice.draw_lattice`;
+this module does not import :mod:`.lattice` (which imports it for the panel): the labels
+are :mod:`.common`'s.
 
 Example
 -------
@@ -32,8 +34,7 @@ from typing import Any
 
 from ..grampa import arc_probabilities as grampa_arc_probabilities
 from ..lattice import Lattice, counts_from_arcs
-from .common import GREEN, GREY, PINK
-from .lattice import count_label, fraction_label
+from .common import GREEN, GREY, PINK, count_label, fraction_label
 
 __all__ = [
     "EXACT_MAX_DENOMINATOR",
@@ -234,7 +235,7 @@ def plotly_lattice(
     plotly.graph_objects.Figure
         Traces named ``"arcs"`` (curves; hover per arc), ``"arc labels"`` (one point per arc
         at its apex, ``customdata`` rows ``[i, j]``), ``"nodes"`` (``text`` the path count
-        as :func:`~workbench.figures.lattice.count_label` writes it), ``"characters"`` and,
+        as :func:`~workbench.figures.common.count_label` writes it), ``"characters"`` and,
         with ``highlight``, ``"path"``. ``layout.meta`` is the :func:`lattice_hover_table`.
 
     Raises

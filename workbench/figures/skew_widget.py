@@ -29,19 +29,14 @@ from typing import Any
 
 import numpy as np
 
+from ..datasets.catalog import vocabulary_options
 from ..grampa import arc_probabilities
-from ..lattice import SegmentationError
+from ..lattice import EMPTY_WORD_NOTE, SegmentationError
 from ..vocab import Vocabulary
-from ..widgets import (
-    EMPTY_WORD_NOTE,
-    add_vocabulary_upload,
-    interactive_panel,
-    same_result,
-    vocabulary_options,
-)
 from .common import tau_label
 from .lattice import draw_lattice, lattice_summary
 from .lattice_plotly import plotly_lattice
+from .panel import add_vocabulary_upload, interactive_panel, same_result
 from .skew import (
     PAPER_TAUS,
     TAU_GRID,
@@ -215,7 +210,7 @@ def skew_widget(
                 figures["lattice"] = draw_lattice(lat)
         if summary["per_tau"] is not None:  # independent of τ and p: drawn once per word
             # and setting, as a picture (cheap in the browser; the PNG is kept, see
-            # workbench.widgets.render_outputs)
+            # workbench.figures.panel.render_outputs)
             if not (memo and same_result(memo[0], summary["per_tau"])):
                 memo[:] = [summary["per_tau"], plot_m_histograms_per_tau(
                     summary["per_tau"], title="Figure 3 for this word (GRaMPa alone, p = 1)")]

@@ -23,9 +23,8 @@ Example
 
 from .expectations import expected_efficiency, expected_token_counts
 from .fused import SHORT_WORD
-from .laws import arc_probabilities
 from .params import check_tau
-from .sampler import MAX_DISTRIBUTION_SIZE, MAX_INFINITE_LENGTH, Grampa
+from .sampler import MAX_DISTRIBUTION_SIZE, MAX_INFINITE_LENGTH, Grampa, arc_probabilities
 
 __all__ = [
     "MAX_DISTRIBUTION_SIZE",

@@ -5,9 +5,11 @@ the Markov chain Algorithm 2 walks. From it: the probability of one segmentation
 the number of tokens (forward DP over the backward walk), the expected number of tokens of
 each length, and every arc's transition probability in the word's coordinates.
 
-This module samples nothing and validates nothing; :class:`workbench.Grampa` exposes these
-as methods (``probability``, ``distribution``, ``token_count_pmf``, ``token_length_pmf``),
-and :func:`arc_probabilities` is the one public function here.
+This module samples nothing, validates nothing and builds no sampler: it takes a table
+someone already built. :class:`workbench.Grampa` exposes these as methods
+(``probability``, ``distribution``, ``arc_probabilities``, ``token_count_pmf``,
+``token_length_pmf``); the function :func:`workbench.grampa.arc_probabilities`, which builds
+a ``Grampa`` for one call, lives beside it in :mod:`.sampler`.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from numba import njit
 
 from .._core.config import JIT
 from ..lattice import to_word_arc
-from ..vocab import Vocabulary
 
 
 def path_probability(probs: np.ndarray, span: int, lengths: Sequence[int],
@@ -88,21 +89,3 @@ def length_expectations(n, span, probs):
                 visit[j - length] += v * p
                 expected[length] += v * p
     return expected
-
-
-def arc_probabilities(
-    word: str, vocab: Vocabulary, tau: float = 1.0, ell_min: int = 1, direction: str = "l2r"
-) -> dict[tuple[int, int], float]:
-    """GRaMPa's transition probability of every arc ``(i, j)`` (token ``word[i:j]``).
-
-    For ``"r2l"`` it is P(previous node is i | at node j) — sampling walks right to left;
-    for ``"l2r"`` it is P(next node is j | at node i). Arcs outside the walked graph are
-    absent.
-
-    >>> from workbench import Vocabulary
-    >>> arc_probabilities("ab", Vocabulary(["a", "b", "ab"]), direction="r2l")
-    {(0, 1): 1.0, (0, 2): 0.5, (1, 2): 0.5}
-    """
-    from .sampler import Grampa  # the sampler validates and builds the table
-
-    return Grampa(vocab, tau=tau, ell_min=ell_min, direction=direction).arc_probabilities(word)

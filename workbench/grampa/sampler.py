@@ -7,8 +7,9 @@ Routes (each a module of kernels taking one :class:`.params.Walk`):
 * :mod:`.logspace` — everything else, with log counts (same samples for the same seed);
 * :mod:`.many` — many samples of one word over its graph built once (``sample_lengths``).
 
-This module has no kernels of its own and does not compute closed-form laws
-(:mod:`workbench.theory`) or multiplex (:mod:`workbench.segmenters`).
+:func:`arc_probabilities` is the one-call form of :meth:`Grampa.arc_probabilities` (it
+builds the sampler). This module has no kernels of its own and does not compute closed-form
+laws (:mod:`workbench.theory`) or multiplex (:mod:`workbench.segmenters`).
 """
 
 from __future__ import annotations
@@ -373,3 +374,39 @@ class Grampa:
         """E[m], from :meth:`token_count_pmf`."""
         pmf = self.token_count_pmf(word)
         return float(np.dot(np.arange(pmf.size), pmf))
+
+
+def arc_probabilities(
+    word: str, vocab: Vocabulary, tau: float = 1.0, ell_min: int = 1, direction: str = "l2r"
+) -> dict[tuple[int, int], float]:
+    """GRaMPa's transition probability of every arc ``(i, j)`` (token ``word[i:j]``).
+
+    For ``"r2l"`` it is P(previous node is i | at node j) — sampling walks right to left;
+    for ``"l2r"`` it is P(next node is j | at node i). Arcs outside the walked graph are
+    absent. The same as ``Grampa(vocab, tau=tau, ell_min=ell_min,
+    direction=direction).arc_probabilities(word)``.
+
+    Parameters
+    ----------
+    word : str
+        In the vocabulary's alphabet.
+    vocab : Vocabulary
+    tau : float, default 1.0
+    ell_min : int, default 1
+    direction : {"l2r", "r2l"}, default "l2r"
+
+    Returns
+    -------
+    dict {(i, j): float}
+        Sorted by arc; ``{}`` for the empty word.
+
+    Raises
+    ------
+    SegmentationError
+        If ``word`` has no segmentation.
+
+    >>> from workbench import Vocabulary
+    >>> arc_probabilities("ab", Vocabulary(["a", "b", "ab"]), direction="r2l")
+    {(0, 1): 1.0, (0, 2): 0.5, (1, 2): 0.5}
+    """
+    return Grampa(vocab, tau=tau, ell_min=ell_min, direction=direction).arc_probabilities(word)

@@ -169,6 +169,17 @@ def read_vocabulary_file(path: str | Path) -> dict:
         raw = p.read_bytes()
     except OSError as err:
         raise VocabularyFormatError(f"{p}: cannot read vocabulary file ({err})") from err
+    return read_vocabulary_bytes(p, raw)
+
+
+def read_vocabulary_bytes(name: str | Path, raw: bytes) -> dict:
+    """Parse a vocabulary file's bytes, in memory, as :func:`read_vocabulary_file` would the
+    file called ``name`` (format by name and content; errors name ``name``).
+
+    >>> read_vocabulary_bytes("mine.txt", b"a\\nab\\n")["tokens"]
+    ['a', 'ab']
+    """
+    p = Path(name)
     if p.suffix == ".model":
         return _load_sentencepiece(p, raw)
     if p.suffix == ".json":

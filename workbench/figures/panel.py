@@ -1,4 +1,4 @@
-"""The one set of widget helpers every notebook binds its sliders with.
+"""The one set of widget helpers every notebook binds its sliders with (UI only).
 
 * :func:`interactive_panel` — ``ipywidgets.interactive`` showing ``draw(compute(**values))``:
   ``panel.result`` is the last ``compute`` result, ``panel.last_figure`` what ``draw`` made of
@@ -7,15 +7,16 @@
 * :func:`set_panel_values` — set several controls, re-run once;
 * :func:`same_result` — deep equality of results holding arrays, for checking a panel's
   result against a direct call of its ``compute`` function;
-* :func:`vocabulary_options` — the vocabularies a dropdown offers (shipped ones from
-  :mod:`workbench.datasets`, then ``infinite`` and ``figure-1``);
-* the one input policy of widgets and CLI: :func:`resolve_vocabulary` (a name or a file;
-  an unknown name lists the valid ones), :func:`format_segmentation` (the empty word has
-  exactly one segmentation, the empty one, written :data:`EMPTY_SEGMENTATION`) and
-  :func:`no_segmentation_reason` (why a word has no segmentation, or None).
+* :func:`add_vocabulary_upload` — an upload box and a paste box beside a panel's
+  ``vocabulary`` dropdown;
+* :func:`render_outputs` and :func:`save_figures` — what a panel shows, rendered at once, and
+  the figures it shows written to files.
 
-This module computes and draws nothing itself: the ``compute`` and ``draw`` functions come
-from :mod:`workbench.figures`. ipywidgets and IPython are imported only when a panel is made.
+This module computes and draws nothing itself and imports no notebook module: the
+``compute`` and ``draw`` functions come from the figures modules, which import this one.
+What a vocabulary name means, and reading an uploaded vocabulary, are
+:mod:`workbench.datasets.catalog`. ipywidgets, IPython and matplotlib are imported only when
+a panel is made or a figure rendered.
 
 Example
 -------
@@ -28,32 +29,24 @@ from __future__ import annotations
 
 import inspect
 import math
-import re
-from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
-from ._core.validate import check_choice
-from .vocab import Vocabulary
+from .._core.validate import check_choice
+from ..datasets.catalog import vocabulary_from_bytes, vocabulary_from_text
+from ..vocab import Vocabulary
 
 __all__ = [
-    "EMPTY_SEGMENTATION",
-    "EMPTY_WORD_NOTE",
-    "format_segmentation",
+    "PANEL_MIN_HEIGHT",
     "add_vocabulary_upload",
     "interactive_panel",
-    "no_segmentation_reason",
-    "resolve_vocabulary",
     "panel_controls",
     "render_outputs",
     "same_result",
     "save_figures",
     "set_panel_values",
-    "vocabulary_from_bytes",
-    "vocabulary_from_text",
-    "vocabulary_options",
 ]
 
 
@@ -81,156 +74,6 @@ def same_result(a: Any, b: Any) -> bool:
     if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
         return True
     return bool(a == b)
-
-
-def vocabulary_options(
-    extra: Mapping[str, Vocabulary] | None = None,
-) -> dict[str, Callable[[], Vocabulary]]:
-    """Vocabularies for a dropdown, as ``{name: loader}`` (loaders cache what they load).
-
-    The shipped vocabularies come first (:func:`workbench.datasets.available_vocabularies`,
-    loaded lazily with :func:`workbench.datasets.load_vocabulary`), then ``"infinite"``,
-    ``"figure-1"`` (:func:`workbench.figures.lattice.figure1_vocabulary`) and ``extra``. If
-    the shipped files are not there, only the built-in entries are listed.
-
-    >>> list(vocabulary_options({"mine": Vocabulary(["a"])}))[-3:]
-    ['infinite', 'figure-1', 'mine']
-    """
-    from .figures.lattice import figure1_vocabulary  # a figure's vocabulary, made on demand
-
-    options: dict[str, Callable[[], Vocabulary]] = {}
-    try:
-        from . import datasets
-
-        for name in datasets.available_vocabularies():
-            options[str(name)] = lru_cache(maxsize=1)(
-                lambda name=name: datasets.load_vocabulary(name)
-            )
-    except (ImportError, FileNotFoundError):
-        pass
-    options["infinite"] = Vocabulary.infinite
-    options["figure-1"] = lru_cache(maxsize=1)(figure1_vocabulary)
-    for name, vocab in (extra or {}).items():
-        options[name] = lambda vocab=vocab: vocab
-    return options
-
-
-EMPTY_SEGMENTATION = "∅"
-"""How the one segmentation of the empty word (no tokens) is written, everywhere."""
-
-EMPTY_WORD_NOTE = ("the empty word has exactly one segmentation, the empty one (∅): "
-                   "nothing to sample or draw")
-"""What a sampling panel says for the empty word (the CLI prints ∅, counts give 1)."""
-
-_HINT = re.compile(r" \(words must be in the [^)]* alphabet: use to_alphabet\)")
-
-
-def format_segmentation(tokens: Sequence[str]) -> str:
-    """Tokens joined by ``" | "``; the empty segmentation is :data:`EMPTY_SEGMENTATION`.
-
-    The empty word has exactly one segmentation, with no tokens (the library counts 1 and
-    samples ``[]``); widgets and the CLI print it as ``∅`` rather than a blank line.
-
-    >>> format_segmentation(["ab", "c"]), format_segmentation([])
-    ('ab | c', '∅')
-    """
-    return " | ".join(tokens) if len(tokens) else EMPTY_SEGMENTATION
-
-
-def resolve_vocabulary(spec: str, options: Mapping[str, Callable[[], Vocabulary]] | None = None,
-                       ) -> Vocabulary:
-    """The vocabulary named ``spec`` in ``options`` (default :func:`vocabulary_options`),
-    else the vocabulary file at path ``spec`` (:meth:`Vocabulary.load`).
-
-    Raises
-    ------
-    ValueError
-        If ``spec`` is neither a name nor an existing file; the message lists the names.
-    workbench.vocab.formats.VocabularyFormatError
-        If the file is malformed (the message names file and problem).
-
-    >>> resolve_vocabulary("infinite").is_infinite
-    True
-    >>> resolve_vocabulary("nope", {"a": lambda: Vocabulary(["a"])})
-    Traceback (most recent call last):
-    ...
-    ValueError: unknown vocabulary 'nope': not a name and no such file; valid names: a
-    """
-    import os
-
-    opts = vocabulary_options() if options is None else options
-    if not isinstance(spec, str):
-        raise TypeError(f"vocabulary must be a name or a path, not {type(spec).__name__}")
-    if spec in opts:
-        return opts[spec]()
-    if os.path.isfile(spec):
-        return Vocabulary.load(spec)
-    raise ValueError(f"unknown vocabulary {spec!r}: not a name and no such file; "
-                     f"valid names: {', '.join(opts)}")
-
-
-def no_segmentation_reason(word: str, vocab: Vocabulary, ell_min: int = 1,
-                           direction: str = "l2r", *, spelled: bool = False) -> str | None:
-    """Why ``word`` has no segmentation under ``vocab`` (None if it has one).
-
-    ``spelled=True`` says the caller already spelled the word in the vocabulary's alphabet
-    (as the CLI and the widgets do), so the library's "use to_alphabet" hint is dropped.
-
-    >>> no_segmentation_reason("abd", Vocabulary(["a", "b"]))
-    "no segmentation of 'abd': character 'd' (U+0064) at position 2 occurs in no token"
-    >>> no_segmentation_reason("", Vocabulary(["a"])) is None  # one, empty, segmentation
-    True
-    """
-    from .lattice import Lattice, SegmentationError
-
-    try:
-        Lattice.build(word, vocab, ell_min, direction).require_segmentable()
-    except SegmentationError as err:
-        return _HINT.sub("", str(err)) if spelled else str(err)
-    return None
-
-
-def vocabulary_from_bytes(filename: str, data: bytes) -> Vocabulary:
-    """A vocabulary from an uploaded file's name and bytes (:meth:`Vocabulary.load`).
-
-    The bytes are written to a temporary file with the upload's suffix, so the format is
-    detected as for a path: ``tokenizer.json``, SentencePiece ``.model``, GPT-2
-    ``encoder.json``, this package's ``.json`` or a plain token list.
-
-    Raises
-    ------
-    workbench.vocab.formats.VocabularyFormatError
-        If the file is malformed; the message names the upload and the problem.
-
-    >>> vocabulary_from_bytes("mine.txt", "a\\nb\\nab\\n".encode()).tokens
-    ('a', 'b', 'ab')
-    """
-    import os
-    import tempfile
-
-    suffix = os.path.basename(str(filename)) or "upload.txt"
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, suffix)
-        with open(path, "wb") as fh:
-            fh.write(bytes(data))
-        try:
-            return Vocabulary.load(path)
-        except ValueError as err:  # VocabularyFormatError: name the upload, not the temp path
-            raise type(err)(str(err).replace(path, str(filename))) from None
-
-
-def vocabulary_from_text(text: str) -> Vocabulary:
-    """A vocabulary from pasted tokens, one per line (blank lines ignored; order kept).
-
-    >>> vocabulary_from_text("ab\\n\\nc\\nab").tokens
-    ('ab', 'c')
-    """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, not {type(text).__name__}")
-    tokens = list(dict.fromkeys(line for line in text.splitlines() if line))
-    if not tokens:
-        raise ValueError("no tokens: paste one token per line")
-    return Vocabulary(tokens)
 
 
 def add_vocabulary_upload(panel: Any, options: dict[str, Callable[[], Vocabulary]]) -> Any:

@@ -1,4 +1,5 @@
-"""workbench.widgets: the one interactive_panel, its controls, same_result, vocabulary options."""
+"""workbench.figures.panel: the one interactive_panel, its controls, same_result, the upload box
+(with the vocabulary catalog and segmentation wording it relies on)."""
 
 from __future__ import annotations
 
@@ -12,14 +13,13 @@ import pytest
 matplotlib.use("Agg")
 
 from workbench import Vocabulary  # noqa: E402
+from workbench.datasets import figure1_vocabulary, vocabulary_options  # noqa: E402
 from workbench.figures import uniform_laws  # noqa: E402
 from workbench.figures.common import figure_data  # noqa: E402
-from workbench.figures.lattice import figure1_vocabulary  # noqa: E402
-from workbench.widgets import (  # noqa: E402
+from workbench.figures.panel import (  # noqa: E402
     interactive_panel,
     panel_controls,
     same_result,
-    vocabulary_options,
 )
 
 SMALL = Vocabulary(["a", "b", "c", "ab", "bc", "abc", "ca"], name="small")
@@ -72,7 +72,7 @@ def test_interactive_panel_result_is_a_direct_call() -> None:
 
 
 def test_import_workbench_does_not_import_matplotlib() -> None:
-    code = ("import sys, workbench, workbench.theory, workbench.stats, workbench.widgets; "
+    code = ("import sys, workbench, workbench.theory, workbench.stats, workbench.datasets; "
             "print('matplotlib' in sys.modules, 'workbench.figures' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
@@ -80,14 +80,9 @@ def test_import_workbench_does_not_import_matplotlib() -> None:
 
 
 def test_vocabulary_upload_and_policy(tmp_path) -> None:
+    from workbench.datasets import resolve_vocabulary, vocabulary_from_bytes, vocabulary_from_text
     from workbench.figures.lattice import lattice_panel
-    from workbench.widgets import (
-        format_segmentation,
-        no_segmentation_reason,
-        resolve_vocabulary,
-        vocabulary_from_bytes,
-        vocabulary_from_text,
-    )
+    from workbench.lattice import format_segmentation, no_segmentation_reason
 
     v = Vocabulary(["a", "b", "ab"])
     v.save(tmp_path / "v.json")
@@ -119,7 +114,7 @@ def test_panel_renders_once_and_saves(tmp_path, monkeypatch) -> None:
 
     from matplotlib.figure import Figure
 
-    from workbench.widgets import render_outputs
+    from workbench.figures.panel import render_outputs
 
     fig = Figure()
     fig.add_subplot().set_title("emoji \U0001F600 in a word")
@@ -132,3 +127,19 @@ def test_panel_renders_once_and_saves(tmp_path, monkeypatch) -> None:
                               n=4, n_samples=100, seed=0)
     panel.save_button.click()
     assert list((tmp_path / "figures").glob("uniform_laws_panel-figure.png"))
+
+
+def test_panel_is_ui_only_and_imports_no_notebook_module() -> None:
+    """figures.panel imports no figures module (they import it), neither at the top nor
+    inside a function; importing it loads neither matplotlib nor ipywidgets."""
+    from test_no_import_cycles import import_edges
+
+    reached = import_edges()["workbench.figures.panel"]
+    assert not [m for m in reached if m.startswith("workbench.figures")], reached
+    assert "workbench.datasets.catalog" in reached
+    code = ("import sys, workbench.figures.panel; print(sorted(m for m in sys.modules if "
+            "m.startswith('workbench.figures') or m.split('.')[0] in "
+            "('matplotlib', 'ipywidgets')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "['workbench.figures', 'workbench.figures.panel']"
