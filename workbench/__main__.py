@@ -190,7 +190,7 @@ def _configure_tables(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_tables(args: argparse.Namespace) -> int:
-    from workbench.figures import tables
+    from workbench.experiments import grampa_tables as tables
 
     argv = ["--seed", str(args.seed)] + (["--quick"] if args.quick else [])
     if args.out is not None:

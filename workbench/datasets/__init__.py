@@ -1,10 +1,23 @@
 """The small real data shipped in ``data/``: texts, word counts and ready-made vocabularies.
 
-Read-only loaders (:mod:`.loaders`); the pipeline that rebuilds ``data/`` from raw archives is
+Read-only loaders (:mod:`.loaders`); the corpus recipes (text → lines, words, chunks) in
+:mod:`.corpora`; the pipeline that rebuilds ``data/`` from raw archives is
 :mod:`workbench.datasets.build` (``python -m workbench.datasets.build``), imported only on
 demand.
 """
 
+from .corpora import (
+    first_words,
+    greedtok_chunk_counts,
+    greedtok_text_chunk_counts,
+    letter_words,
+    spell_words,
+    split_chunk_counts,
+    split_words,
+    synthetic_words,
+    text_lines,
+    whitespace_word_counts,
+)
 from .loaders import (
     DATA_DIR,
     available_vocabularies,
@@ -22,6 +35,10 @@ __all__ = [
     "DATA_DIR",
     "available_vocabularies",
     "english_words",
+    "first_words",
+    "greedtok_chunk_counts",
+    "greedtok_text_chunk_counts",
+    "letter_words",
     "load_brown_tagged",
     "load_documents",
     "load_gpt2_merges",
@@ -29,4 +46,10 @@ __all__ = [
     "load_vocabulary",
     "load_word_counts",
     "sentencepiece_model_path",
+    "spell_words",
+    "split_chunk_counts",
+    "split_words",
+    "synthetic_words",
+    "text_lines",
+    "whitespace_word_counts",
 ]

@@ -18,7 +18,7 @@ otherwise (BPE for ``bpe-8k``, ULM k = 1 for ``ulm-8k``) — the multiplexing of
 
 Per-pretoken laws are cached per (vocabulary, τ, ℓ_min), so a slider step costs
 milliseconds once a setting has been seen. This module does not compute the full tables
-(:mod:`.tables`).
+(:mod:`workbench.experiments.grampa_tables`).
 
 Example
 -------
@@ -39,6 +39,9 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from .._core.validate import check_choice, check_int, check_probability
+from ..datasets.corpora import first_words
+from ..experiments.grampa_settings import Setting
+from ..experiments.grampa_tables import compare_with_paper, load_vocabularies
 from ..grampa import Grampa, check_tau
 from ..grampa.statistics import exact_statistics
 from ..lattice import count_segmentations
@@ -46,27 +49,25 @@ from ..metrics.segmentation import table7
 from ..pretokenise import Pretokeniser, perturb
 from ..vocab import Vocabulary
 from .common import ACCENT, GREY
-from .tables import Setting, compare_with_paper, load_vocabularies
 
 __all__ = ["TYPO_RATE", "VOCABULARIES", "compute_live", "load_results", "plot_live",
            "text_slice"]
 
-#: Vocabulary choices of the notebook: label → key of :func:`.tables.load_vocabularies`.
+#: Vocabulary choices of the notebook: label → key of
+#: :func:`workbench.experiments.grampa_tables.load_vocabularies`.
 VOCABULARIES = {"ULM (ulm-8k)": "ULM", "BPE (bpe-8k)": "BPE"}
 #: LD1 typo rate of the toggle (§5.1).
 TYPO_RATE = 0.15
 
 
 def text_slice(n_words: int = 1500, text: str = "shakespeare") -> str:
-    """The first ``n_words`` whitespace-separated words of a shipped text, space-joined.
+    """The first ``n_words`` whitespace-separated words of a shipped text, space-joined
+    (:func:`workbench.datasets.corpora.first_words`).
 
     >>> text_slice(3)
     "ALL'S WELL THAT"
     """
-    from ..datasets import load_text
-
-    n_words = check_int(n_words, "n_words", minimum=1)
-    return " ".join(load_text(text).split()[:n_words])
+    return first_words(n_words, text)
 
 
 @cache
