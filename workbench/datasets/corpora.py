@@ -12,6 +12,7 @@ ones on purpose:
   spelled in a vocabulary's alphabet (GRaMPa Figures 6 and 9, notebook 07);
 * :func:`synthetic_words` — long made-up words glued from frequent English words, spelled;
 * :func:`spell_words` — plain words spelled with the leading space of a word in a sentence;
+  :func:`check_words` — a word list's checks (type, count, memory budget);
 * :func:`greedtok_chunk_counts` — GreedTok's cut: space-prefixed letter runs, digit runs and
   symbol runs, other whitespace dropped (notebook 09, ``benchmarks/bench_greedtok.py``);
 * :func:`split_chunk_counts` — chunk → count under a given splitter: with
@@ -42,13 +43,14 @@ from functools import lru_cache
 
 import numpy as np
 
-from .._core.validate import check_int
-from ..lattice import check_vocab
+from .._core.validate import check_budget, check_int
+from ..lattice import check_vocab, check_word
 from ..vocab import Vocabulary
 from .loaders import english_words, load_text
 
 __all__ = [
     "MAX_WORDS",
+    "check_words",
     "first_words",
     "greedtok_chunk_counts",
     "greedtok_text_chunk_counts",
@@ -62,7 +64,8 @@ __all__ = [
 ]
 
 MAX_WORDS = 100_000
-"""Largest number of words :func:`letter_words` and :func:`synthetic_words` make."""
+"""Largest number of words :func:`letter_words` and :func:`synthetic_words` make and
+:func:`check_words` accepts."""
 
 _LETTERS = re.compile(r"[A-Za-z]+")
 _GREEDTOK_CHUNK = re.compile(r" ?[^\W\d_]+| ?\d+| ?[^\w\s]+|\s+(?!\S)|\s+")
@@ -171,6 +174,24 @@ def letter_words(n_words: int, vocab: Vocabulary, *, offset: int = 0) -> list[st
     vocab = check_vocab(vocab)
     words = _letter_runs()[_TEXT_SKIP + offset:_TEXT_SKIP + offset + n_words]
     return spell_words(words, vocab)
+
+
+def check_words(words: object, vocab: Vocabulary | None = None) -> list[str]:
+    """A non-empty sequence of at most :data:`MAX_WORDS` words (``str``) within the memory
+    budget, as a list (``vocab`` is not used; it keeps the call beside the recipes' calls).
+
+    >>> check_words(["ab", "b"])
+    ['ab', 'b']
+    """
+    if isinstance(words, str):
+        raise TypeError("words must be a sequence of str, not one str")
+    out = [check_word(w) for w in words]  # type: ignore[union-attr]
+    if not out:
+        raise ValueError("words must not be empty")
+    if len(out) > MAX_WORDS:
+        raise ValueError(f"at most {MAX_WORDS:,} words, got {len(out):,}")
+    check_budget(sum(map(len, out)) * 64, f"{len(out):,} words")
+    return out
 
 
 def synthetic_words(length: int, count: int, vocab: Vocabulary, *, seed: int = 0) -> list[str]:

@@ -1,6 +1,6 @@
 """Experiments: setups, training recipes and the runners that write ``results/``.
 
-One module per paper's experiment, each with a ``main(argv)`` where it writes results:
+One module per paper's experiment (those that write results have a ``main(argv)``):
 
 * :mod:`.grampa_tables` — GRaMPa Tables 7–8 (``python -m workbench tables`` →
   ``results/tables``); :mod:`.grampa_settings` its 16 tokenisers and their exact laws;
@@ -9,6 +9,8 @@ One module per paper's experiment, each with a ``main(argv)`` where it writes re
   (``python -m workbench experiments`` → ``results/efficiency``);
 * :mod:`.renyi` — Cognetta et al.'s counterexamples, Tables 1–3 in spirit and Theorem 4.1
   on real drops (``results/renyi``);
+* :mod:`.batch_bpe` — BatchBPE: batch sizes, serial vs batched order, stop words and the
+  frequency cut-off against held-out length;
 * :mod:`.greedtok` — GreedTok against BPE and ULM at equal sizes, β(k), the vertex-cover
   reduction, a word's cover steps;
 * :mod:`.training` — the training recipes they share (serial / batched BPE, SentencePiece

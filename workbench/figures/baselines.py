@@ -1,7 +1,5 @@
 """Notebook 07: GRaMPa's baselines on real words, Figure 6 (GRaMPa paper §5, Figure 6).
 
-* :func:`text_words`, :func:`synthetic_words` — words of the shipped text, and long made-up
-  words, spelled in a vocabulary's alphabet;
 * :func:`regularisation_rate` — Figure 6: the share of samples that differ from the
   deterministic segmentation, against a sampler's hyperparameter (BPE-dropout ``p_d``,
   ULM ``α`` at ``k = 64``, MaxMatch-dropout ``q``, GRaMPa ``τ``), sampled with a ±2
@@ -11,8 +9,8 @@
 * :func:`plot_regularisation_rates` — the figure, every data series tagged with a ``gid``.
 
 Notebook 07's other views live beside this module: :mod:`.vocabulary_shape` (Figures 7 and
-9) and :mod:`.rejection_words` (App. A.1/B, rejection cost on real words); both take their
-words from here.
+9) and :mod:`.rejection_words` (App. A.1/B, rejection cost on real words). The words (of the
+shipped text, or made up) come from :mod:`workbench.datasets.corpora`.
 
 Every compute function is pure (fixed seeds; no clock). This module implements no sampler
 (:mod:`workbench.samplers`, :class:`workbench.Grampa`) and does not time anything
@@ -20,16 +18,14 @@ Every compute function is pure (fixed seeds; no clock). This module implements n
 
 Example
 -------
->>> from workbench import Vocabulary
->>> check_words(["ab", "b"], Vocabulary(["a", "b", "ab"]))
-['ab', 'b']
+>>> FAMILIES
+('bpe-dropout', 'ulm', 'maxmatch-dropout', 'grampa')
 """
 
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -37,9 +33,10 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .._core.validate import check_budget, check_choice, check_int, check_real
+from ..datasets.corpora import check_words, letter_words
 from ..grampa import Grampa
 from ..grampa.statistics import exact_statistics
-from ..lattice import check_vocab, check_word
+from ..lattice import check_vocab
 from ..samplers import (
     BPESampler,
     MaxMatchSampler,
@@ -51,16 +48,11 @@ from .common import GREY, LAW, PINK, SAMPLE, tau_label
 __all__ = [
     "FAMILIES",
     "FIGURE6_VALUES",
-    "MAX_WORDS",
     "ULM_NBEST",
-    "check_words",
     "figure6",
     "plot_regularisation_rates",
     "regularisation_point",
     "regularisation_rate",
-    "spell_words",
-    "synthetic_words",
-    "text_words",
 ]
 
 FAMILIES = ("bpe-dropout", "ulm", "maxmatch-dropout", "grampa")
@@ -76,88 +68,6 @@ FIGURE6_VALUES: dict[str, tuple[float, ...]] = {
     "grampa": (0.25, 0.5, 1.0, 2.0, 5.0, 20.0, math.inf, -20.0, -5.0, -2.0, -1.0),
 }
 """Default hyperparameter grid per family: ``p_d``, ``α``, ``q``, ``τ``."""
-
-MAX_WORDS = 100_000
-"""Largest number of words one compute function takes."""
-
-_WORD = re.compile(r"[A-Za-z]+")
-_SPACED = ("sentencepiece", "byte-level")
-_TEXT_SKIP = 2_000  # the first words of the shipped text are a title page and a cast list
-
-
-# --------------------------------------------------------------------------- words
-def spell_words(words: Iterable[str], vocab: Vocabulary) -> list[str]:
-    prefix = " " if vocab.alphabet in _SPACED else ""
-    return [vocab.to_alphabet(prefix + w) for w in words]
-
-
-@lru_cache(maxsize=1)
-def _text_words() -> tuple[str, ...]:
-    from ..datasets import load_text
-
-    text = load_text("shakespeare")
-    return tuple(m.group() for m in _WORD.finditer(text, 0, min(len(text), 2_000_000)))
-
-
-def text_words(n_words: int, vocab: Vocabulary, *, offset: int = 0) -> list[str]:
-    """``n_words`` consecutive words of the shipped Shakespeare text, spelled for ``vocab``.
-
-    Words are the runs of ASCII letters (``[A-Za-z]+``), in running order (so frequent
-    words repeat, as in the paper's validation set), starting ``offset`` words after the
-    title page. Under the ``sentencepiece`` and ``byte-level`` alphabets each word gets the
-    leading space a word has inside a sentence (``"▁knows"``).
-
-    >>> from workbench import Vocabulary
-    >>> text_words(3, Vocabulary.infinite())
-    ['me', 'But', 'my']
-    """
-    n_words = check_int(n_words, "n_words", minimum=1, maximum=MAX_WORDS)
-    offset = check_int(offset, "offset", minimum=0, maximum=MAX_WORDS)
-    vocab = check_vocab(vocab)
-    words = _text_words()[_TEXT_SKIP + offset:_TEXT_SKIP + offset + n_words]
-    return spell_words(words, vocab)
-
-
-def synthetic_words(length: int, count: int, vocab: Vocabulary, *, seed: int = 0) -> list[str]:
-    """``count`` made-up words of exactly ``length`` characters (spelled, marker included).
-
-    Frequent English words (the 2,000 most frequent, letters only) are glued together at
-    random and cut to length: long, realistic letter sequences where real words run out.
-    Deterministic for a seed.
-
-    >>> from workbench import Vocabulary
-    >>> [len(w) for w in synthetic_words(30, 2, Vocabulary.infinite())]
-    [30, 30]
-    """
-    from ..datasets import english_words
-
-    length = check_int(length, "length", minimum=1, maximum=4096)
-    count = check_int(count, "count", minimum=1, maximum=MAX_WORDS)
-    seed = check_int(seed, "seed", minimum=0)
-    vocab = check_vocab(vocab)
-    pool = [w for w in english_words(3000) if w.isascii() and w.isalpha()][:2000]
-    rng = np.random.default_rng([seed, length])
-    marker = len(spell_words([""], vocab)[0])
-    out = []
-    for _ in range(count):
-        body = ""
-        while len(body) < length - marker:
-            body += pool[int(rng.integers(len(pool)))]
-        out.append(spell_words([body[:max(length - marker, 0)]], vocab)[0][:length])
-    return out
-
-
-def check_words(words: object, vocab: Vocabulary) -> list[str]:
-    if isinstance(words, str):
-        raise TypeError("words must be a sequence of str, not one str")
-    out = [check_word(w) for w in words]  # type: ignore[union-attr]
-    if not out:
-        raise ValueError("words must not be empty")
-    if len(out) > MAX_WORDS:
-        raise ValueError(f"at most {MAX_WORDS:,} words, got {len(out):,}")
-    check_budget(sum(map(len, out)) * 64, f"{len(out):,} words")
-    return out
-
 
 # --------------------------------------------------------------------------- Figure 6
 @lru_cache(maxsize=4)
@@ -212,7 +122,7 @@ def regularisation_rate(family: str, vocab: Vocabulary, words: Sequence[str],
     vocab : Vocabulary
         Finite; BPE and ULM need ``scores`` (merge order, log probabilities).
     words : sequence of str
-        In the vocabulary's alphabet (:func:`text_words`).
+        In the vocabulary's alphabet (:func:`workbench.datasets.corpora.letter_words`).
     values : sequence of float, optional
         Default :data:`FIGURE6_VALUES` ``[family]``.
     n_samples : int
@@ -286,7 +196,8 @@ def regularisation_rate(family: str, vocab: Vocabulary, words: Sequence[str],
 
 def figure6(n_words: int = 200, n_samples: int = 4, seed: int = 0,
             values: Mapping[str, Sequence[float]] | None = None) -> dict[str, dict[str, Any]]:
-    """Figure 6's four curves on the shipped vocabularies and :func:`text_words`.
+    """Figure 6's four curves on the shipped vocabularies and
+    :func:`~workbench.datasets.corpora.letter_words`.
 
     BPE-dropout and MaxMatch-dropout on ``bpe-8k`` (references: BPE, MaxMatch), stochastic
     ULM (``k = 64``) and GRaMPa on ``ulm-8k`` (reference: ULM's Viterbi segmentation, the
@@ -296,7 +207,7 @@ def figure6(n_words: int = 200, n_samples: int = 4, seed: int = 0,
     out = {}
     for family, vals in chosen.items():
         vocab = _family_vocabulary(check_choice(family, "family", FAMILIES))
-        out[family] = regularisation_rate(family, vocab, text_words(n_words, vocab), vals,
+        out[family] = regularisation_rate(family, vocab, letter_words(n_words, vocab), vals,
                                           n_samples=n_samples, seed=seed)
         out[family]["vocabulary"] = vocab.name
     return out
@@ -319,7 +230,7 @@ def regularisation_point(family: str, value: float, n_words: int = 200, n_sample
     """
     family = check_choice(family, "family", FAMILIES)
     vocab = _family_vocabulary(family)
-    words = text_words(n_words, vocab)
+    words = letter_words(n_words, vocab)
     out = regularisation_rate(family, vocab, words, [value], n_samples=n_samples, seed=seed)
     out["vocabulary"] = vocab.name
     count = check_int(n_examples, "n_examples", minimum=0, maximum=100)

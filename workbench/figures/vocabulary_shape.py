@@ -7,7 +7,7 @@
 * ``plot_*`` — one figure per view, every data series tagged with a ``gid``.
 
 Pure functions of a vocabulary and words; this module samples nothing (the words come from
-:mod:`.baselines`).
+:mod:`workbench.datasets.corpora`).
 
 Example
 -------
@@ -27,9 +27,9 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .._core.validate import check_int
+from ..datasets.corpora import check_words
 from ..lattice import check_vocab, walked_arcs
 from ..vocab import Vocabulary
-from .baselines import check_words
 from .common import ACCENT, GREEN, GREY, PINK, SAMPLE
 
 __all__ = ["plot_length_distributions", "plot_segmentation_fraction", "segmentation_fraction",
