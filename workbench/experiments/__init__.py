@@ -6,7 +6,8 @@ One module per paper's experiment (those that write results have a ``main(argv)`
   ``results/tables``); :mod:`.grampa_settings` its 16 tokenisers and their exact laws;
   :mod:`.grampa_paper_tables` the paper's own numbers; :mod:`.grampa_live` notebook 06's
   live row (a multiplexed sample beside its exact statistics); :mod:`.grampa_regularisation`
-  Figure 6 (regularisation rate against each sampler's knob);
+  Figure 6 (regularisation rate against each sampler's knob); :mod:`.grampa_vocabulary_shape`
+  Figures 7 and 9 (token lengths, share of segmentations a vocabulary allows);
 * :mod:`.grampa_efficiency` — GRaMPa Figures 10–12, Rényi efficiency against regularisation
   (``python -m workbench experiments`` → ``results/efficiency``);
 * :mod:`.renyi` — Cognetta et al.'s counterexamples, Tables 1–3 in spirit and Theorem 4.1
