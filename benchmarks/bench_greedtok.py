@@ -37,7 +37,7 @@ import time
 import numpy as np
 
 from workbench.counts import as_counts, shared_table
-from workbench.figures.partition_cover import train_ulm
+from workbench.experiments.training import train_ulm
 from workbench.greedtok import GreedTokModel, train_greedtok, train_greedtok_run
 
 #: The package's times on this machine kind (2 threads), k = 1,000 (shared/data/README.md).

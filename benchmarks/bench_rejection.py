@@ -8,7 +8,7 @@ Word sets, ``--words`` words per length (``|s|`` counted as spelled, the ``▁``
 
 * ``ulm-8k real``: the most frequent English words (SymSpell's 82,765) of that spelled length
   that ``ulm-8k`` segments (fewer where real words run out; the table says how many);
-* ``ulm-8k synthetic``: :func:`workbench.figures.baselines.synthetic_words` (frequent words
+* ``ulm-8k synthetic``: :func:`workbench.datasets.corpora.synthetic_words` (frequent words
   glued together and cut to length);
 * ``infinite``: the same synthetic words under the infinite vocabulary.
 
@@ -45,8 +45,7 @@ from workbench import (
     Vocabulary,
     count_segmentations,
 )
-from workbench.datasets import english_words, load_vocabulary
-from workbench.figures.baselines import synthetic_words
+from workbench.datasets import english_words, load_vocabulary, synthetic_words
 
 SAMPLERS = ("grampa", "markov-safe", "markov-tight", "bit")
 

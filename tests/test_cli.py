@@ -99,3 +99,23 @@ def test_figures_command_writes_every_figure(tmp_path):
     captions = (tmp_path / "captions.md").read_text(encoding="utf-8")
     assert captions.count("GRaMPa: Subword Regularisation") == len(FIGURES)
     assert "Figure 5 of" in captions and "samples = 5000" in captions
+
+
+def test_experiments_command_runs_each_runner_with_its_arguments(tmp_path, monkeypatch):
+    """The CLI hands each experiment its output folder and quick arguments; the efficiency
+    runner gets the figures' PNG writer (runners replaced by recorders: no training)."""
+    from workbench.experiments import grampa_efficiency, renyi
+    from workbench.figures.efficiency import save_figures
+
+    calls = []
+    monkeypatch.setattr(renyi, "main", lambda argv: calls.append(("renyi", argv, None)) or 0)
+    monkeypatch.setattr(grampa_efficiency, "main",
+                        lambda argv, draw=None: calls.append(("efficiency", argv, draw)) or 0)
+    assert main(["experiments", "--quick", "--out", str(tmp_path)]) == 0
+    assert [c[0] for c in calls] == ["renyi", "efficiency"]
+    assert calls[0][1][:2] == ["--out", str(tmp_path / "renyi")] and "--max-lines" in calls[0][1]
+    assert calls[1][1][:2] == ["--out", str(tmp_path / "efficiency")]
+    assert calls[1][2] is save_figures
+    calls.clear()
+    assert main(["experiments", "--only", "renyi", "--out", str(tmp_path)]) == 0
+    assert calls == [("renyi", ["--out", str(tmp_path / "renyi")], None)]

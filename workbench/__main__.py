@@ -57,7 +57,7 @@ def _run_verify(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------- sample, count
-# The input policy is the widgets' (workbench.widgets): a vocabulary is a name or a file (an
+# The input policy is the panels' (workbench.datasets.catalog): a vocabulary is a name or a file (an
 # unknown name lists the valid ones); the empty word has one segmentation, the empty one,
 # printed as ∅; a word without segmentation is explained on stderr (exit status 1).
 def _configure_segmenting(parser: argparse.ArgumentParser, sampling: bool) -> None:
@@ -164,19 +164,22 @@ def _configure_experiments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_experiments(args: argparse.Namespace) -> int:
-    import importlib
     from pathlib import Path
 
     import matplotlib
 
     matplotlib.use("Agg")
+    from workbench.experiments import grampa_efficiency, renyi
+    from workbench.figures.efficiency import save_figures
+
+    runners = {"renyi": renyi.main,
+               "efficiency": lambda argv: grampa_efficiency.main(argv, draw=save_figures)}
     status = 0
     for name in EXPERIMENTS:
         if args.only and name != args.only:
             continue
-        module = importlib.import_module(f"workbench.figures.{name}")
         argv = ["--out", str(Path(args.out) / name)] + (_QUICK[name] if args.quick else [])
-        status = max(status, module.main(argv))
+        status = max(status, runners[name](argv))
     return status
 
 
@@ -192,7 +195,7 @@ def _configure_tables(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_tables(args: argparse.Namespace) -> int:
-    from workbench.figures import tables
+    from workbench.experiments import grampa_tables as tables
 
     argv = ["--seed", str(args.seed)] + (["--quick"] if args.quick else [])
     if args.out is not None:

@@ -8,14 +8,16 @@ import numpy as np
 import pytest
 
 from workbench.counterexamples import DuplicationBPE, RandomDropBPE
-from workbench.figures import renyi as R
+from workbench.datasets.corpora import text_lines
+from workbench.experiments import renyi as R
+from workbench.figures import renyi as F
 from workbench.metrics import renyi_efficiency, sequence_length, unigram_counts
 
 
 @pytest.fixture(scope="module")
 def small():
-    lines = R.corpus_lines(max_lines=400)
-    chunks = R.chunk_counts(lines)
+    lines = text_lines(max_lines=400)
+    chunks = R.gpt4_chunk_counts(lines)
     model = R.train_baseline(chunks, 300)
     return lines, chunks, model, R.encode_corpus(model, chunks, len(lines))
 
@@ -101,9 +103,9 @@ def test_live_table_plot(small):
 
     *_, model, enc = small
     table = R.compute_live_table(model, enc, 20, 4, 3.0)
-    shown = R.plot_live_table(table)
+    shown = F.plot_live_table(table)
     assert shown["table"].equals(table.round(4))
     assert figure_data(shown["efficiency"])["efficiency"].tolist() == table["Eff_3"].tolist()
-    bad = R.plot_live_table(R.compute_live_table(model, enc, 2, 5, 3.0))  # random-drop refused
+    bad = F.plot_live_table(R.compute_live_table(model, enc, 2, 5, 3.0))  # random-drop refused
     assert figure_data(bad["efficiency"])["efficiency"][1] == 0.0
     assert "not allowed" in [t.get_text() for t in bad["efficiency"].axes[0].texts]

@@ -16,6 +16,7 @@ from naive import grampa as naive_grampa  # noqa: E402
 from naive import samplers as naive_samplers  # noqa: E402
 
 from workbench import Vocabulary  # noqa: E402
+from workbench.datasets.corpora import letter_words, synthetic_words  # noqa: E402
 from workbench.figures import baselines as bl  # noqa: E402
 from workbench.figures import rejection_words as rw  # noqa: E402
 from workbench.figures import vocabulary_shape as vs  # noqa: E402
@@ -260,15 +261,15 @@ def test_rejection_cost_errors() -> None:
 # --------------------------------------------------------------------------- words
 def test_words_are_spelled_and_deterministic(shipped) -> None:
     ulm = shipped["ulm-8k"]
-    words = bl.text_words(20, ulm, offset=5)
+    words = letter_words(20, ulm, offset=5)
     assert all(w.startswith("\u2581") for w in words)
     assert [ulm.from_alphabet(w).strip() for w in words] == \
-        bl.text_words(20, Vocabulary.infinite(), offset=5)
-    a = bl.synthetic_words(33, 4, ulm, seed=2)
-    assert a == bl.synthetic_words(33, 4, ulm, seed=2) and {len(w) for w in a} == {33}
-    assert a != bl.synthetic_words(33, 4, ulm, seed=3)
+        letter_words(20, Vocabulary.infinite(), offset=5)
+    a = synthetic_words(33, 4, ulm, seed=2)
+    assert a == synthetic_words(33, 4, ulm, seed=2) and {len(w) for w in a} == {33}
+    assert a != synthetic_words(33, 4, ulm, seed=3)
     with pytest.raises(ValueError):
-        bl.text_words(0, ulm)
+        letter_words(0, ulm)
 
 
 @pytest.mark.slow

@@ -1,4 +1,5 @@
-"""workbench.figures.efficiency: Figures 10–12 of GRaMPa §6.3 on a small slice of Shakespeare."""
+"""Figures 10–12 of GRaMPa §6.3 on a small slice of Shakespeare: the data
+(workbench.experiments.grampa_efficiency) and their figures (workbench.figures.efficiency)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from workbench.figures import efficiency as E
+from workbench.datasets.corpora import whitespace_word_counts
+from workbench.experiments import grampa_efficiency as E
+from workbench.figures import efficiency as F
 from workbench.figures.common import figure_data
 from workbench.grampa import expected_token_counts
 from workbench.metrics import renyi_efficiency
@@ -26,7 +29,7 @@ def setup(request):
 
 
 def test_setup_spells_and_segments_the_same_words(setup):
-    table = E.word_table(max_lines=LINES)
+    table = whitespace_word_counts(max_lines=LINES)
     assert setup.counts.tolist() == [table[w] for w in setup.words]
     for w, s, seg in zip(setup.words, setup.spelled, setup.deterministic):
         assert s == setup.vocab.to_alphabet(" " + w) and "".join(seg) == s
@@ -45,7 +48,7 @@ def test_tau_exact_points_and_samples(setup):
     assert (np.diff(data["exact"]) > 0).all()  # §6.3: E_α rises with the skew (−1/τ)
     assert data["x"].tolist() == [0.0 - 1 / t if not math.isinf(t) else 0.0
                                   for t in data["tau"]]
-    shown = figure_data(E.plot_tau(data))
+    shown = figure_data(F.plot_tau(data))
     np.testing.assert_array_equal(shown["exact"], data["curve"])
     assert np.sort(shown["sampled"]).tolist() == np.sort(data["sampled"].ravel()).tolist()
 
@@ -82,7 +85,7 @@ def test_multiplex_curve_ends(setup):
     assert data["curve"].max() == E.efficiency(
         data["argmax_p"] * E.expected_counts(setup, 1.0, 2)
         + (1 - data["argmax_p"]) * setup.deterministic_counts, setup)
-    shown = figure_data(E.plot_multiplex(data))
+    shown = figure_data(F.plot_multiplex(data))
     np.testing.assert_array_equal(shown["exact"], data["curve"])
 
 
@@ -95,7 +98,7 @@ def test_regulariser(setup):
     assert np.ptp(data["sampled"][:, 1]) > 0  # the seeds differ
     again = E.sampled_regulariser.__wrapped__(setup, params[1], 1)
     assert E.efficiency(again, setup) == data["sampled"][1, 1]  # seeded
-    shown = figure_data(E.plot_regulariser(data))
+    shown = figure_data(F.plot_regulariser(data))
     assert shown["deterministic"].size and np.isfinite(shown["sampled"]).all()
 
 

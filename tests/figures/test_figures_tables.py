@@ -1,4 +1,4 @@
-"""Tables 7 and 8 (workbench.figures.tables): the command end to end, each row builder on
+"""Tables 7 and 8 (workbench.experiments.grampa_tables): the command end to end, each row builder on
 hand-checkable words against naive references, exact columns against samples, seeds, errors."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from naive import tables as naive
 
 from workbench import Vocabulary
 from workbench.__main__ import main as cli
-from workbench.figures import tables as T
-from workbench.figures.paper_tables import (
+from workbench.experiments import grampa_tables as T
+from workbench.experiments.grampa_paper_tables import (
     PAPER_TABLE7,
     PAPER_TABLE8,
     TABLE7_COLUMNS,
@@ -92,9 +92,9 @@ def test_bad_command_arguments_give_a_message(capsys, tmp_path):
 
 # ---------------------------------------------------------------------------- Table 7
 def test_text_words_golden():
-    assert T.text_words("It's 42, Sir.  don't") == [
+    assert T.pretokenised_words("It's 42, Sir.  don't") == [
         ("▁It", "'s"), ("▁", "4", "2", "▁,"), ("▁Sir", "▁."), ("▁don", "'t")]
-    assert T.text_words("a b c", limit=2) == [("▁a",), ("▁b",)]
+    assert T.pretokenised_words("a b c", limit=2) == [("▁a",), ("▁b",)]
 
 
 def test_table7_deterministic_rows_by_hand():

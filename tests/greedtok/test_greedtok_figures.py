@@ -7,12 +7,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import greedtok as naive
 
-from workbench.figures import partition_cover as pc
+from workbench.datasets.corpora import greedtok_chunk_counts
+from workbench.experiments import greedtok as pc
 from workbench.greedtok import partition, segment, train_greedtok
 
 
 def test_chunk_counts_keep_leading_spaces():
-    assert pc.chunk_counts("a b,  c\nd") == {"a": 1, " b": 1, ",": 1, " c": 1, "d": 1}
+    assert greedtok_chunk_counts("a b,  c\nd") == {"a": 1, " b": 1, ",": 1, " c": 1, "d": 1}
 
 
 @settings(max_examples=80, deadline=None)

@@ -14,12 +14,14 @@ functions (parameters in, data out) and ``plot_*`` functions (data in, figure ou
 * :mod:`.lock_keys` — notebook 04 (LOCK order, Figure 5);
 * :mod:`.rejection_cost` — notebook 05 (rejection samplers against GRaMPa's single pass);
 * :mod:`.real_text` — notebook 06 (live Table 7 row on the shipped text, exact beside sampled);
-* :mod:`.tables`, :mod:`.paper_tables` — ``python -m workbench tables`` (GRaMPa Tables 7–8)
-  and the paper's own numbers;
 * :mod:`.baselines`, :mod:`.vocabulary_shape`, :mod:`.rejection_words` — notebook 07 (word
   pools and Figure 6; Figures 7 and 9; App. A.1/B and rejection cost on real words);
 * :mod:`.batch_bpe`, :mod:`.partition_cover`, :mod:`.renyi`, :mod:`.efficiency` — notebooks
   08–11; :mod:`.papers`, :mod:`.paper_figures` — citations and ``python -m workbench figures``.
+
+Setups, training and the runners writing ``results/`` (GRaMPa Tables 7–8, Figures 10–12,
+the Rényi tables, GreedTok's comparisons) are :mod:`workbench.experiments`; the figure
+modules call them and only draw.
 
 The widgets binding them are :mod:`.panel` (UI only: it imports none of the notebook
 modules, they import it); the statistics they report are :mod:`workbench.stats`. Nothing

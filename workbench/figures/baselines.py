@@ -1,335 +1,48 @@
-"""Notebook 07: GRaMPa's baselines on real words, Figure 6 (GRaMPa paper §5, Figure 6).
+"""Notebook 07: GRaMPa's baselines on real words — Figure 6 (GRaMPa paper §5, Figure 6).
 
-* :func:`text_words`, :func:`synthetic_words` — words of the shipped text, and long made-up
-  words, spelled in a vocabulary's alphabet;
-* :func:`regularisation_rate` — Figure 6: the share of samples that differ from the
-  deterministic segmentation, against a sampler's hyperparameter (BPE-dropout ``p_d``,
-  ULM ``α`` at ``k = 64``, MaxMatch-dropout ``q``, GRaMPa ``τ``), sampled with a ±2
-  standard-error band, and exact where the sampler allows it (GRaMPa, k-best ULM);
-  :func:`figure6` gathers the four curves, :func:`regularisation_point` one value of
-  one of them with example segmentations;
-* :func:`plot_regularisation_rates` — the figure, every data series tagged with a ``gid``.
+:func:`plot_regularisation_rates` draws Figure 6 (every data series tagged with a ``gid``);
+its data, :func:`figure6`, :func:`regularisation_rate` and :func:`regularisation_point`,
+come from :mod:`workbench.experiments.grampa_regularisation` and are re-exported here under
+the names notebook 07 uses. Notebook 07's other views live beside this module:
+:mod:`.vocabulary_shape` (Figures 7 and 9) and :mod:`.rejection_words` (App. A.1/B,
+rejection cost on real words). The words (of the shipped text, or made up) come from
+:mod:`workbench.datasets.corpora`.
 
-Notebook 07's other views live beside this module: :mod:`.vocabulary_shape` (Figures 7 and
-9) and :mod:`.rejection_words` (App. A.1/B, rejection cost on real words); both take their
-words from here.
-
-Every compute function is pure (fixed seeds; no clock). This module implements no sampler
-(:mod:`workbench.samplers`, :class:`workbench.Grampa`) and does not time anything
-(``benchmarks/bench_rejection.py`` does).
+This module computes, samples and checks nothing itself.
 
 Example
 -------
->>> from workbench import Vocabulary
->>> check_words(["ab", "b"], Vocabulary(["a", "b", "ab"]))
-['ab', 'b']
+>>> _sparse_labels(np.array([1.0, 20.0]))
+['1', '20']
 """
 
 from __future__ import annotations
 
-import math
-import re
-from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from matplotlib.figure import Figure
 
-from .._core.validate import check_budget, check_choice, check_int, check_real
-from ..grampa import Grampa
-from ..grampa.statistics import exact_statistics
-from ..lattice import check_vocab, check_word
-from ..samplers import (
-    BPESampler,
-    MaxMatchSampler,
-    ULMSampler,
+from ..experiments.grampa_regularisation import (
+    FAMILIES,
+    FIGURE6_VALUES,
+    ULM_NBEST,
+    figure6,
+    regularisation_point,
+    regularisation_rate,
 )
-from ..vocab import Vocabulary
 from .common import GREY, LAW, PINK, SAMPLE, tau_label
 
 __all__ = [
     "FAMILIES",
     "FIGURE6_VALUES",
-    "MAX_WORDS",
     "ULM_NBEST",
-    "check_words",
     "figure6",
     "plot_regularisation_rates",
     "regularisation_point",
     "regularisation_rate",
-    "spell_words",
-    "synthetic_words",
-    "text_words",
 ]
-
-FAMILIES = ("bpe-dropout", "ulm", "maxmatch-dropout", "grampa")
-"""Sampler families of Figure 6; the first three are also the deterministic references."""
-
-ULM_NBEST = 64
-"""``k`` of stochastic ULM, as in the paper (§5.1, Kudo 2018)."""
-
-FIGURE6_VALUES: dict[str, tuple[float, ...]] = {
-    "bpe-dropout": (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5),
-    "ulm": (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1.0),
-    "maxmatch-dropout": (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5),
-    "grampa": (0.25, 0.5, 1.0, 2.0, 5.0, 20.0, math.inf, -20.0, -5.0, -2.0, -1.0),
-}
-"""Default hyperparameter grid per family: ``p_d``, ``α``, ``q``, ``τ``."""
-
-MAX_WORDS = 100_000
-"""Largest number of words one compute function takes."""
-
-_WORD = re.compile(r"[A-Za-z]+")
-_SPACED = ("sentencepiece", "byte-level")
-_TEXT_SKIP = 2_000  # the first words of the shipped text are a title page and a cast list
-
-
-# --------------------------------------------------------------------------- words
-def spell_words(words: Iterable[str], vocab: Vocabulary) -> list[str]:
-    prefix = " " if vocab.alphabet in _SPACED else ""
-    return [vocab.to_alphabet(prefix + w) for w in words]
-
-
-@lru_cache(maxsize=1)
-def _text_words() -> tuple[str, ...]:
-    from ..datasets import load_text
-
-    text = load_text("shakespeare")
-    return tuple(m.group() for m in _WORD.finditer(text, 0, min(len(text), 2_000_000)))
-
-
-def text_words(n_words: int, vocab: Vocabulary, *, offset: int = 0) -> list[str]:
-    """``n_words`` consecutive words of the shipped Shakespeare text, spelled for ``vocab``.
-
-    Words are the runs of ASCII letters (``[A-Za-z]+``), in running order (so frequent
-    words repeat, as in the paper's validation set), starting ``offset`` words after the
-    title page. Under the ``sentencepiece`` and ``byte-level`` alphabets each word gets the
-    leading space a word has inside a sentence (``"▁knows"``).
-
-    >>> from workbench import Vocabulary
-    >>> text_words(3, Vocabulary.infinite())
-    ['me', 'But', 'my']
-    """
-    n_words = check_int(n_words, "n_words", minimum=1, maximum=MAX_WORDS)
-    offset = check_int(offset, "offset", minimum=0, maximum=MAX_WORDS)
-    vocab = check_vocab(vocab)
-    words = _text_words()[_TEXT_SKIP + offset:_TEXT_SKIP + offset + n_words]
-    return spell_words(words, vocab)
-
-
-def synthetic_words(length: int, count: int, vocab: Vocabulary, *, seed: int = 0) -> list[str]:
-    """``count`` made-up words of exactly ``length`` characters (spelled, marker included).
-
-    Frequent English words (the 2,000 most frequent, letters only) are glued together at
-    random and cut to length: long, realistic letter sequences where real words run out.
-    Deterministic for a seed.
-
-    >>> from workbench import Vocabulary
-    >>> [len(w) for w in synthetic_words(30, 2, Vocabulary.infinite())]
-    [30, 30]
-    """
-    from ..datasets import english_words
-
-    length = check_int(length, "length", minimum=1, maximum=4096)
-    count = check_int(count, "count", minimum=1, maximum=MAX_WORDS)
-    seed = check_int(seed, "seed", minimum=0)
-    vocab = check_vocab(vocab)
-    pool = [w for w in english_words(3000) if w.isascii() and w.isalpha()][:2000]
-    rng = np.random.default_rng([seed, length])
-    marker = len(spell_words([""], vocab)[0])
-    out = []
-    for _ in range(count):
-        body = ""
-        while len(body) < length - marker:
-            body += pool[int(rng.integers(len(pool)))]
-        out.append(spell_words([body[:max(length - marker, 0)]], vocab)[0][:length])
-    return out
-
-
-def check_words(words: object, vocab: Vocabulary) -> list[str]:
-    if isinstance(words, str):
-        raise TypeError("words must be a sequence of str, not one str")
-    out = [check_word(w) for w in words]  # type: ignore[union-attr]
-    if not out:
-        raise ValueError("words must not be empty")
-    if len(out) > MAX_WORDS:
-        raise ValueError(f"at most {MAX_WORDS:,} words, got {len(out):,}")
-    check_budget(sum(map(len, out)) * 64, f"{len(out):,} words")
-    return out
-
-
-# --------------------------------------------------------------------------- Figure 6
-@lru_cache(maxsize=4)
-def _bpe_model(vocab: Vocabulary):
-    return BPESampler(vocab).model
-
-
-def _sampler(family: str, vocab: Vocabulary, value: float, seed: Any):
-    if family == "bpe-dropout":
-        return BPESampler(vocab, dropout=value, model=_bpe_model(vocab), seed=seed)
-    if family == "ulm":
-        return ULMSampler(vocab, nbest=ULM_NBEST, alpha=value, seed=seed)
-    if family == "maxmatch-dropout":
-        return MaxMatchSampler(vocab, dropout=value, seed=seed)
-    return Grampa(vocab, tau=value, seed=seed)
-
-
-def _reference(family: str, vocab: Vocabulary, words: list[str]) -> list[tuple[str, ...]]:
-    """The deterministic segmentation of each word: BPE, ULM's Viterbi or MaxMatch."""
-    if family == "bpe-dropout":
-        sampler: Any = BPESampler(vocab, model=_bpe_model(vocab))
-    elif family == "ulm":
-        sampler = ULMSampler(vocab, nbest=1)
-    else:
-        sampler = MaxMatchSampler(vocab)
-    return [tuple(t) for t in sampler.tokenize(words)]
-
-
-def _check_value(family: str, value: object) -> float:
-    if family == "grampa":
-        return check_real(value, "tau", allow_inf=True)
-    if family == "ulm":
-        return check_real(value, "alpha", minimum=0.0)
-    return check_real(value, "dropout", minimum=0.0, maximum=1.0)
-
-
-def regularisation_rate(family: str, vocab: Vocabulary, words: Sequence[str],
-                        values: Sequence[float] | None = None, *, n_samples: int = 4,
-                        seed: int = 0, reference: str | None = None) -> dict[str, Any]:
-    """Figure 6: the share of sampled segmentations that differ from the deterministic one.
-
-    Every word (an occurrence: repeated words count again) is sampled ``n_samples`` times
-    at every value. The band is ± 2 standard errors ``√(RR(1 − RR)/N)`` over the ``N``
-    samples (conservative: independent draws with per-word rates ``p_i`` have a variance
-    of at most ``N·RR(1 − RR)``).
-
-    Parameters
-    ----------
-    family : {"bpe-dropout", "ulm", "maxmatch-dropout", "grampa"}
-        BPE-dropout (value ``p_d``), stochastic ULM with ``k = ULM_NBEST`` (value ``α``),
-        MaxMatch-dropout (value ``q``) or GRaMPa with ``ℓ_min = 1`` (value ``τ``).
-    vocab : Vocabulary
-        Finite; BPE and ULM need ``scores`` (merge order, log probabilities).
-    words : sequence of str
-        In the vocabulary's alphabet (:func:`text_words`).
-    values : sequence of float, optional
-        Default :data:`FIGURE6_VALUES` ``[family]``.
-    n_samples : int
-        Samples per word and value.
-    seed : int
-        Value ``k`` samples with ``numpy.random.default_rng([seed, k])``: a point does not
-        depend on the others.
-    reference : str, optional
-        Whose deterministic segmentation counts as "not regularised": the family itself
-        (default; for GRaMPa ``"ulm"``), or one of ``"bpe-dropout"``, ``"ulm"``,
-        ``"maxmatch-dropout"``.
-
-    Returns
-    -------
-    dict
-        ``family``, ``reference``, ``values`` and per value ``rate``, ``low``, ``high``
-        (the band), ``exact`` (GRaMPa: ``1 − P_τ(reference)`` by
-        :func:`workbench.grampa.statistics.exact_statistics`; ULM: ``1 − P(reference)``
-        from the k-best list; NaN otherwise); ``words``, ``n_samples``, ``seed``.
-
-    Examples
-    --------
-    >>> from workbench import Vocabulary
-    >>> v = Vocabulary(["a", "b", "ab"], scores=[-1.0, -1.0, -0.5])
-    >>> r = regularisation_rate("grampa", v, ["abab"], [1.0], n_samples=50)
-    >>> float(r["exact"][0])  # four segmentations, one is ULM's (ab, ab)
-    0.75
-    """
-    family = check_choice(family, "family", FAMILIES)
-    vocab = check_vocab(vocab)
-    if vocab.is_infinite:
-        raise ValueError("regularisation_rate needs a finite vocabulary (the baselines have "
-                         "no deterministic segmentation under the infinite one)")
-    words = check_words(words, vocab)
-    vals = [_check_value(family, v) for v in (FIGURE6_VALUES[family] if values is None
-                                               else values)]
-    if not vals:
-        raise ValueError("values must not be empty")
-    size = check_int(n_samples, "n_samples", minimum=1, maximum=10_000)
-    seed = check_int(seed, "seed", minimum=0)
-    ref_family = family if reference is None and family != "grampa" else (reference or "ulm")
-    ref_family = check_choice(ref_family, "reference", FAMILIES[:3])
-    check_budget(len(words) * size * (1 + max(map(len, words))) * 64,
-                 f"{len(words):,} words × {size} samples")
-    ref = _reference(ref_family, vocab, words)
-    batch = [w for w in words for _ in range(size)]
-    want = [r for r in ref for _ in range(size)]
-    k = len(vals)
-    out: dict[str, Any] = {"family": family, "reference": ref_family,
-                           "values": np.array(vals, dtype=float), "rate": np.zeros(k),
-                           "exact": np.full(k, np.nan), "words": len(words),
-                           "n_samples": size, "seed": seed}
-    for i, value in enumerate(vals):
-        sampler = _sampler(family, vocab, value, np.random.default_rng([seed, i]))
-        got = sampler.tokenize(batch)
-        out["rate"][i] = float(np.mean([tuple(g) != w for g, w in zip(got, want)]))
-        if family == "grampa":
-            out["exact"][i] = float(np.mean([exact_statistics(sampler, w, reference=r)["RR"]
-                                             for w, r in zip(words, ref)]))
-        elif family == "ulm" and ref_family == "ulm":
-            p_ref = []
-            for w, r in zip(words, ref):
-                segs, probs = sampler.kbest(w)
-                p_ref.append(sum(p for s, p in zip(segs, probs) if s == r))
-            out["exact"][i] = 1.0 - float(np.mean(p_ref))
-    half = 2 * np.sqrt(out["rate"] * (1 - out["rate"]) / (len(words) * size))
-    out["low"] = np.clip(out["rate"] - half, 0.0, 1.0)
-    out["high"] = np.clip(out["rate"] + half, 0.0, 1.0)
-    return out
-
-
-def figure6(n_words: int = 200, n_samples: int = 4, seed: int = 0,
-            values: Mapping[str, Sequence[float]] | None = None) -> dict[str, dict[str, Any]]:
-    """Figure 6's four curves on the shipped vocabularies and :func:`text_words`.
-
-    BPE-dropout and MaxMatch-dropout on ``bpe-8k`` (references: BPE, MaxMatch), stochastic
-    ULM (``k = 64``) and GRaMPa on ``ulm-8k`` (reference: ULM's Viterbi segmentation, the
-    deterministic tokeniser GRaMPa multiplexes with in §5.2).
-    """
-    chosen = dict(FIGURE6_VALUES if values is None else values)
-    out = {}
-    for family, vals in chosen.items():
-        vocab = _family_vocabulary(check_choice(family, "family", FAMILIES))
-        out[family] = regularisation_rate(family, vocab, text_words(n_words, vocab), vals,
-                                          n_samples=n_samples, seed=seed)
-        out[family]["vocabulary"] = vocab.name
-    return out
-
-
-def _family_vocabulary(family: str) -> Vocabulary:
-    from ..datasets import load_vocabulary
-
-    return load_vocabulary("bpe-8k" if family in ("bpe-dropout", "maxmatch-dropout")
-                           else "ulm-8k")
-
-
-def regularisation_point(family: str, value: float, n_words: int = 200, n_samples: int = 4,
-                         seed: int = 0, n_examples: int = 6) -> dict[str, Any]:
-    """One point of :func:`figure6` (same vocabulary and words) with example segmentations.
-
-    Returns :func:`regularisation_rate`'s dict for ``[value]`` plus ``examples``: for the
-    first ``n_examples`` distinct words, ``(word, reference tokens, three sampled
-    segmentations)`` at ``value`` (seeded).
-    """
-    family = check_choice(family, "family", FAMILIES)
-    vocab = _family_vocabulary(family)
-    words = text_words(n_words, vocab)
-    out = regularisation_rate(family, vocab, words, [value], n_samples=n_samples, seed=seed)
-    out["vocabulary"] = vocab.name
-    count = check_int(n_examples, "n_examples", minimum=0, maximum=100)
-    shown = list(dict.fromkeys(w for w in words if len(w) > 4))[:count]
-    ref = _reference(out["reference"], vocab, shown)
-    sampler = _sampler(family, vocab, out["values"][0], np.random.default_rng([seed, 10**6]))
-    draws = sampler.tokenize([w for w in shown for _ in range(3)])
-    out["examples"] = [(w, list(r), draws[3 * k:3 * k + 3])
-                       for k, (w, r) in enumerate(zip(shown, ref))]
-    return out
 
 
 _XLABEL = {"bpe-dropout": "dropout p_d", "ulm": f"smoothing α (k = {ULM_NBEST})",

@@ -150,14 +150,14 @@ def _fig7(fast: bool):
 
 def _fig9(fast: bool):
     from ..datasets import load_vocabulary
-    from .baselines import text_words
+    from ..datasets.corpora import letter_words
     from .vocabulary_shape import plot_segmentation_fraction, segmentation_fraction
 
     n_words = 200 if fast else 2000
     results = []
     for name in ("bpe-8k", "ulm-8k"):
         vocab = load_vocabulary(name)
-        results.append(segmentation_fraction(vocab, text_words(n_words, vocab)))
+        results.append(segmentation_fraction(vocab, letter_words(n_words, vocab)))
     return plot_segmentation_fraction(results), {
         "words": f"{n_words} running words of the shipped Shakespeare text",
         "vocabularies": ["bpe-8k", "ulm-8k"],

@@ -1,233 +1,27 @@
-"""Notebook 06: GRaMPa's skew on real text — a live Table 7 row, histograms, exact beside sampled.
+"""Notebook 06's figures: GRaMPa's skew on real text — histograms of a live Table 7 row, its
+tables, and ``results/tables`` beside the paper's Tables 7 and 8.
 
-Bauwens, Kaczér, de Lhoneux, *GRaMPa* (ACL 2025), §5.1–5.2 and Tables 7–8. On a slice of
-the shipped Shakespeare text (whitespace-separated words, optionally with the LD1 typos of
-§5.1, then P1 + P2 with the ``▁`` marker), every P1 pretoken is tokenised by GRaMPa
-(τ, ℓ_min, L2R) with probability ``p`` and by the vocabulary's deterministic tokeniser
-otherwise (BPE for ``bpe-8k``, ULM k = 1 for ``ulm-8k``) — the multiplexing of §5.2.
-
-* :func:`compute_live` — one sample of the slice: the Table 7 row
-  (:func:`workbench.metrics.segmentation.table7`), m per word and token lengths for the
-  histograms, and the *exact* E[m], E[S], regularisation rate against the deterministic
-  segmentation and Shannon entropy per word beside their sampled estimates. Exact values mix
-  GRaMPa's law (:func:`workbench.grampa.statistics.exact_statistics`) and the deterministic
-  segmentation per pretoken with weights ``p`` and ``1 − p``; pretokens are independent, so
-  E[m] and entropies add over them and P(deterministic) multiplies.
-* :func:`plot_live` — the two histograms, GRaMPa-multiplexed against deterministic.
-* :func:`load_results` — ``results/tables`` beside the paper's Tables 7 and 8.
-
-Per-pretoken laws are cached per (vocabulary, τ, ℓ_min), so a slider step costs
-milliseconds once a setting has been seen. This module does not compute the full tables
-(:mod:`.tables`).
-
-Example
--------
->>> r = compute_live("To be, or not to be", tau=1.0, ell_min=1, p=1.0, seed=0)
->>> r["words"], r["exact"]["m_mean"] > r["deterministic"]["m_mean"]
-(6, True)
+The data come from :mod:`workbench.experiments.grampa_live` (:func:`compute_live`, one
+multiplexed sample with its exact statistics) and :mod:`workbench.experiments.grampa_tables`,
+re-exported here under the names notebook 06 uses; this module only draws
+(:func:`plot_live`), tabulates (:func:`live_tables`) and reads results
+(:func:`load_results`). It computes, trains and checks nothing itself.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
-from functools import cache, lru_cache
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from .._core.validate import check_choice, check_int, check_probability
-from ..grampa import Grampa, check_tau
-from ..grampa.statistics import exact_statistics
-from ..lattice import count_segmentations
-from ..metrics.segmentation import table7
-from ..pretokenise import Pretokeniser, perturb
-from ..vocab import Vocabulary
+from ..experiments.grampa_live import TYPO_RATE, VOCABULARIES, compute_live, text_slice
+from ..experiments.grampa_tables import compare_with_paper
 from .common import ACCENT, GREY
-from .tables import Setting, compare_with_paper, load_vocabularies
 
-__all__ = ["TYPO_RATE", "VOCABULARIES", "compute_live", "load_results", "plot_live",
-           "text_slice"]
-
-#: Vocabulary choices of the notebook: label → key of :func:`.tables.load_vocabularies`.
-VOCABULARIES = {"ULM (ulm-8k)": "ULM", "BPE (bpe-8k)": "BPE"}
-#: LD1 typo rate of the toggle (§5.1).
-TYPO_RATE = 0.15
-
-
-def text_slice(n_words: int = 1500, text: str = "shakespeare") -> str:
-    """The first ``n_words`` whitespace-separated words of a shipped text, space-joined.
-
-    >>> text_slice(3)
-    "ALL'S WELL THAT"
-    """
-    from ..datasets import load_text
-
-    n_words = check_int(n_words, "n_words", minimum=1)
-    return " ".join(load_text(text).split()[:n_words])
-
-
-@cache
-def _vocab(key: str) -> Vocabulary:
-    return load_vocabularies()[key]
-
-
-@lru_cache(maxsize=16)
-def _grampa_laws(key: str, tau: float, ell_min: int) -> tuple[Grampa, dict]:
-    """A Grampa of the setting and its per-piece cache of exact statistics."""
-    return Grampa(_vocab(key), tau=tau, ell_min=ell_min, direction="l2r"), {}
-
-
-@cache
-def _deterministic(key: str):
-    """The deterministic tokeniser of a vocabulary and its per-piece cache."""
-    setting = Setting(key, "BPE") if key == "BPE" else Setting(key, "ULM")
-    return setting.sampler(_vocab(key), seed=0), {}
-
-
-def _det_pieces(key: str, pieces: Sequence[str]) -> list[tuple[str, ...]]:
-    sampler, cache_ = _deterministic(key)
-    new = [p for p in dict.fromkeys(pieces) if p not in cache_]
-    if new:
-        for p, seg in zip(new, sampler.tokenize(new)):
-            cache_[p] = tuple(seg)
-    return [cache_[p] for p in pieces]
-
-
-def _group_law(key: str, tau: float, ell_min: int, piece: str) -> tuple[float, float, float]:
-    """GRaMPa's (entropy, E[m], P(deterministic segmentation)) of one piece, cached."""
-    g, cache_ = _grampa_laws(key, tau, ell_min)
-    hit = cache_.get(piece)
-    if hit is None:
-        det = _det_pieces(key, [piece])[0]
-        st = exact_statistics(g, piece, reference=list(det))
-        hit = cache_[piece] = (st["entropy"], st["E_m"], st["P_reference"])
-    return hit
-
-
-def _words(text: str, typos: bool, seed: int) -> list[list[list[str]]]:
-    """Words → P1 groups → P2 pieces, after LD1 typos if asked (their own seed stream)."""
-    if typos:
-        text = perturb(text, TYPO_RATE, np.random.default_rng([seed, 0]))
-    pre = Pretokeniser("sentencepiece")
-    return [g for g in (pre.pretokenise(w) for w in text.split()) if g]
-
-
-def compute_live(text: str, tau: float = 1.0, ell_min: int = 1, p: float = 0.5,
-                 vocabulary: str = "ULM", typos: bool = False, seed: int = 0) -> dict:
-    """One multiplexed sample of ``text`` and the exact statistics of its law.
-
-    Parameters
-    ----------
-    text : str
-        Raw text (whitespace-separated words).
-    tau, ell_min : GRaMPa's temperature and soft minimum length (L2R).
-    p : float in [0, 1]
-        Multiplexing rate: the chance a P1 pretoken goes to GRaMPa.
-    vocabulary : {"ULM", "BPE"} or a label of :data:`VOCABULARIES`
-    typos : bool
-        Apply LD1 typos (rate :data:`TYPO_RATE`) to the text first.
-    seed : int
-
-    Returns
-    -------
-    dict
-        ``row`` (Table 7 of the sample), ``deterministic`` (Table 7 with p = 0), ``m`` and
-        ``ell`` (sampled m per word and token lengths), ``m_det`` and ``ell_det``, ``exact``
-        and ``sampled`` (``m_mean``, ``S_mean``, ``RR_det``, ``entropy_mean`` bits per word —
-        sampled entropy is not estimable from one sample: NaN), ``words``, ``dropped``.
-    """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be str, not {type(text).__name__}")
-    key = VOCABULARIES.get(vocabulary, vocabulary)
-    key = check_choice(key, "vocabulary", ("ULM", "BPE"))
-    check_tau(tau)
-    tau = float(tau)
-    ell_min = check_int(ell_min, "ell_min", minimum=1)
-    p = check_probability(p, "p")
-    seed = check_int(seed, "seed", minimum=0)
-    if not isinstance(typos, (bool, np.bool_)):
-        raise TypeError(f"typos must be a bool, not {type(typos).__name__}")
-    vocab = _vocab(key)
-    words = _words(text, bool(typos), seed)
-    counts = {q: count_segmentations(q, vocab) for q in {q for w in words for g in w for q in g}}
-    kept = [w for w in words if all(counts[q] > 0 for g in w for q in g)]
-    groups = [g for w in kept for g in w]
-    heads = np.random.default_rng([seed, 1]).random(len(groups)) < p
-    stoch = [q for g, h in zip(groups, heads) if h for q in g]
-    g_sampler = Grampa(vocab, tau=tau, ell_min=ell_min, direction="l2r",
-                       seed=np.random.default_rng([seed, 2]))
-    sampled = iter(g_sampler.tokenize(stoch) if stoch else [])
-    flat = [q for g in groups for q in g]
-    det_of = dict(zip(flat, _det_pieces(key, flat)))
-    segs, segs_det = [], []
-    h_exact, m_exact, s_exact, rr_exact, same = [], [], [], [], []
-    k = 0
-    for w in kept:
-        lengths, det_lengths = [], []
-        h = e_m = 0.0
-        p_det = 1.0
-        equal = True
-        for g in w:
-            det = [t for q in g for t in det_of[q]]
-            det_lengths += [len(t) for t in det]
-            if heads[k]:
-                toks = [t for _ in g for t in next(sampled)]
-                equal = equal and toks == det
-            else:
-                toks = det
-            lengths += [len(t) for t in toks]
-            k += 1
-            # exact: the pretoken follows p * GRaMPa (its pieces independent) + (1 - p) * det
-            h_g, pd_g = 0.0, 1.0
-            for q in g:
-                hq, mq, pq = _group_law(key, tau, ell_min, q)
-                e_m += p * mq + (1 - p) * len(det_of[q])
-                h_g, pd_g = h_g + hq, pd_g * pq
-            q_det = p * pd_g + (1 - p)
-            p_det *= q_det
-            h += _mixture_entropy(p, h_g, pd_g, q_det)
-        n = sum(lengths)
-        segs.append(tuple(lengths))
-        segs_det.append(tuple(det_lengths))
-        same.append(equal)
-        h_exact.append(h)
-        m_exact.append(e_m)
-        rr_exact.append(1 - p_det)
-        if n > 1:
-            s_exact.append((e_m - 1) / (n - 1))
-    row, row_det = table7(segs), table7(segs_det)
-    return {
-        "row": row, "deterministic": row_det,
-        "m": np.array([len(s) for s in segs]), "ell": np.array([t for s in segs for t in s]),
-        "m_det": np.array([len(s) for s in segs_det]),
-        "ell_det": np.array([t for s in segs_det for t in s]),
-        "exact": {"m_mean": float(np.mean(m_exact)), "S_mean": float(np.mean(s_exact)),
-                  "RR_det": float(np.mean(rr_exact)), "entropy_mean": float(np.mean(h_exact))},
-        "sampled": {"m_mean": row["m_mean"], "S_mean": row["S_mean"],
-                    "RR_det": 1 - float(np.mean(same)), "entropy_mean": math.nan},
-        "words": len(kept), "dropped": len(words) - len(kept),
-        "settings": {"tau": tau, "ell_min": ell_min, "p": p, "vocabulary": key,
-                     "typos": bool(typos), "seed": seed},
-    }
-
-
-def _mixture_entropy(p: float, h_g: float, pd_g: float, q_det: float) -> float:
-    """Entropy (bits) of ``p · GRaMPa + (1 − p) · δ_det`` for one pretoken.
-
-    The GRaMPa law keeps its mass ``p · P_G(s)`` on every ``s ≠ det``; ``det`` gets
-    ``q_det = p · P_G(det) + 1 − p``.
-
-    >>> round(_mixture_entropy(0.5, 1.0, 0.5, 0.75), 6)  # {0.75, 0.25}
-    0.811278
-    """
-    if p == 0:
-        return 0.0
-    h = p * h_g + (p * pd_g * math.log2(pd_g) if pd_g > 0 else 0.0) \
-        - p * (1 - pd_g) * math.log2(p)
-    return h - (q_det * math.log2(q_det) if q_det > 0 else 0.0)
+__all__ = ["TYPO_RATE", "VOCABULARIES", "compute_live", "live_tables", "load_results",
+           "plot_live", "text_slice"]
 
 
 def plot_live(result: dict, title: str | None = None) -> Figure:

@@ -8,7 +8,7 @@
 
 Every compute function is pure (fixed seeds; no clock). This module implements no sampler
 (:mod:`workbench.samplers`) and does not time anything (``benchmarks/bench_rejection.py``
-does); the words come from :mod:`.baselines`.
+does); the words come from :mod:`workbench.datasets.corpora`.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .._core.validate import check_int
+from ..datasets.corpora import spell_words, synthetic_words
 from ..lattice import check_vocab, check_word, count_segmentations
 from ..samplers import (
     BitRejectionSampler,
@@ -29,7 +30,6 @@ from ..samplers import (
 )
 from ..stats import tv_distance, tv_sampling_bound
 from ..vocab import Vocabulary
-from .baselines import spell_words, synthetic_words
 from .common import ACCENT, GREEN, LAW, PINK, SAMPLE, check_samples
 
 __all__ = ["REJECTION_SAMPLERS", "plot_rejection_words", "plot_unigram_demo",

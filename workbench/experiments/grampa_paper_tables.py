@@ -7,7 +7,7 @@ the SlimPajama validation set with 32k-token BPE and ULM vocabularies and *witho
 multiplexing. Transcribed by hand from ``shared/papers/000_eb4445ae95085a5b.txt`` (the
 two tables just before Table 1's appendix version; page breaks are lost in that text).
 
-Rows are keyed by the same setting labels as :mod:`.tables` (``"BPE / BPE p_d=0.1"``,
+Rows are keyed by the same setting labels as :mod:`.grampa_settings` (``"BPE / BPE p_d=0.1"``,
 ``"ULM / GRaMPa l_min=2 tau=-10"``, ...). This module holds numbers only and computes nothing.
 
 Example

@@ -5,7 +5,7 @@ tokeniser setting (:data:`SETTINGS`, the paper's layout): BPE and BPE-dropout 0.
 GRaMPa on the BPE vocabulary; ULM k = 1 and k = 64 with α = 0.15 and GRaMPa on the ULM
 vocabulary; GRaMPa with τ ∈ {1, 5, −10} × ℓ_min ∈ {1, 2}, L2R, without multiplexing.
 
-* **Words.** The whitespace-separated words of the text in order (:func:`text_words`), each
+* **Words.** The whitespace-separated words of the text in order (`pretokenised_words`), each
   split by P1 + P2 (:class:`workbench.pretokenise.Pretokeniser`, ``▁`` marker) into pieces;
   a word's segmentation is the concatenation of its pieces' segmentations (the pretokeniser
   fixes those boundaries), so ``|s|`` counts the marker. Words some piece of which a
@@ -24,8 +24,9 @@ vocabulary; GRaMPa with τ ∈ {1, 5, −10} × ℓ_min ∈ {1, 2}, L2R, without
   ``log2 N_V(s)`` (the limit M → ∞), exact RR is ``1 − P(most likely)``.
 
 ``python -m workbench tables`` (:func:`main`) writes ``table7.csv``, ``table8.csv`` and a
-``README.md`` into ``results/tables``. The paper's numbers: :mod:`.paper_tables`.
-This module draws nothing (notebook 06's panels: :mod:`.real_text`) and does not multiplex.
+``README.md`` into ``results/tables``. The settings and their exact laws:
+:mod:`.grampa_settings`; the paper's numbers: :mod:`.grampa_paper_tables`. This module draws
+nothing (notebook 06's panels: :mod:`workbench.figures.real_text`) and does not multiplex.
 
 Example
 -------
@@ -47,35 +48,30 @@ import sys
 import time
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from .._core.rng import as_generator, base_seed
-from .._core.validate import check_budget, check_choice, check_int, check_probability, check_real
-from ..grampa import Grampa, check_tau
-from ..grampa.statistics import exact_statistics
+from .._core.validate import check_budget, check_int
+from ..datasets.corpora import split_words
 from ..lattice import count_segmentations
 from ..metrics.segmentation import distribution_stats, table7, table8
 from ..pretokenise import Pretokeniser
-from ..samplers import BPESampler, ULMSampler, merges_from_vocabulary
 from ..vocab import Vocabulary
-from .paper_tables import PAPER_TABLE7, PAPER_TABLE8, TABLE7_COLUMNS, TABLE8_COLUMNS
+from .grampa_paper_tables import PAPER_TABLE7, PAPER_TABLE8, TABLE7_COLUMNS, TABLE8_COLUMNS
+from .grampa_settings import SETTINGS, Setting, exact_table8, exact_words
 
 __all__ = [
     "FULL",
     "QUICK",
-    "SETTINGS",
-    "Setting",
     "compare_with_paper",
-    "exact_piece",
     "main",
+    "pretokenised_words",
     "sample_segmentations",
     "table7_rows",
     "table8_rows",
-    "text_words",
 ]
 
 Word = tuple[str, ...]
@@ -90,102 +86,20 @@ FULL = {"words": 200_000, "type_words": 20_000, "samples": 100}
 QUICK = {"words": 2_000, "type_words": 200, "samples": 20}
 
 
-@dataclass(frozen=True)
-class Setting:
-    """One tokeniser of Tables 7–8: which trained vocabulary, which tokeniser, its knobs.
-
-    >>> Setting("BPE", "BPE", dropout=0.1).label
-    'BPE / BPE p_d=0.1'
-    """
-
-    vocabulary: str
-    tokeniser: str
-    dropout: float = 0.0
-    nbest: int = 1
-    alpha: float = 1.0
-    tau: float = 1.0
-    ell_min: int = 1
-
-    def __post_init__(self) -> None:
-        check_choice(self.vocabulary, "vocabulary", ("BPE", "ULM"))
-        check_choice(self.tokeniser, "tokeniser", ("BPE", "ULM", "GRaMPa"))
-        check_probability(self.dropout, "dropout")
-        check_int(self.nbest, "nbest", minimum=1)
-        check_real(self.alpha, "alpha")
-        check_tau(self.tau)
-        check_int(self.ell_min, "ell_min", minimum=1)
-
-    @property
-    def params(self) -> str:
-        """The knobs as the paper prints them (ASCII)."""
-        if self.tokeniser == "BPE":
-            return f"p_d={self.dropout:g}"
-        if self.tokeniser == "ULM":
-            return f"k={self.nbest} alpha={self.alpha:g}"
-        return f"l_min={self.ell_min} tau={self.tau:g}"
-
-    @property
-    def label(self) -> str:
-        """``"<vocabulary> / <tokeniser> <params>"``, the key of :mod:`.paper_tables`."""
-        return f"{self.vocabulary} / {self.tokeniser} {self.params}"
-
-    @property
-    def deterministic(self) -> bool:
-        """True for BPE without dropout and ULM with k = 1."""
-        return (self.tokeniser == "BPE" and self.dropout == 0) or (
-            self.tokeniser == "ULM" and self.nbest == 1)
-
-    def sampler(self, vocab: Vocabulary, seed: object = None):
-        """The sampler of this setting over ``vocab`` (GRaMPa L2R, ULM by its own k-best)."""
-        if self.tokeniser == "GRaMPa":
-            return Grampa(vocab, tau=self.tau, ell_min=self.ell_min, direction="l2r", seed=seed)
-        if self.tokeniser == "ULM":
-            return ULMSampler(vocab, nbest=self.nbest, alpha=self.alpha, seed=seed)
-        return BPESampler(vocab, dropout=self.dropout, merges=_merges(vocab), seed=seed)
-
-
-def _grampas(vocab: str) -> list[Setting]:
-    return [Setting(vocab, "GRaMPa", tau=t, ell_min=e) for e in (1, 2) for t in (1.0, 5.0, -10.0)]
-
-
-#: The 16 settings of the paper's Tables 7 and 8, in its order.
-SETTINGS: tuple[Setting, ...] = (
-    Setting("BPE", "BPE"), Setting("BPE", "BPE", dropout=0.1), *_grampas("BPE"),
-    Setting("ULM", "ULM"), Setting("ULM", "ULM", nbest=64, alpha=0.15), *_grampas("ULM"),
-)
-
-_MERGES: dict[int, tuple[Vocabulary, list[tuple[str, str]]]] = {}
-
-
-def _merges(vocab: Vocabulary) -> list[tuple[str, str]]:
-    """:func:`merges_from_vocabulary`, cached per vocabulary object (it takes a second)."""
-    hit = _MERGES.get(id(vocab))
-    if hit is None or hit[0] is not vocab:
-        hit = _MERGES[id(vocab)] = (vocab, merges_from_vocabulary(vocab))
-    return hit[1]
-
-
 # ------------------------------------------------------------------------------ words
-def text_words(text: str, alphabet: str = "sentencepiece", limit: int | None = None
-               ) -> list[Word]:
+def pretokenised_words(text: str, alphabet: str = "sentencepiece", limit: int | None = None
+                       ) -> list[Word]:
     """The whitespace-separated words of ``text`` in order, each as its P1 + P2 pieces.
 
-    >>> text_words("It's 42, Sir.")
+    :func:`workbench.datasets.corpora.split_words` with
+    :meth:`workbench.pretokenise.Pretokeniser.pieces`.
+
+    >>> pretokenised_words("It's 42, Sir.")
     [('▁It', "'s"), ('▁', '4', '2', '▁,'), ('▁Sir', '▁.')]
     """
     if not isinstance(text, str):
         raise TypeError(f"text must be str, not {type(text).__name__}")
-    if limit is not None:
-        limit = check_int(limit, "limit", minimum=0)
-    pre = Pretokeniser(alphabet)
-    out: list[Word] = []
-    for w in text.split():
-        if limit is not None and len(out) >= limit:
-            break
-        pieces = tuple(pre.pieces(w))
-        if pieces:
-            out.append(pieces)
-    return out
+    return split_words(text, Pretokeniser(alphabet).pieces, limit)
 
 
 def _check_words(words: object) -> list[Word]:
@@ -285,77 +199,6 @@ def sample_segmentations(sampler: object, words: Sequence[Word], repeats: int = 
     return out
 
 
-# ------------------------------------------------------------------------------ exact laws
-def _mode_probability(arcs: Mapping[tuple[int, int], float], n: int) -> float:
-    """Largest path probability from node 0 to ``n`` (arcs in word coordinates).
-
-    >>> _mode_probability({(0, 1): 0.5, (1, 2): 1.0, (0, 2): 0.5}, 2)
-    0.5
-    """
-    best = [0.0] * (n + 1)
-    best[0] = 1.0
-    for (i, j), p in sorted(arcs.items(), key=lambda a: a[0][1]):
-        best[j] = max(best[j], best[i] * p)
-    return best[n]
-
-
-def exact_piece(setting: Setting, sampler: object, piece: str) -> tuple[float, float, float]:
-    """``(entropy in bits, E[m], P(most likely segmentation))`` of one piece's law.
-
-    GRaMPa: :func:`exact_statistics` plus a max-product pass over its arc probabilities;
-    ULM: its k-best list and their probabilities; deterministic BPE: one segmentation.
-    BPE-dropout: NaNs (its law is not computed).
-
-    >>> from workbench import Vocabulary
-    >>> g = Setting("ULM", "GRaMPa")
-    >>> exact_piece(g, g.sampler(Vocabulary(["a", "b", "ab"])), "abab")
-    (2.0, 3.0, 0.25)
-    """
-    if setting.tokeniser == "GRaMPa":
-        st = exact_statistics(sampler, piece)  # type: ignore[arg-type]
-        mode = _mode_probability(sampler.arc_probabilities(piece), len(piece))  # type: ignore
-        return st["entropy"], st["E_m"], mode
-    if setting.tokeniser == "ULM":
-        segs, probs = sampler.kbest(piece)  # type: ignore[attr-defined]
-        h = -sum(p * math.log2(p) for p in probs if p > 0)
-        return h, sum(p * len(s) for s, p in zip(segs, probs)), max(probs)
-    if setting.dropout == 0:
-        return 0.0, float(len(sampler.sample(piece))), 1.0  # type: ignore[attr-defined]
-    return math.nan, math.nan, math.nan
-
-
-_EXACT: dict[tuple[Setting, int], tuple[Vocabulary, object, dict]] = {}
-
-
-def _exact_cache(setting: Setting, vocab: Vocabulary) -> tuple[object, dict]:
-    """A sampler of the setting and its piece → exact law cache (shared by both tables)."""
-    hit = _EXACT.get((setting, id(vocab)))
-    if hit is None or hit[0] is not vocab:
-        if len(_EXACT) >= 64:
-            _EXACT.clear()
-        hit = _EXACT[(setting, id(vocab))] = (vocab, setting.sampler(vocab, seed=0), {})
-    return hit[1], hit[2]
-
-
-def _exact_words(setting: Setting, vocab: Vocabulary, words: list[Word]
-                 ) -> list[tuple[float, float, float]]:
-    """Per word: entropy (sum), E[m] (sum), P(most likely) (product) over its pieces."""
-    if setting.tokeniser == "BPE" and setting.dropout > 0:
-        return [(math.nan, math.nan, math.nan)] * len(words)
-    sampler, cache = _exact_cache(setting, vocab)
-    out = []
-    for w in words:
-        h = e_m = 0.0
-        mode = 1.0
-        for p in w:
-            hit = cache.get(p)
-            if hit is None:
-                hit = cache[p] = exact_piece(setting, sampler, p)
-            h, e_m, mode = h + hit[0], e_m + hit[1], mode * hit[2]
-        out.append((h, e_m, mode))
-    return out
-
-
 # ------------------------------------------------------------------------------ the rows
 def _progress(items: list, progress: bool | None, desc: str):
     from tqdm.auto import tqdm
@@ -376,7 +219,7 @@ def table7_rows(words: Iterable[Sequence[str]], vocabularies: Mapping[str, Vocab
 
     Parameters
     ----------
-    words : sequence of words, each a sequence of pieces (:func:`text_words`)
+    words : sequence of words, each a sequence of pieces (`pretokenised_words`)
         Word tokens (repetitions count).
     vocabularies : mapping
         ``{"BPE": Vocabulary, "ULM": Vocabulary}`` (only the keys the settings use).
@@ -402,7 +245,7 @@ def table7_rows(words: Iterable[Sequence[str]], vocabularies: Mapping[str, Vocab
         vocab = vocabs[s.vocabulary]
         segs = sample_segmentations(s.sampler(vocab, _setting_seed(seed, s, 7)), kept)
         row = {**_head(s), **table7(segs)}
-        exact = _exact_words(s, vocab, kept)
+        exact = exact_words(s, vocab, kept)
         e_m = np.array([e[1] for e in exact])
         e_s = [(m - 1) / (n - 1) for (_, m, _), n in zip(exact, lengths) if n > 1]
         row["m_exact_mean"] = float(e_m.mean()) if kept else math.nan
@@ -411,17 +254,6 @@ def table7_rows(words: Iterable[Sequence[str]], vocabularies: Mapping[str, Vocab
         rows.append(row)
     return pd.DataFrame(rows, columns=list(_head(SETTINGS[0])) + list(TABLE7_COLUMNS) + [
         "m_exact_mean", "S_exact_mean", "words", "tokens", "dropped"])
-
-
-def _exact8(h: float, mode: float, n_seg: int) -> dict[str, float]:
-    """Exact Table 8 fractions of one word: H1/H0, H1pr/H0pr, RR (NaN where undefined)."""
-    out = {"H1_H0_exact": h / math.log2(n_seg) if n_seg > 1 else math.nan,
-           "RR_exact": 1.0 - mode, "H1pr_H0pr_exact": math.nan}
-    if n_seg > 2 and 0.0 < mode < 1.0 and not math.isnan(h):
-        rest = 1.0 - mode  # entropy of the law given "not the most likely segmentation"
-        h_rest = (h + mode * math.log2(mode)) / rest + math.log2(rest)
-        out["H1pr_H0pr_exact"] = max(h_rest, 0.0) / math.log2(n_seg - 1)
-    return out
 
 
 def table8_rows(words: Iterable[Sequence[str]], vocabularies: Mapping[str, Vocabulary],
@@ -464,8 +296,8 @@ def table8_rows(words: Iterable[Sequence[str]], vocabularies: Mapping[str, Vocab
         for name, value in table8(per_word).items():
             if name != "words":
                 row[name] = 100 * value
-        exact = [_exact8(h, mode, n) for (h, _, mode), n in
-                 zip(_exact_words(s, vocab, multi), n_multi)]
+        exact = [exact_table8(h, mode, n) for (h, _, mode), n in
+                 zip(exact_words(s, vocab, multi), n_multi)]
         for name in ("H1pr_H0pr_exact", "H1_H0_exact", "RR_exact"):
             vals = np.array([e[name] for e in exact], dtype=float)
             vals = vals[~np.isnan(vals)]
@@ -547,7 +379,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     vocabs = load_vocabularies()
-    words = text_words(load_text(args.text), "sentencepiece", limit=n7)
+    words = pretokenised_words(load_text(args.text), "sentencepiece", limit=n7)
     t7 = table7_rows(words, vocabs, seed=seed, progress=progress)
     t8 = table8_rows(words[:n8], vocabs, samples=m, seed=seed, progress=progress)
     seconds = time.perf_counter() - t0
@@ -558,8 +390,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     readme = [
         "# GRaMPa Tables 7 and 8 on the shipped English text",
         "",
-        f"Command: `{command}` (`workbench/figures/tables.py`); {time.strftime('%Y-%m-%d')}; "
-        f"{seconds:.0f} s on {os.cpu_count()} cores.",
+        f"Command: `{command}` (`workbench/experiments/grampa_tables.py`); "
+        f"{time.strftime('%Y-%m-%d')}; {seconds:.0f} s on {os.cpu_count()} cores.",
         "",
         f"Corpus: the first {n7:,} whitespace-separated words of the shipped `{args.text}` "
         f"text, P1 + P2 pretokenised (`▁` marker); {int(t7['words'].iloc[0]):,} kept "
@@ -576,8 +408,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "k-best list, BPE trivially); exact H1/H0 divides by log2 N_V(s) (M → ∞).",
         "- GRaMPa: L2R, no multiplexing; ULM k = 64 samples by the package's k-best Viterbi.",
         "",
-        "The paper's numbers: `workbench/figures/paper_tables.py`; the comparison: notebook "
-        "`06_skew_on_real_text`.",
+        "The paper's numbers: `workbench/experiments/grampa_paper_tables.py`; the comparison: "
+        "notebook `06_skew_on_real_text`.",
         "",
     ]
     _write(out / "README.md", "\n".join(readme))

@@ -1,0 +1,25 @@
+"""Experiments: setups, training recipes and the runners that write ``results/``.
+
+One module per paper's experiment (those that write results have a ``main(argv)``):
+
+* :mod:`.grampa_tables` — GRaMPa Tables 7–8 (``python -m workbench tables`` →
+  ``results/tables``); :mod:`.grampa_settings` its 16 tokenisers and their exact laws;
+  :mod:`.grampa_paper_tables` the paper's own numbers; :mod:`.grampa_live` notebook 06's
+  live row (a multiplexed sample beside its exact statistics); :mod:`.grampa_regularisation`
+  Figure 6 (regularisation rate against each sampler's knob); :mod:`.grampa_vocabulary_shape`
+  Figures 7 and 9 (token lengths, share of segmentations a vocabulary allows);
+* :mod:`.grampa_efficiency` — GRaMPa Figures 10–12, Rényi efficiency against regularisation
+  (``python -m workbench experiments`` → ``results/efficiency``);
+* :mod:`.renyi` — Cognetta et al.'s counterexamples, Tables 1–3 in spirit and Theorem 4.1
+  on real drops (``results/renyi``);
+* :mod:`.batch_bpe` — BatchBPE: batch sizes, serial vs batched order, stop words and the
+  frequency cut-off against held-out length;
+* :mod:`.greedtok` — GreedTok against BPE and ULM at equal sizes, β(k), the vertex-cover
+  reduction, a word's cover steps;
+* :mod:`.training` — the training recipes they share (serial / batched BPE, SentencePiece
+  ULM, quiet GreedTok).
+
+Corpus recipes (text → lines, words, chunks) live in :mod:`workbench.datasets.corpora`.
+Nothing here draws (``workbench.figures`` does, calling these functions); nothing below this
+layer imports it. The submodules are imported on demand (``import workbench`` does not).
+"""

@@ -1,0 +1,232 @@
+"""GRaMPa's Figure 6 on real words: regularisation rate against each sampler's knob (notebook 07).
+
+Bauwens et al. (GRaMPa), §5 and Figure 6. :func:`regularisation_rate` is the share of
+sampled segmentations that differ from the deterministic one, against a sampler's
+hyperparameter (BPE-dropout ``p_d``, ULM ``α`` at ``k = 64``, MaxMatch-dropout ``q``, GRaMPa
+``τ``), sampled with a ±2 standard-error band, and exact where the sampler allows it (GRaMPa,
+k-best ULM); :func:`figure6` gathers the four curves on the shipped vocabularies and
+:func:`~workbench.datasets.corpora.letter_words`, :func:`regularisation_point` one value of
+one of them with example segmentations.
+
+Every function is pure (fixed seeds; no clock). This module implements no sampler
+(:mod:`workbench.samplers`, :class:`workbench.Grampa`), does not time anything and draws
+nothing (:mod:`workbench.figures.baselines` does).
+
+Example
+-------
+>>> FAMILIES
+('bpe-dropout', 'ulm', 'maxmatch-dropout', 'grampa')
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from .._core.validate import check_budget, check_choice, check_int, check_real
+from ..datasets.corpora import check_words, letter_words
+from ..grampa import Grampa
+from ..grampa.statistics import exact_statistics
+from ..lattice import check_vocab
+from ..samplers import BPESampler, MaxMatchSampler, ULMSampler
+from ..vocab import Vocabulary
+
+__all__ = [
+    "FAMILIES",
+    "FIGURE6_VALUES",
+    "ULM_NBEST",
+    "figure6",
+    "regularisation_point",
+    "regularisation_rate",
+]
+
+FAMILIES = ("bpe-dropout", "ulm", "maxmatch-dropout", "grampa")
+"""Sampler families of Figure 6; the first three are also the deterministic references."""
+
+ULM_NBEST = 64
+"""``k`` of stochastic ULM, as in the paper (§5.1, Kudo 2018)."""
+
+FIGURE6_VALUES: dict[str, tuple[float, ...]] = {
+    "bpe-dropout": (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5),
+    "ulm": (0.0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.75, 1.0),
+    "maxmatch-dropout": (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5),
+    "grampa": (0.25, 0.5, 1.0, 2.0, 5.0, 20.0, math.inf, -20.0, -5.0, -2.0, -1.0),
+}
+"""Default hyperparameter grid per family: ``p_d``, ``α``, ``q``, ``τ``."""
+
+# --------------------------------------------------------------------------- Figure 6
+@lru_cache(maxsize=4)
+def _bpe_model(vocab: Vocabulary):
+    return BPESampler(vocab).model
+
+
+def _sampler(family: str, vocab: Vocabulary, value: float, seed: Any):
+    if family == "bpe-dropout":
+        return BPESampler(vocab, dropout=value, model=_bpe_model(vocab), seed=seed)
+    if family == "ulm":
+        return ULMSampler(vocab, nbest=ULM_NBEST, alpha=value, seed=seed)
+    if family == "maxmatch-dropout":
+        return MaxMatchSampler(vocab, dropout=value, seed=seed)
+    return Grampa(vocab, tau=value, seed=seed)
+
+
+def _reference(family: str, vocab: Vocabulary, words: list[str]) -> list[tuple[str, ...]]:
+    """The deterministic segmentation of each word: BPE, ULM's Viterbi or MaxMatch."""
+    if family == "bpe-dropout":
+        sampler: Any = BPESampler(vocab, model=_bpe_model(vocab))
+    elif family == "ulm":
+        sampler = ULMSampler(vocab, nbest=1)
+    else:
+        sampler = MaxMatchSampler(vocab)
+    return [tuple(t) for t in sampler.tokenize(words)]
+
+
+def _check_value(family: str, value: object) -> float:
+    if family == "grampa":
+        return check_real(value, "tau", allow_inf=True)
+    if family == "ulm":
+        return check_real(value, "alpha", minimum=0.0)
+    return check_real(value, "dropout", minimum=0.0, maximum=1.0)
+
+
+def regularisation_rate(family: str, vocab: Vocabulary, words: Sequence[str],
+                        values: Sequence[float] | None = None, *, n_samples: int = 4,
+                        seed: int = 0, reference: str | None = None) -> dict[str, Any]:
+    """Figure 6: the share of sampled segmentations that differ from the deterministic one.
+
+    Every word (an occurrence: repeated words count again) is sampled ``n_samples`` times
+    at every value. The band is ± 2 standard errors ``√(RR(1 − RR)/N)`` over the ``N``
+    samples (conservative: independent draws with per-word rates ``p_i`` have a variance
+    of at most ``N·RR(1 − RR)``).
+
+    Parameters
+    ----------
+    family : {"bpe-dropout", "ulm", "maxmatch-dropout", "grampa"}
+        BPE-dropout (value ``p_d``), stochastic ULM with ``k = ULM_NBEST`` (value ``α``),
+        MaxMatch-dropout (value ``q``) or GRaMPa with ``ℓ_min = 1`` (value ``τ``).
+    vocab : Vocabulary
+        Finite; BPE and ULM need ``scores`` (merge order, log probabilities).
+    words : sequence of str
+        In the vocabulary's alphabet (:func:`workbench.datasets.corpora.letter_words`).
+    values : sequence of float, optional
+        Default :data:`FIGURE6_VALUES` ``[family]``.
+    n_samples : int
+        Samples per word and value.
+    seed : int
+        Value ``k`` samples with ``numpy.random.default_rng([seed, k])``: a point does not
+        depend on the others.
+    reference : str, optional
+        Whose deterministic segmentation counts as "not regularised": the family itself
+        (default; for GRaMPa ``"ulm"``), or one of ``"bpe-dropout"``, ``"ulm"``,
+        ``"maxmatch-dropout"``.
+
+    Returns
+    -------
+    dict
+        ``family``, ``reference``, ``values`` and per value ``rate``, ``low``, ``high``
+        (the band), ``exact`` (GRaMPa: ``1 − P_τ(reference)`` by
+        :func:`workbench.grampa.statistics.exact_statistics`; ULM: ``1 − P(reference)``
+        from the k-best list; NaN otherwise); ``words``, ``n_samples``, ``seed``.
+
+    Examples
+    --------
+    >>> from workbench import Vocabulary
+    >>> v = Vocabulary(["a", "b", "ab"], scores=[-1.0, -1.0, -0.5])
+    >>> r = regularisation_rate("grampa", v, ["abab"], [1.0], n_samples=50)
+    >>> float(r["exact"][0])  # four segmentations, one is ULM's (ab, ab)
+    0.75
+    """
+    family = check_choice(family, "family", FAMILIES)
+    vocab = check_vocab(vocab)
+    if vocab.is_infinite:
+        raise ValueError("regularisation_rate needs a finite vocabulary (the baselines have "
+                         "no deterministic segmentation under the infinite one)")
+    words = check_words(words, vocab)
+    vals = [_check_value(family, v) for v in (FIGURE6_VALUES[family] if values is None
+                                               else values)]
+    if not vals:
+        raise ValueError("values must not be empty")
+    size = check_int(n_samples, "n_samples", minimum=1, maximum=10_000)
+    seed = check_int(seed, "seed", minimum=0)
+    ref_family = family if reference is None and family != "grampa" else (reference or "ulm")
+    ref_family = check_choice(ref_family, "reference", FAMILIES[:3])
+    check_budget(len(words) * size * (1 + max(map(len, words))) * 64,
+                 f"{len(words):,} words × {size} samples")
+    ref = _reference(ref_family, vocab, words)
+    batch = [w for w in words for _ in range(size)]
+    want = [r for r in ref for _ in range(size)]
+    k = len(vals)
+    out: dict[str, Any] = {"family": family, "reference": ref_family,
+                           "values": np.array(vals, dtype=float), "rate": np.zeros(k),
+                           "exact": np.full(k, np.nan), "words": len(words),
+                           "n_samples": size, "seed": seed}
+    for i, value in enumerate(vals):
+        sampler = _sampler(family, vocab, value, np.random.default_rng([seed, i]))
+        got = sampler.tokenize(batch)
+        out["rate"][i] = float(np.mean([tuple(g) != w for g, w in zip(got, want)]))
+        if family == "grampa":
+            out["exact"][i] = float(np.mean([exact_statistics(sampler, w, reference=r)["RR"]
+                                             for w, r in zip(words, ref)]))
+        elif family == "ulm" and ref_family == "ulm":
+            p_ref = []
+            for w, r in zip(words, ref):
+                segs, probs = sampler.kbest(w)
+                p_ref.append(sum(p for s, p in zip(segs, probs) if s == r))
+            out["exact"][i] = 1.0 - float(np.mean(p_ref))
+    half = 2 * np.sqrt(out["rate"] * (1 - out["rate"]) / (len(words) * size))
+    out["low"] = np.clip(out["rate"] - half, 0.0, 1.0)
+    out["high"] = np.clip(out["rate"] + half, 0.0, 1.0)
+    return out
+
+
+def figure6(n_words: int = 200, n_samples: int = 4, seed: int = 0,
+            values: Mapping[str, Sequence[float]] | None = None) -> dict[str, dict[str, Any]]:
+    """Figure 6's four curves on the shipped vocabularies and
+    :func:`~workbench.datasets.corpora.letter_words`.
+
+    BPE-dropout and MaxMatch-dropout on ``bpe-8k`` (references: BPE, MaxMatch), stochastic
+    ULM (``k = 64``) and GRaMPa on ``ulm-8k`` (reference: ULM's Viterbi segmentation, the
+    deterministic tokeniser GRaMPa multiplexes with in §5.2).
+    """
+    chosen = dict(FIGURE6_VALUES if values is None else values)
+    out = {}
+    for family, vals in chosen.items():
+        vocab = _family_vocabulary(check_choice(family, "family", FAMILIES))
+        out[family] = regularisation_rate(family, vocab, letter_words(n_words, vocab), vals,
+                                          n_samples=n_samples, seed=seed)
+        out[family]["vocabulary"] = vocab.name
+    return out
+
+
+def _family_vocabulary(family: str) -> Vocabulary:
+    from ..datasets import load_vocabulary
+
+    return load_vocabulary("bpe-8k" if family in ("bpe-dropout", "maxmatch-dropout")
+                           else "ulm-8k")
+
+
+def regularisation_point(family: str, value: float, n_words: int = 200, n_samples: int = 4,
+                         seed: int = 0, n_examples: int = 6) -> dict[str, Any]:
+    """One point of :func:`figure6` (same vocabulary and words) with example segmentations.
+
+    Returns :func:`regularisation_rate`'s dict for ``[value]`` plus ``examples``: for the
+    first ``n_examples`` distinct words, ``(word, reference tokens, three sampled
+    segmentations)`` at ``value`` (seeded).
+    """
+    family = check_choice(family, "family", FAMILIES)
+    vocab = _family_vocabulary(family)
+    words = letter_words(n_words, vocab)
+    out = regularisation_rate(family, vocab, words, [value], n_samples=n_samples, seed=seed)
+    out["vocabulary"] = vocab.name
+    count = check_int(n_examples, "n_examples", minimum=0, maximum=100)
+    shown = list(dict.fromkeys(w for w in words if len(w) > 4))[:count]
+    ref = _reference(out["reference"], vocab, shown)
+    sampler = _sampler(family, vocab, out["values"][0], np.random.default_rng([seed, 10**6]))
+    draws = sampler.tokenize([w for w in shown for _ in range(3)])
+    out["examples"] = [(w, list(r), draws[3 * k:3 * k + 3])
+                       for k, (w, r) in enumerate(zip(shown, ref))]
+    return out

@@ -1,0 +1,206 @@
+"""GreedTok experiments (partition cover, Lim et al. 2025; notebook 09).
+
+* :func:`compute_tokens_per_word` — tokens per word of GreedTok, BPE and ULM at equal
+  vocabulary sizes (256 bytes + k) on a chunk→count table; :func:`compute_token_sets` and
+  :func:`compute_overlap` — how much their token sets share;
+* :func:`compute_beta` — β(k) = GreedTok / GreedWMC;
+* :func:`compute_reduction` — Theorem 1 on a small named graph (:data:`GRAPHS`);
+* :func:`compute_cover_steps` — one word's cover marks after each token that changes it.
+
+The three methods are the recipes of :mod:`.training`: GreedTok
+(:func:`~.training.train_greedtok_quietly`), our batched BPE
+(:func:`~.training.train_batched_bpe`) and SentencePiece's unigram trainer with byte fallback
+and ``256 + k + 3`` pieces (:func:`~.training.train_ulm`). The corpus of the notebook is the
+shipped Shakespeare text cut into GreedTok's space-prefixed chunks
+(:func:`workbench.datasets.corpora.greedtok_text_chunk_counts`).
+
+This module draws nothing (:mod:`workbench.figures.partition_cover` does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+
+from ..greedtok import (
+    GreedTokModel,
+    beta_curve,
+    has_vertex_cover,
+    optimum,
+    segment,
+    vertex_cover_instance,
+)
+from .training import train_batched_bpe, train_greedtok_quietly, train_ulm
+
+__all__ = [
+    "GRAPHS",
+    "METHODS",
+    "CoverStep",
+    "ReductionResult",
+    "compute_beta",
+    "compute_cover_steps",
+    "compute_overlap",
+    "compute_reduction",
+    "compute_token_sets",
+    "compute_tokens_per_word",
+    "reduction_agrees",
+]
+
+METHODS = ("GreedTok", "BPE", "ULM")
+
+#: Small graphs for the reduction widget (edge lists over vertices 0..n-1).
+GRAPHS: dict[str, list[tuple[int, int]]] = {
+    "path P5": [(0, 1), (1, 2), (2, 3), (3, 4)],
+    "star K1,4": [(0, 1), (0, 2), (0, 3), (0, 4)],
+    "triangle K3": [(0, 1), (1, 2), (0, 2)],
+    "square C4": [(0, 1), (1, 2), (2, 3), (0, 3)],
+    "pentagon C5": [(0, 1), (1, 2), (2, 3), (3, 4), (0, 4)],
+    "K4": [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)],
+    "bull": [(0, 1), (1, 2), (0, 2), (1, 3), (2, 4)],
+    "Petersen": [(0, 1), (1, 2), (2, 3), (3, 4), (0, 4), (0, 5), (1, 6), (2, 7), (3, 8),
+                 (4, 9), (5, 7), (7, 9), (6, 9), (6, 8), (5, 8)],
+}
+
+
+# --------------------------------------------------------------------------- the methods
+def _greedtok(counts: Mapping[str, int], k: int) -> tuple[set[bytes], list[int]]:
+    model = train_greedtok_quietly(counts, k)
+    _, offsets = model.encode_ids(list(counts))
+    return set(model.tokens), np.diff(offsets).tolist()
+
+
+def _bpe(counts: Mapping[str, int], k: int) -> tuple[set[bytes], list[int]]:
+    model = train_batched_bpe(counts, 256 + k)
+    lengths = [len(ids) for ids in model.encode_chunks(list(counts))]
+    return {t for t in model.vocab.values() if len(t) > 1}, lengths
+
+
+def _ulm(counts: Mapping[str, int], k: int) -> tuple[set[bytes], list[int]]:
+    sp = train_ulm(counts, k)
+    lengths = [len(p) for p in sp.encode(list(counts))]
+    tokens = set()
+    for i in range(sp.get_piece_size()):
+        if sp.is_byte(i) or sp.is_control(i) or sp.is_unknown(i):
+            continue
+        raw = sp.id_to_piece(i).replace("\u2581", " ").encode("utf-8")
+        if len(raw) > 1:
+            tokens.add(raw)
+    return tokens, lengths
+
+
+_TRAINERS = {"GreedTok": _greedtok, "BPE": _bpe, "ULM": _ulm}
+
+
+def compute_token_sets(counts: Mapping[str, int], k: int,
+                       methods: Sequence[str] = METHODS) -> dict[str, set[bytes]]:
+    """Each method's multi-byte tokens (as UTF-8 ``bytes``) at vocabulary size 256 + k."""
+    return {m: _TRAINERS[m](counts, k)[0] for m in methods}
+
+
+def compute_tokens_per_word(counts: Mapping[str, int], ks: Sequence[int],
+                            methods: Sequence[str] = METHODS) -> dict[str, list[float]]:
+    """Count-weighted tokens per chunk of each method for each ``k`` (vocabulary 256 + k)."""
+    weights = np.fromiter(counts.values(), dtype=np.float64, count=len(counts))
+    out: dict[str, list[float]] = {m: [] for m in methods}
+    for k in ks:
+        for m in methods:
+            _, lengths = _TRAINERS[m](counts, k)
+            out[m].append(float(np.dot(lengths, weights) / weights.sum()))
+    return out
+
+
+def compute_overlap(sets: Mapping[str, set]) -> dict[str, int]:
+    """Sizes of every pairwise and the triple intersection, keyed ``"A ∩ B"``.
+
+    >>> compute_overlap({"A": {1, 2}, "B": {2, 3}, "C": {2}})
+    {'A': 2, 'B': 2, 'C': 1, 'A ∩ B': 1, 'A ∩ C': 1, 'B ∩ C': 1, 'A ∩ B ∩ C': 1}
+    """
+    names = list(sets)
+    out = {n: len(sets[n]) for n in names}
+    for r in range(2, len(names) + 1):
+        for group in combinations(names, r):
+            out[" ∩ ".join(group)] = len(set.intersection(*(sets[g] for g in group)))
+    return out
+
+
+def compute_beta(counts: Mapping[str, int], k: int):
+    """β(k) for k = 1…K (see :func:`workbench.greedtok.beta_curve`)."""
+    return beta_curve(counts, k, progress=False)
+
+
+# --------------------------------------------------------------------------- reduction
+@dataclass
+class ReductionResult:
+    """Theorem 1 on one graph at the minimum vertex-cover size ``k``."""
+
+    name: str
+    edges: list[tuple[int, int]]
+    n_vertices: int
+    k: int  # minimum vertex cover size
+    tokens: tuple[str, ...]  # an optimal token set of size <= k
+    cost: int  # its total cost (= 3|E|)
+    cost_below: int | None  # optimum with k - 1 tokens (> 3|E|)
+    segmentations: dict[str, list[str]]  # word -> best segmentation with ``tokens``
+    letters: list[str]
+
+
+def compute_reduction(name: str) -> ReductionResult:
+    """The instance of graph ``name`` (:data:`GRAPHS`), solved exhaustively at the smallest
+    ``k`` reaching ``3|E|``, and one below."""
+    if name not in GRAPHS:
+        raise ValueError(f"unknown graph {name!r}; choose one of {', '.join(GRAPHS)}")
+    edges = GRAPHS[name]
+    n = 1 + max(max(e) for e in edges)
+    for k in range(n + 1):
+        inst = vertex_cover_instance(edges, k, vertices=range(n))
+        cost, chosen = optimum(inst)
+        if cost == 3 * len(inst.edges):
+            break
+    below = optimum(vertex_cover_instance(edges, k - 1, vertices=range(n)))[0] if k else None
+    segs = {w: segment(w, set(chosen)) for w in inst.counts}
+    return ReductionResult(name, list(inst.edges), n, k, chosen, cost, below, segs,
+                           inst.letters)
+
+
+def reduction_agrees(result: ReductionResult) -> bool:
+    """The reduction's claim on ``result``: reachable at k, a cover of size k, none at k-1."""
+    ok = has_vertex_cover(result.edges, result.k, vertices=range(result.n_vertices))
+    if result.k:
+        ok &= not has_vertex_cover(result.edges, result.k - 1,
+                                   vertices=range(result.n_vertices))
+        ok &= result.cost_below > 3 * len(result.edges)
+    return ok and result.cost == 3 * len(result.edges)
+
+
+# --------------------------------------------------------------------------- cover steps
+@dataclass
+class CoverStep:
+    """The word's state after the token of rank ``rank`` (``-1``: before any token)."""
+
+    rank: int
+    token: bytes | None
+    pieces: list[bytes]
+    marks: list[int]  # one per adjacent byte pair: 1 = inside a token
+
+
+def compute_cover_steps(model: GreedTokModel, word: str) -> list[CoverStep]:
+    """The word's segmentation after each token (in rank order) that changes it.
+
+    Encoding with the first ``r + 1`` tokens gives the state after training step ``r``
+    (Alg. 4 replays training), so this is the word's cover as training proceeds.
+    """
+    raw = word.encode("utf-8")
+    steps = [CoverStep(-1, None, [bytes([b]) for b in raw], [0] * (len(raw) - 1))]
+    for r, tok in enumerate(model.tokens):
+        if tok not in raw:
+            continue
+        pieces = GreedTokModel(model.tokens[:r + 1]).encode(word)
+        if pieces != steps[-1].pieces:
+            marks = []
+            for p in pieces:
+                marks += [1] * (len(p) - 1) + [0]
+            steps.append(CoverStep(r, tok, pieces, marks[:-1]))
+    return steps
