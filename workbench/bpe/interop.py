@@ -281,12 +281,16 @@ def greedtok_merges(tokens: Sequence[bytes]) -> list[tuple[bytes, bytes]]:
     for r, tok in enumerate(tokens):
         parts = _encode_below(tok, ranks, 256 + r)
         if len(parts) != 2:
+            split = any(tok[:i] in ranks and tok[i:] in ranks for i in range(1, len(tok)))
+            why = ("BPE in rank order cannot (only BPE-consistent GreedTok models are "
+                   "exported)" if split else "no list of BPE merges over these tokens can "
+                   "(no two tokens make it)")
             raise NotExpressibleError(
                 f"GreedTok token {tok!r:.40} (rank {r}) is not made of two tokens of lower "
                 f"rank (its bytes reach {parts[:6]!r:.80}): Alg. 4 gives the word "
-                f"{tok!r:.40} as one token, which no list of BPE merges over these tokens "
-                "can; WordPiece (leftmost longest), Unigram (sum of scores) and WordLevel "
-                "cannot express Alg. 4 either (see workbench.bpe.interop). Keep the model as "
-                "our JSON (GreedTokModel.save; Vocabulary.load reads it) instead")
+                f"{tok!r:.40} as one token, which {why}; WordPiece (leftmost longest), "
+                "Unigram (sum of scores) and WordLevel cannot express Alg. 4 in general "
+                "either (see workbench.bpe.interop). Keep the model as our JSON "
+                "(GreedTokModel.save; Vocabulary.load reads it) instead")
         merges.append((parts[0], parts[1]))
     return merges
