@@ -47,8 +47,10 @@ or import ``tiktoken`` (only :meth:`BPEModel.to_tiktoken_encoding` does).
 
 Example
 -------
->>> recover_merges({**{bytes([b]): b for b in range(256)}, b"ab": 256, b"abc": 257})
-([(b'a', b'b'), (b'ab', b'c')], [257, 256])
+>>> merges, ids = recover_merges({**{bytes([b]): b for b in range(256)}, b"bc": 256,
+...                                b"abc": 257})
+>>> merges, ids[256:]
+([(b'b', b'c'), (b'a', b'bc')], [256, 257])
 """
 
 from __future__ import annotations
