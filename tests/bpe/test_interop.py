@@ -278,3 +278,13 @@ def test_ids_and_special_tokens_are_checked():
     assert m.encode("ab a") == [1256, 1032, 1097]
     assert m.merge_ids == [(1097, 1098)] and m.decode([5, 1256]) == "<s>ab"
     assert m.to_vocabulary().id_of("ab") == 1256 and "<s>" not in m.to_vocabulary()
+
+
+R50K_PAT = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab1é \n\t'!ｓ٣\u2003sdlvrem"), max_size=30))
+def test_gpt2_pattern_chunks_equal_tiktoken_r50k_spelling(s):
+    # tiktoken's r50k_base writes GPT-2's pattern with possessive quantifiers; same chunks
+    assert regex.findall(GPT2_PATTERN, s) == regex.findall(R50K_PAT, s)
