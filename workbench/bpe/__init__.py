@@ -2,11 +2,16 @@
 
 Public names: :func:`train_bpe` (chunk→count table → :class:`BPEModel`), :class:`BPEModel`
 (encode, decode, dropout, save/load, :meth:`~BPEModel.to_vocabulary`), :func:`export_hf`
-(HuggingFace ``tokenizer.json``), :data:`GPT4_PATTERN` and :func:`split_text`.
+(HuggingFace ``tokenizer.json``, also for BPE-consistent GreedTok models),
+:data:`GPT4_PATTERN`, :data:`GPT2_PATTERN` and :func:`split_text`; peer formats (GPT-2's
+files, ``tiktoken``) through :meth:`BPEModel.from_gpt2`, :meth:`BPEModel.from_tiktoken` and
+:meth:`BPEModel.to_tiktoken`, refused with :class:`NotExpressibleError` when a format cannot
+hold a model exactly.
 
 Modules: ``pattern`` (GPT-4 split), ``bytelevel`` (GPT-2 byte alphabet), ``train``
 (validation, stop words, cut-off), ``_kernels`` (numba training), ``model``, ``_encode``
-(numba encoder), ``export`` (HF). Chunk counting from text is ``counting``.
+(numba encoder), ``split_patterns`` (named patterns, user regexes), ``interop`` (GPT-2,
+tiktoken, GreedTok), ``export`` (HF). Chunk counting from text is ``counting``.
 
 Example
 -------
@@ -17,9 +22,12 @@ Example
 """
 
 from .export import export_hf, to_hf_json
+from .interop import NotExpressibleError
 from .model import Batch, BPEModel, BPEModelFormatError
 from .pattern import GPT4_PATTERN, split_text
+from .split_patterns import GPT2_PATTERN
 from .train import BPEExhaustedWarning, train_bpe
 
-__all__ = ["BPEModel", "Batch", "BPEModelFormatError", "BPEExhaustedWarning", "GPT4_PATTERN",
-           "export_hf", "split_text", "to_hf_json", "train_bpe"]
+__all__ = ["BPEModel", "Batch", "BPEModelFormatError", "BPEExhaustedWarning", "GPT2_PATTERN",
+           "GPT4_PATTERN", "NotExpressibleError", "export_hf", "split_text", "to_hf_json",
+           "train_bpe"]

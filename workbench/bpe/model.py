@@ -1,15 +1,23 @@
 """A trained byte-level BPE model: merges, vocabulary, encode/decode, dropout, save/load.
 
-Ids: ``0..255`` are the bytes, then one id per stop word (whole-chunk tokens, §2.1 of
-BatchBPE), then one id per merge in merge order. Text is cut into chunks by the GPT-4
-pattern (:mod:`workbench.bpe.pattern`); a chunk equal to a stop word is that token,
+Ids: by default ``0..255`` are the bytes, then one id per stop word (whole-chunk tokens,
+§2.1 of BatchBPE), then one id per merge in merge order; a model imported from a peer
+(``ids=``, e.g. GPT-2, whose byte ids are permuted) maps these symbols to its own ids.
+Special tokens (``<|endoftext|>``) have ids and decode, but encoding never produces them
+(as ``tiktoken``'s ``encode_ordinary``). Text is cut into chunks by the model's split
+pattern (``pattern="gpt4"``, the default, ``"gpt2"`` or a user regex;
+:mod:`workbench.bpe.split_patterns`); a chunk equal to a stop word is that token,
 every other chunk is encoded from its UTF-8 bytes by applying merges in rank order
 (:mod:`workbench.bpe._encode`). Encoding is lossless for any string that has UTF-8 bytes;
 a lone surrogate raises ``ValueError``.
 
 Files: :meth:`BPEModel.save` writes JSON (tokens spelled in GPT-2's byte-level alphabet,
-merges as id pairs, stop words as text, batches); :meth:`BPEModel.load` reads it back.
-HuggingFace export lives in :mod:`workbench.bpe.export`.
+merges as id pairs, stop words as text, batches, pattern, ids); :meth:`BPEModel.load` reads
+it back (format version 1 files, without a pattern, load as ``"gpt4"``). HuggingFace export
+lives in :mod:`workbench.bpe.export`; GPT-2's files, ``tiktoken`` ranks and GreedTok models
+convert through :mod:`workbench.bpe.interop` (:meth:`BPEModel.from_gpt2`,
+:meth:`~BPEModel.from_tiktoken`, :meth:`~BPEModel.to_tiktoken`,
+:meth:`~BPEModel.from_greedtok`).
 
 This module does not train (see :mod:`workbench.bpe.train`).
 
@@ -36,11 +44,14 @@ import numpy as np
 
 from .._core.rng import as_generator, base_seed
 from .._core.validate import BudgetError, check_budget, check_probability
-from . import _encode
+from . import _encode, interop
 from .bytelevel import from_bytelevel, to_bytelevel
-from .pattern import GPT4_REGEX
+from .split_patterns import NAMED_PATTERNS, resolve_pattern, split_with_gaps
 
 FORMAT = "workbench-bpe"
+#: Version written by :meth:`BPEModel.save` (2 added ``pattern``, ``ids``,
+#: ``special_tokens``); :meth:`BPEModel.load` reads versions 1 and 2.
+FORMAT_VERSION = 2
 
 DROPOUT_MAX_CHUNK = 1 << 14
 """Longest chunk (bytes) BPE-dropout encodes: its cost is quadratic in the chunk length
@@ -91,11 +102,32 @@ class BPEModel:
     merge_symbols : sequence of (int, int), optional
         The symbols each merge joins (byte ``b`` is ``b``, merge ``k`` makes ``256 + k``),
         which settles which token is meant when two merges made the same bytes.
+    pattern : str
+        The split pattern: ``"gpt4"`` (default), ``"gpt2"`` or a regex (:mod:`regex`
+        syntax; text it does not match becomes chunks of its own, see
+        :mod:`workbench.bpe.split_patterns`).
+    ids : sequence of int, optional
+        The id of each symbol in the default order (256 bytes, stop words, merges): distinct,
+        non-negative. Default: that order itself.
+    special_tokens : dict of str to int, optional
+        Tokens with an id that decode to their text but are never produced by encoding.
+
+    Attributes
+    ----------
+    pattern : str
+        ``"gpt4"``, ``"gpt2"`` or the user regex.
+    pattern_regex : str
+        The regex text of the pattern.
+    special_tokens : dict of str to int
     """
 
     def __init__(self, merges: Iterable[tuple[bytes, bytes]], stop_words: Iterable[str] = (),
                  *, batches: Sequence[Batch] | None = None, params: dict | None = None,
-                 merge_symbols: Sequence[tuple[int, int]] | None = None) -> None:
+                 merge_symbols: Sequence[tuple[int, int]] | None = None,
+                 pattern: str = "gpt4", ids: Sequence[int] | None = None,
+                 special_tokens: dict[str, int] | None = None) -> None:
+        self.pattern, self.pattern_regex, self._split = resolve_pattern(pattern)
+        token_ids = ids  # ``ids`` names each merge's symbol pair below
         stop = list(stop_words)
         for w in stop:
             _text_bytes(w, "stop word")
@@ -104,7 +136,6 @@ class BPEModel:
         if len(set(stop)) != len(stop):
             raise ValueError("stop words must be distinct")
         self.stop_words: list[str] = stop
-        self._stop_ids = {w: 256 + i for i, w in enumerate(stop)}
         latest: dict[bytes, int] = {bytes([b]): b for b in range(256)}  # bytes -> symbol
         made: list[bytes] = [bytes([b]) for b in range(256)]  # symbol -> bytes
         given = None if merge_symbols is None else [tuple(map(int, p)) for p in merge_symbols]
@@ -136,11 +167,18 @@ class BPEModel:
             raise ValueError(f"got {len(given)} merge_symbols for {len(self.merges)} merges")
         self._sym_merges = np.array(sym_pairs, dtype=np.int64).reshape(-1, 2)
         s = len(stop)
-        self.vocab: dict[int, bytes] = {b: bytes([b]) for b in range(256)}
+        self._ids = _check_ids(token_ids, 256 + s + len(self.merges))
+        self._sym_ids = np.concatenate([self._ids[:256], self._ids[256 + s:]])
+        self._stop_ids = {w: int(self._ids[256 + i]) for i, w in enumerate(stop)}
+        self.vocab: dict[int, bytes] = {int(self._ids[b]): bytes([b]) for b in range(256)}
         for w, i in self._stop_ids.items():
             self.vocab[i] = w.encode("utf-8")
         for k, (left, right) in enumerate(self.merges):
-            self.vocab[256 + s + k] = left + right
+            self.vocab[int(self._ids[256 + s + k])] = left + right
+        self.special_tokens: dict[str, int] = _check_specials(special_tokens, self.vocab,
+                                                              self._stop_ids)
+        for w, i in self.special_tokens.items():
+            self.vocab[i] = w.encode("utf-8")
         self.batches: list[Batch] = list(batches) if batches is not None else []
         self.params: dict = dict(params or {})
         self._table = _encode.build_merge_table(self._sym_merges)
@@ -156,16 +194,30 @@ class BPEModel:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, BPEModel):
             return NotImplemented
-        return self.merges == other.merges and self.stop_words == other.stop_words
+        return (self.merges == other.merges and self.stop_words == other.stop_words
+                and self.pattern_regex == other.pattern_regex
+                and np.array_equal(self._ids, other._ids)
+                and self.special_tokens == other.special_tokens)
 
     __hash__ = None  # type: ignore[assignment]
 
     @property
     def merge_ids(self) -> list[tuple[int, int]]:
         """Each merge as the pair of ids it joins."""
-        s = len(self.stop_words)
-        return [(int(a) + (s if a >= 256 else 0), int(b) + (s if b >= 256 else 0))
-                for a, b in self._sym_merges]
+        m = self._sym_ids
+        return [(int(m[a]), int(m[b])) for a, b in self._sym_merges]
+
+    def split(self, text: str) -> list[str]:
+        """The chunks of ``text`` under the model's pattern (their concatenation is ``text``).
+
+        >>> BPEModel([], pattern="gpt2").split("12345 it's")
+        ['12345', ' it', "'s"]
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, not {type(text).__name__}")
+        if self.pattern in NAMED_PATTERNS:
+            return self._split.findall(text)
+        return split_with_gaps(self._split, text)
 
     # ---- encoding
     def encode_chunks(self, chunks: Sequence[str], *, dropout: float = 0.0,
@@ -209,9 +261,7 @@ class BPEModel:
             offsets = np.zeros(len(raw) + 1, dtype=np.int64)
             np.cumsum([len(b) for b in raw], out=offsets[1:])
             ids, offs = _encode.encode_chunks(sym, offsets, self._table, p, seed64)
-            ids = ids.astype(np.int64)
-            ids[ids >= 256] += len(self.stop_words)
-            flat = ids.tolist()
+            flat = self._sym_ids[ids].tolist()  # kernel symbols -> the model's ids
             bounds = offs.tolist()
             for j, i in enumerate(where):
                 out[i] = flat[bounds[j]:bounds[j + 1]]
@@ -219,12 +269,12 @@ class BPEModel:
 
     def encode(self, text: str, *, dropout: float = 0.0,
                seed: int | np.random.Generator | None = None) -> list[int]:
-        """Token ids of ``text`` (GPT-4 chunks, stop words whole, merges by rank).
+        """Token ids of ``text`` (the pattern's chunks, stop words whole, merges by rank).
 
         Raises ``ValueError`` on a lone surrogate.
         """
         _text_bytes(text)
-        return [i for ids in self.encode_chunks(GPT4_REGEX.findall(text), dropout=dropout,
+        return [i for ids in self.encode_chunks(self.split(text), dropout=dropout,
                                                 seed=seed) for i in ids]
 
     def tokens(self, text: str, *, dropout: float = 0.0,
@@ -246,15 +296,17 @@ class BPEModel:
         """The model's tokens as a byte-level :class:`workbench.Vocabulary` (same ids).
 
         A string made both as a stop word and by merges (or by two merges) appears once,
-        with its smallest merge-made id (the one usable inside words). GRaMPa can sample
-        over it: spell words with ``vocab.to_alphabet(" word")``.
+        with the id of its first merge (the one usable inside words). Special tokens are
+        left out. GRaMPa can sample over it: spell words with ``vocab.to_alphabet(" word")``.
         """
         from ..vocab import Vocabulary
 
         first: dict[str, int] = {}
         s = len(self.stop_words)
-        order = list(range(256)) + list(range(256 + s, len(self.vocab))) + list(range(256, 256 + s))
-        for i in order:
+        n = len(self._ids)
+        order = list(range(256)) + list(range(256 + s, n)) + list(range(256, 256 + s))
+        for sym in order:
+            i = int(self._ids[sym])
             first.setdefault(to_bytelevel(self.vocab[i]), i)
         items = sorted(first.items(), key=lambda kv: kv[1])
         return Vocabulary([t for t, _ in items], ids=[i for _, i in items],
@@ -265,13 +317,17 @@ class BPEModel:
         """Write the model as JSON (merges, stop words, batches, parameters)."""
         doc = {
             "format": FORMAT,
-            "version": 1,
+            "version": FORMAT_VERSION,
+            "pattern": self.pattern,
             "params": self.params,
             "stop_words": self.stop_words,
             "merges": [[to_bytelevel(a), to_bytelevel(b)] for a, b in self.merges],
             "merge_symbols": self._sym_merges.tolist(),
             "batches": [[b.size, b.searched] for b in self.batches],
+            "special_tokens": self.special_tokens,
         }
+        if not np.array_equal(self._ids, np.arange(len(self._ids))):
+            doc["ids"] = self._ids.tolist()
         Path(path).write_text(json.dumps(doc, ensure_ascii=False, indent=0), encoding="utf-8")
 
     @classmethod
@@ -284,10 +340,15 @@ class BPEModel:
             raise BPEModelFormatError(f"{p}: cannot read a BPE model ({err})") from None
         if not isinstance(doc, dict) or doc.get("format") != FORMAT:
             raise BPEModelFormatError(f"{p}: not a {FORMAT} file")
+        if doc.get("version", 1) not in (1, FORMAT_VERSION):
+            raise BPEModelFormatError(f"{p}: format version {doc.get('version')!r} is not "
+                                      f"one this code reads (1..{FORMAT_VERSION})")
         try:
             merges = [(from_bytelevel(a), from_bytelevel(b)) for a, b in doc["merges"]]
             model = cls(merges, doc["stop_words"], params=doc.get("params"),
-                        merge_symbols=doc.get("merge_symbols"))
+                        merge_symbols=doc.get("merge_symbols"),
+                        pattern=doc.get("pattern", "gpt4"), ids=doc.get("ids"),
+                        special_tokens=doc.get("special_tokens"))
             batches, first = [], 0
             for size, searched in doc.get("batches", []):
                 batches.append(Batch(int(size), int(searched),
@@ -297,3 +358,103 @@ class BPEModel:
         except (KeyError, TypeError, ValueError) as err:
             raise BPEModelFormatError(f"{p}: malformed BPE model ({err})") from None
         return model
+
+    # ---- peer formats (the conversions live in workbench.bpe.interop)
+    @classmethod
+    def from_gpt2(cls, encoder_json: str | os.PathLike | None = None,
+                  vocab_bpe: str | os.PathLike | None = None) -> BPEModel:
+        """GPT-2's tokenizer from its ``encoder.json`` and ``vocab.bpe`` (``.xz`` allowed).
+
+        Ids, merges and the ``"gpt2"`` split are GPT-2's; ``<|endoftext|>`` (50256) is a
+        special token. Without arguments the shipped copies in ``data/`` are read. Given an
+        ``encoder_json`` and ``vocab_bpe=None``, the merges are recovered from its ids (the
+        same 50,000 merges as ``vocab.bpe``, tested).
+
+        >>> m = BPEModel.from_gpt2()
+        >>> m.encode(" 12345 hello"), len(m)
+        ([17031, 2231, 23748], 50257)
+        """
+        if encoder_json is None:
+            encoder_json, shipped = interop.shipped_gpt2_files()
+            vocab_bpe = shipped if vocab_bpe is None else vocab_bpe
+        return cls(**interop.read_gpt2(encoder_json, vocab_bpe))
+
+    @classmethod
+    def from_tiktoken(cls, mergeable_ranks: dict[bytes, int], pattern: str = "gpt4",
+                      special_tokens: dict[str, int] | None = None) -> BPEModel:
+        """The model of ``tiktoken`` ranks (``Encoding._mergeable_ranks``) and its pattern.
+
+        Ids are the ranks; merges are recovered from them (see :mod:`workbench.bpe.interop`,
+        which also shows the encoders then agree on every text). ``ValueError`` if the ranks
+        are not those of a BPE.
+        """
+        merges, ids = interop.recover_merges(mergeable_ranks)
+        return cls(merges, pattern=pattern, ids=ids, special_tokens=special_tokens)
+
+    @classmethod
+    def from_greedtok(cls, model, pattern: str = "gpt4") -> BPEModel:
+        """A GreedTok model as BPE, when Alg. 4 is a BPE (same ids, same tokens).
+
+        Raises :class:`~workbench.bpe.interop.NotExpressibleError` (a ``ValueError``) when
+        its ranked tokens are not BPE-consistent (see :mod:`workbench.bpe.interop`).
+        """
+        from ..greedtok import GreedTokModel
+
+        if not isinstance(model, GreedTokModel):
+            raise TypeError(f"model must be a GreedTokModel, not {type(model).__name__}")
+        return cls(interop.greedtok_merges(model.tokens), pattern=pattern)
+
+    def to_tiktoken(self) -> tuple[dict[bytes, int], str]:
+        """``(mergeable_ranks, pat_str)`` for ``tiktoken.Encoding`` (same ids on every text).
+
+        Raises :class:`~workbench.bpe.interop.NotExpressibleError` for stop words, merge ids
+        not increasing with merge order, or merges ``tiktoken``'s rule would make from
+        other parts. User patterns that leave characters unmatched: ``tiktoken`` drops them.
+        """
+        return (interop.tiktoken_ranks(self.merges, self._ids.tolist(), self.stop_words),
+                self.pattern_regex)
+
+    def to_tiktoken_encoding(self, name: str = "workbench-bpe"):
+        """A ``tiktoken.Encoding`` of this model (needs ``tiktoken``; special tokens kept)."""
+        try:
+            import tiktoken
+        except ImportError:
+            raise ImportError("to_tiktoken_encoding needs the tiktoken package (pip install "
+                              "tiktoken); to_tiktoken() gives the ranks and pattern without "
+                              "it") from None
+        ranks, pat = self.to_tiktoken()
+        return tiktoken.Encoding(name=name, pat_str=pat, mergeable_ranks=ranks,
+                                 special_tokens=dict(self.special_tokens))
+
+
+def _check_ids(ids: Sequence[int] | None, n: int) -> np.ndarray:
+    """``ids`` as int64 after checking: ``n`` distinct non-negative integers."""
+    if ids is None:
+        return np.arange(n, dtype=np.int64)
+    if isinstance(ids, (str, bytes)):
+        raise TypeError("ids must be a sequence of int")
+    arr = np.asarray(list(ids))
+    if arr.size and arr.dtype.kind not in "iu":
+        raise TypeError(f"ids must be integers, got dtype {arr.dtype}")
+    arr = arr.astype(np.int64).reshape(-1)
+    if arr.shape[0] != n:
+        raise ValueError(f"got {arr.shape[0]} ids for {n} symbols (256 bytes, stop words, "
+                         "merges)")
+    if n and arr.min() < 0:
+        raise ValueError(f"ids must be non-negative (got {arr.min()})")
+    if np.unique(arr).shape[0] != n:
+        raise ValueError("ids must be distinct")
+    return arr
+
+
+def _check_specials(special: dict[str, int] | None, vocab: dict[int, bytes],
+                    stop: dict[str, int]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for w, i in dict(special or {}).items():
+        _text_bytes(w, "special token")
+        if not w or isinstance(i, bool) or not isinstance(i, (int, np.integer)) or i < 0:
+            raise ValueError(f"special token {w!r:.40} needs non-empty text and an id >= 0")
+        if int(i) in vocab or int(i) in out.values() or w in stop:
+            raise ValueError(f"special token {w!r:.40} (id {i}) clashes with another token")
+        out[w] = int(i)
+    return out

@@ -362,7 +362,12 @@ class GreedTokModel:
 
     # ---- files and vocabularies
     def save(self, path: str | os.PathLike) -> None:
-        """Write the model as JSON (tokens hex-encoded, in rank order)."""
+        """Write the model as JSON (tokens hex-encoded, in rank order).
+
+        ``workbench.Vocabulary.load`` reads the file as the model's vocabulary (ids as here).
+        A HuggingFace ``tokenizer.json`` exists only when Alg. 4 is a BPE
+        (``workbench.bpe.export_hf`` writes it, or says why not).
+        """
         doc = {"format": FORMAT, "version": 1, "max_token_length": self.max_token_length,
                "tokens": [t.hex() for t in self.tokens], "gains": self.gains,
                "stats": self.stats}

@@ -1,6 +1,6 @@
-"""Vocabulary file formats: plain token lists, JSON (ours, GPT-2's ``encoder.json``, HF
-``tokenizer.json``) and SentencePiece ``.model`` files (read by a small protobuf reader, so
-``sentencepiece`` is not needed).
+"""Vocabulary file formats: plain token lists, JSON (ours, a saved GreedTok model, GPT-2's
+``encoder.json``, HF ``tokenizer.json``) and SentencePiece ``.model`` files (read by a small
+protobuf reader, so ``sentencepiece`` is not needed).
 
 Every reader returns the keyword arguments of :class:`.vocabulary.Vocabulary` (tokens, ids,
 alphabet, name, scores) or raises :class:`VocabularyFormatError` naming the file (and the
@@ -16,7 +16,7 @@ import struct
 from collections.abc import Iterator
 from pathlib import Path
 
-from .alphabets import SP_SPACE
+from .alphabets import SP_SPACE, bytes_to_unicode
 
 _BYTE_PIECE = re.compile(r"<0x[0-9A-Fa-f]{2}>")
 
@@ -57,6 +57,8 @@ def _load_json(p: Path, raw: bytes) -> dict:
         if isinstance(doc, dict) and doc.get("format") == "workbench-vocabulary":
             return dict(tokens=doc["tokens"], ids=doc["ids"], alphabet=doc["alphabet"],
                         name=doc.get("name"), scores=doc.get("scores"))
+        if isinstance(doc, dict) and doc.get("format") == "workbench-greedtok":
+            return _from_greedtok(doc, p)
         if isinstance(doc, dict) and isinstance(doc.get("model"), dict):
             return _from_hf_tokenizer(p, doc)
         if isinstance(doc, dict) and doc and all(isinstance(v, int) for v in doc.values()):
@@ -69,6 +71,16 @@ def _load_json(p: Path, raw: bytes) -> dict:
     raise VocabularyFormatError(
         f"{p}: JSON is neither a tokenizer.json, an encoder.json nor a workbench vocabulary"
     )
+
+
+def _from_greedtok(doc: dict, p: Path) -> dict:
+    """A saved GreedTok model (``GreedTokModel.save``): the 256 bytes (ids 0-255) and its
+    hex tokens (id ``256 + rank``), spelled in the byte-level alphabet."""
+    table = bytes_to_unicode()
+    chars = [table[b] for b in range(256)]
+    tokens = chars + ["".join(chars[b] for b in bytes.fromhex(t)) for t in doc["tokens"]]
+    return dict(tokens=tokens, ids=list(range(len(tokens))), alphabet="byte-level",
+                name=f"greedtok-{len(doc['tokens'])}")
 
 
 def _from_hf_tokenizer(p: Path, doc: dict) -> dict:
