@@ -320,19 +320,20 @@ def _new_cache():
             np.zeros(CACHE_SLOTS, dtype=np.int64))
 
 
-def _pieces(text: str, window: int) -> list[str]:
-    """``text`` cut at safe cuts into pieces of about ``window`` code points (or more)."""
+def _pieces(text: str, window: int) -> list[tuple[str, int]]:
+    """``text`` cut at safe cuts into pieces of about ``window`` code points (or more), each
+    with its offset in ``text``."""
     if len(text) <= window:
-        return [text]
+        return [(text, 0)]
     out = []
     start = 0
     while len(text) - start > window:
         match = _CUT.search(text, start + window)
         if match is None:
             break
-        out.append(text[start:match.start()])
+        out.append((text[start:match.start()], start))
         start = match.start()
-    out.append(text[start:])
+    out.append((text[start:], start))
     return out
 
 
@@ -360,7 +361,10 @@ class TextEncoder:
         self.stop_offs = offs
         self.stop_table = _build_stop(self.stop_flat, offs)
 
-    def _run(self, pieces: list[str], cache) -> tuple[np.ndarray, np.ndarray]:
+    def _run(self, pieces: list[str], cache, origins: list[tuple[int, int]] | None = None
+             ) -> tuple[np.ndarray, np.ndarray]:
+        """Encode ``pieces`` in one kernel call; ``origins[j]`` = (text, offset) of piece ``j``
+        (None: one text)."""
         joined = "".join(pieces)
         cps = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
         starts = np.zeros(len(pieces) + 1, dtype=np.int64)
@@ -369,9 +373,13 @@ class TextEncoder:
                                            self.n_stop, self.stop_table, self.stop_flat,
                                            self.stop_offs, *cache)
         if bad >= 0:
-            u = int(np.searchsorted(starts, bad, side="right")) - 1
-            raise ValueError(f"text holds a lone surrogate U+{int(cps[bad]):04X}; it has no "
-                             f"UTF-8 bytes (piece {u}, position {int(bad - starts[u])})")
+            j = int(np.searchsorted(starts, bad, side="right")) - 1
+            text, offset = origins[j] if origins is not None else (None, 0)
+            where = "" if text is None else f" of text {text}"
+            raise ValueError(f"text holds a lone surrogate U+{int(cps[bad]):04X} at position "
+                             f"{int(bad - starts[j]) + offset}{where}; it has no UTF-8 bytes "
+                             "(encode it as text.encode('utf-8', 'surrogatepass') upstream "
+                             "or remove it)")
         return ids, id_starts
 
     def encode_array(self, text: str, window: int = WINDOW) -> np.ndarray:
@@ -379,7 +387,7 @@ class TextEncoder:
         check_budget(8 * min(len(text), window) + 4 * len(text), f"encoding {len(text):,} "
                      "characters")
         cache = _new_cache()
-        parts = [self._run([piece], cache)[0] for piece in _pieces(text, window)]
+        parts = [self._run([piece], cache, [(None, at)])[0] for piece, at in _pieces(text, window)]
         return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
     def encode(self, text: str, window: int = WINDOW) -> list[int]:
@@ -388,8 +396,8 @@ class TextEncoder:
                      "characters")
         cache = _new_cache()
         out: list[int] = []
-        for piece in _pieces(text, window):
-            out.extend(self._run([piece], cache)[0].tolist())
+        for piece, at in _pieces(text, window):
+            out.extend(self._run([piece], cache, [(None, at)])[0].tolist())
         return out
 
     def encode_batch(self, texts: list[str], threads: int = 1,
@@ -398,14 +406,14 @@ class TextEncoder:
         total = sum(len(t) for t in texts)
         check_budget(8 * min(total, window) * threads + 4 * total,
                      f"encoding {total:,} characters")
-        groups: list[tuple[list[str], list[int]]] = []
+        groups: list[tuple[list[str], list[tuple[int, int]]]] = []
         pieces: list[str] = []
-        owners: list[int] = []
+        owners: list[tuple[int, int]] = []
         size = 0
         for k, text in enumerate(texts):
-            for piece in _pieces(text, window):
+            for piece, at in _pieces(text, window):
                 pieces.append(piece)
-                owners.append(k)
+                owners.append((k, at))
                 size += len(piece)
                 if size >= window:
                     groups.append((pieces, owners))
@@ -416,7 +424,7 @@ class TextEncoder:
 
         def work(chunk_of_groups):
             cache = _new_cache()
-            return [self._run(g[0], cache) for g in chunk_of_groups]
+            return [self._run(g[0], cache, g[1]) for g in chunk_of_groups]
 
         if threads <= 1 or len(groups) <= 1:
             results = work(groups)
@@ -431,6 +439,6 @@ class TextEncoder:
         for (_, group_owners), (ids, id_starts) in zip(groups, results):
             flat = ids.tolist()
             bounds = id_starts.tolist()
-            for j, k in enumerate(group_owners):
+            for j, (k, _) in enumerate(group_owners):
                 out[k].extend(flat[bounds[j]:bounds[j + 1]])
         return out

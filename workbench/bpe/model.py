@@ -35,10 +35,11 @@ from typing import NamedTuple
 import numpy as np
 
 from .._core.rng import as_generator, base_seed
-from .._core.validate import BudgetError, check_budget, check_probability
+from .._core.validate import BudgetError, check_budget, check_int, check_probability
 from . import _encode
+from ._textencode import TextEncoder
 from .bytelevel import from_bytelevel, to_bytelevel
-from .pattern import GPT4_REGEX
+from .split import split
 
 FORMAT = "workbench-bpe"
 
@@ -144,6 +145,7 @@ class BPEModel:
         self.batches: list[Batch] = list(batches) if batches is not None else []
         self.params: dict = dict(params or {})
         self._table = _encode.build_merge_table(self._sym_merges)
+        self._encoder: TextEncoder | None = None  # built by _text_encoder on first use
 
     # ---- basics
     def __len__(self) -> int:
@@ -221,11 +223,67 @@ class BPEModel:
                seed: int | np.random.Generator | None = None) -> list[int]:
         """Token ids of ``text`` (GPT-4 chunks, stop words whole, merges by rank).
 
+        Plain BPE (``dropout=0``) runs in one numba pass, streamed in windows
+        (:mod:`workbench.bpe._textencode`); BPE-dropout splits with the pretokeniser and
+        encodes the chunks with :meth:`encode_chunks`. Raises ``ValueError`` on a lone
+        surrogate.
+        """
+        p = check_probability(dropout, "dropout")
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, not {type(text).__name__}")
+        if p == 0.0:
+            return self._text_encoder().encode(text)
+        _text_bytes(text)
+        return [i for ids in self.encode_chunks(split(text, "gpt4"), dropout=dropout,
+                                                seed=seed) for i in ids]
+
+    def encode_array(self, text: str) -> np.ndarray:
+        """Plain-BPE ids of ``text`` as an ``int32`` array (streamed: the memory is the ids
+        plus one window, not a Python list).
+
         Raises ``ValueError`` on a lone surrogate.
         """
-        _text_bytes(text)
-        return [i for ids in self.encode_chunks(GPT4_REGEX.findall(text), dropout=dropout,
-                                                seed=seed) for i in ids]
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, not {type(text).__name__}")
+        return self._text_encoder().encode_array(text)
+
+    def encode_batch(self, texts: Sequence[str], *, threads: int | None = None
+                     ) -> list[list[int]]:
+        """Plain-BPE ids of many texts (one list per text), on ``threads`` threads.
+
+        Parameters
+        ----------
+        texts : sequence of str
+        threads : int, optional
+            Threads encoding at once (default: the cores available to this process).
+            Texts are joined into windows of about a million characters; each window is
+            one numba call that releases the GIL.
+
+        Raises
+        ------
+        ValueError
+            On a lone surrogate (the message names the text).
+        """
+        if isinstance(texts, (str, bytes)) or not isinstance(texts, Sequence):
+            raise TypeError("texts must be a sequence of str, not "
+                            f"{type(texts).__name__}")
+        for k, t in enumerate(texts):
+            if not isinstance(t, str):
+                raise TypeError(f"texts[{k}] must be str, not {type(t).__name__}")
+        if threads is None:
+            try:
+                threads = len(os.sched_getaffinity(0))
+            except AttributeError:  # not on Linux
+                threads = os.cpu_count() or 1
+        threads = check_int(threads, "threads", minimum=1)
+        return self._text_encoder().encode_batch(list(texts), threads)
+
+    def _text_encoder(self) -> TextEncoder:
+        """The fused text encoder of this model (built on first use)."""
+        if self._encoder is None:
+            self._encoder = TextEncoder(self._sym_merges,
+                                        [w.encode("utf-8") for w in self.stop_words], "gpt4")
+        return self._encoder
 
     def tokens(self, text: str, *, dropout: float = 0.0,
                seed: int | np.random.Generator | None = None) -> list[bytes]:
