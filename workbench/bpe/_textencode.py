@@ -315,7 +315,7 @@ def encode_units(cps, starts, table, gpt4, ranks, n_stop, stop_table, stop_flat,
 # --------------------------------------------------------------------------- driver
 def _new_cache():
     return (np.zeros(CACHE_SLOTS, dtype=np.uint64), np.full(CACHE_SLOTS, -1, dtype=np.int64),
-            np.empty((CACHE_SLOTS, CACHE_KEY), dtype=np.int32),
+            np.empty((CACHE_SLOTS, CACHE_KEY), dtype=np.uint8),
             np.empty((CACHE_SLOTS, CACHE_IDS), dtype=np.int32),
             np.zeros(CACHE_SLOTS, dtype=np.int64))
 
