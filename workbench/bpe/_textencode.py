@@ -135,7 +135,7 @@ def _find_stop(table, flat, offsets, buf, length, h):
 
 
 # --------------------------------------------------------------------------- merging
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def _merge_short(buf, length, ranks, pr):
     """Lowest rank, leftmost first, in ``O(L^2)`` scans without hashing per scan."""
     if length < 2:

@@ -263,14 +263,15 @@ _FNV_P = np.uint64(0x100000001B3)
 @njit(**JIT)
 def _count_block(cps, table):
     """Distinct GPT-4 chunks of ``cps`` with counts: ``(starts, ends, counts)`` of their
-    first occurrences (open addressing on an FNV-1a hash of the code points)."""
+    first occurrences.
+
+    Open addressing on an FNV-1a hash of the code points; a slot is one 32-byte row
+    ``hash, start, end, count`` (one cache line per probe), chunks compared code point by
+    code point when hashes agree.
+    """
     n = cps.shape[0]
-    cap = 1024
-    slots = np.full(cap, -1, dtype=np.int64)
-    e_start = np.empty(cap // 2, dtype=np.int64)
-    e_end = np.empty(cap // 2, dtype=np.int64)
-    e_count = np.empty(cap // 2, dtype=np.int64)
-    e_hash = np.empty(cap // 2, dtype=np.uint64)
+    cap = 1 << 12
+    rows = np.zeros((cap, 4), dtype=np.int64)  # count 0: empty
     m = 0
     i = 0
     while i < n:
@@ -278,44 +279,51 @@ def _count_block(cps, table):
         h = _FNV
         for k in range(i, e):
             h = (h ^ np.uint64(cps[k])) * _FNV_P
+        key = np.int64(h >> np.uint64(1))
         mask = cap - 1
-        s = np.int64((h * _MUL) >> np.uint64(32)) & mask
+        s = np.int64((np.uint64(key) * _MUL) >> np.uint64(32)) & mask
         while True:
-            j = slots[s]
-            if j == -1:
-                slots[s] = m
-                e_start[m] = i
-                e_end[m] = e
-                e_count[m] = 1
-                e_hash[m] = h
+            if rows[s, 3] == 0:
+                rows[s, 0] = key
+                rows[s, 1] = i
+                rows[s, 2] = e
+                rows[s, 3] = 1
                 m += 1
                 break
-            if e_hash[j] == h and e_end[j] - e_start[j] == e - i:
-                a = e_start[j]
+            if rows[s, 0] == key and rows[s, 2] - rows[s, 1] == e - i:
+                a = rows[s, 1]
                 same = True
                 for k in range(e - i):
                     if cps[a + k] != cps[i + k]:
                         same = False
                         break
                 if same:
-                    e_count[j] += 1
+                    rows[s, 3] += 1
                     break
             s = (s + 1) & mask
-        if 2 * m >= cap:  # grow: rehash the entries
+        if 2 * m >= cap:  # grow: rehash the rows
+            old = rows
             cap *= 2
-            slots = np.full(cap, -1, dtype=np.int64)
+            rows = np.zeros((cap, 4), dtype=np.int64)
             mask = cap - 1
-            for j in range(m):
-                s = np.int64((e_hash[j] * _MUL) >> np.uint64(32)) & mask
-                while slots[s] != -1:
-                    s = (s + 1) & mask
-                slots[s] = j
-            e_start = np.concatenate((e_start[:m], np.empty(cap // 2 - m, dtype=np.int64)))
-            e_end = np.concatenate((e_end[:m], np.empty(cap // 2 - m, dtype=np.int64)))
-            e_count = np.concatenate((e_count[:m], np.empty(cap // 2 - m, dtype=np.int64)))
-            e_hash = np.concatenate((e_hash[:m], np.empty(cap // 2 - m, dtype=np.uint64)))
+            for r in range(old.shape[0]):
+                if old[r, 3] != 0:
+                    s = np.int64((np.uint64(old[r, 0]) * _MUL) >> np.uint64(32)) & mask
+                    while rows[s, 3] != 0:
+                        s = (s + 1) & mask
+                    rows[s, :] = old[r, :]
         i = e
-    return e_start[:m].copy(), e_end[:m].copy(), e_count[:m].copy()
+    starts = np.empty(m, dtype=np.int64)
+    ends = np.empty(m, dtype=np.int64)
+    counts = np.empty(m, dtype=np.int64)
+    w = 0
+    for r in range(cap):
+        if rows[r, 3] != 0:
+            starts[w] = rows[r, 1]
+            ends[w] = rows[r, 2]
+            counts[w] = rows[r, 3]
+            w += 1
+    return starts, ends, counts
 
 
 def _merge_parts(*parts: Mapping[str, int]) -> Counter[str]:

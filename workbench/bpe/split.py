@@ -148,7 +148,7 @@ def _fold(table, cps, i, letter):
     return (table[cps[i]] >> 3) == letter + 1
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def chunk_end(cps, i, n, table, gpt4):
     """End of the chunk starting at ``i < n`` (GPT-4 pattern if ``gpt4`` else GPT-2)."""
     c = cps[i]
