@@ -24,6 +24,7 @@ and does not check arguments beyond what its callers in :mod:`workbench.bpe.mode
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -35,7 +36,7 @@ from .._core.validate import check_budget
 from .split import chunk_end, class_table
 
 #: Code points per window (streaming unit and unit of parallel work).
-WINDOW = 1 << 20
+WINDOW = 1 << 18
 #: Slots of the per-call chunk cache (a power of two).
 CACHE_SLOTS = 1 << 16
 #: Longest chunk (UTF-8 bytes) the cache keeps.
@@ -320,21 +321,17 @@ def _new_cache():
             np.zeros(CACHE_SLOTS, dtype=np.int64))
 
 
-def _pieces(text: str, window: int) -> list[tuple[str, int]]:
+def _pieces(text: str, window: int) -> Iterator[tuple[str, int]]:
     """``text`` cut at safe cuts into pieces of about ``window`` code points (or more), each
-    with its offset in ``text``."""
-    if len(text) <= window:
-        return [(text, 0)]
-    out = []
+    with its offset in ``text``; lazily, so only one piece is copied at a time."""
     start = 0
     while len(text) - start > window:
         match = _CUT.search(text, start + window)
         if match is None:
             break
-        out.append((text[start:match.start()], start))
+        yield text[start:match.start()], start
         start = match.start()
-    out.append((text[start:], start))
-    return out
+    yield (text[start:], start) if start else (text, 0)
 
 
 class TextEncoder:
@@ -383,12 +380,25 @@ class TextEncoder:
         return ids, id_starts
 
     def encode_array(self, text: str, window: int = WINDOW) -> np.ndarray:
-        """Ids of one text as ``int32``, streamed window by window."""
-        check_budget(8 * min(len(text), window) + 4 * len(text), f"encoding {len(text):,} "
+        """Ids of one text as ``int32``, streamed window by window.
+
+        The result is written into one array sized for the worst case (one id per UTF-8
+        byte; pages never written stay unallocated) and shrunk in place at the end, so the
+        peak is the ids plus one window, not two copies of the ids.
+        """
+        cap = len(text) if text.isascii() else 4 * len(text)  # >= UTF-8 bytes >= ids
+        check_budget(4 * cap + 16 * min(len(text), window), f"encoding {len(text):,} "
                      "characters")
         cache = _new_cache()
-        parts = [self._run([piece], cache, [(None, at)])[0] for piece, at in _pieces(text, window)]
-        return parts[0] if len(parts) == 1 else np.concatenate(parts)
+        out = np.empty(cap, dtype=np.int32)
+        w = 0
+        for piece, at in _pieces(text, window):
+            ids = self._run([piece], cache, [(None, at)])[0]
+            out[w:w + ids.size] = ids
+            w += ids.size
+            del ids
+        out.resize((w,), refcheck=False)
+        return out
 
     def encode(self, text: str, window: int = WINDOW) -> list[int]:
         """Ids of one text as a list, streamed window by window."""

@@ -256,7 +256,7 @@ class BPEModel:
         texts : sequence of str
         threads : int, optional
             Threads encoding at once (default: the cores available to this process).
-            Texts are joined into windows of about a million characters; each window is
+            Texts are joined into windows of about 262,144 characters; each window is
             one numba call that releases the GIL.
 
         Raises
