@@ -263,7 +263,7 @@ _FNV_P = np.uint64(0x100000001B3)
 @njit(**JIT)
 def _count_block(cps, table):
     """Distinct GPT-4 chunks of ``cps`` with counts: ``(starts, ends, counts)`` of their
-    first occurrences.
+    first occurrences, in order of first occurrence.
 
     Open addressing on an FNV-1a hash of the code points; a slot is one 32-byte row
     ``hash, start, end, count`` (one cache line per probe), chunks compared code point by
@@ -323,7 +323,8 @@ def _count_block(cps, table):
             ends[w] = rows[r, 2]
             counts[w] = rows[r, 3]
             w += 1
-    return starts, ends, counts
+    order = np.argsort(starts)  # first-occurrence order, as a Counter fed chunk by chunk
+    return starts[order], ends[order], counts[order]
 
 
 def _merge_parts(*parts: Mapping[str, int]) -> Counter[str]:
