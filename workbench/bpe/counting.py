@@ -399,21 +399,19 @@ def _run_serial(tasks: Iterator[tuple[tuple, int]], bar: tqdm) -> Counter[str]:
     return total
 
 
-_POOL: ThreadPoolExecutor | None = None
-_POOL_SIZE = 0
+_POOLS: dict[int, ThreadPoolExecutor] = {}
 _POOL_LOCK = threading.Lock()
 
 
 def _pool(threads: int) -> ThreadPoolExecutor:
-    """The session's worker threads (created on first use, replaced when the size changes)."""
-    global _POOL, _POOL_SIZE
+    """The session's pool of ``threads`` worker threads (created on first use, then kept;
+    never shut down under a caller, so concurrent calls may share it)."""
     with _POOL_LOCK:
-        if _POOL is None or _POOL_SIZE != threads:
-            if _POOL is not None:
-                _POOL.shutdown(wait=False)
-            _POOL = ThreadPoolExecutor(threads, thread_name_prefix="workbench-count")
-            _POOL_SIZE = threads
-        return _POOL
+        pool = _POOLS.get(threads)
+        if pool is None:
+            pool = _POOLS[threads] = ThreadPoolExecutor(threads,
+                                                        thread_name_prefix="workbench-count")
+        return pool
 
 
 def _run_pool(tasks: Iterator[tuple[tuple, int]], pool: ThreadPoolExecutor, processes: int,
