@@ -227,3 +227,15 @@ def test_dask_local_cluster_equals_local(sample_text, sample_file):
         bad.write_bytes(b"ok\n" * 5000 + b"\xff\n")
         with pytest.raises(UnicodeDecodeError, match="bad_dask.txt, line 5001"):
             count_chunks(bad, client=client, block_size=4096)
+
+
+def test_worker_threads_are_reused(sample_text):
+    """Two parallel calls share one pool of worker threads (no pool started per call)."""
+    import threading
+
+    count_chunks(texts=[sample_text[:200_000]], processes=2, block_size=50_000)
+    before = {t.ident for t in threading.enumerate() if t.name.startswith("workbench-count")}
+    count_chunks(texts=[sample_text[:200_000]], processes=2, block_size=50_000)
+    after = {t.ident for t in threading.enumerate() if t.name.startswith("workbench-count")}
+    assert before and after == before
+    assert counting._pool(2) is counting._pool(2)

@@ -1,4 +1,4 @@
-"""Plain references for ``workbench.experiments.grampa_tables``: Tables 7 and 8 from their definitions.
+"""Plain references for ``workbench.experiments.grampa_tables``: Tables 7 and 8, by definition.
 
 Segmentations are token-length tuples; laws are dicts segmentation → probability, built by
 enumerating every segmentation of every piece (``naive.grampa`` for GRaMPa, brute force for

@@ -24,8 +24,7 @@ Example
 from .export import export_hf, to_hf_json
 from .interop import NotExpressibleError
 from .model import Batch, BPEModel, BPEModelFormatError
-from .pattern import GPT4_PATTERN, split_text
-from .split_patterns import GPT2_PATTERN
+from .pattern import GPT2_PATTERN, GPT4_PATTERN, split_text
 from .train import BPEExhaustedWarning, train_bpe
 
 __all__ = ["BPEModel", "Batch", "BPEModelFormatError", "BPEExhaustedWarning", "GPT2_PATTERN",

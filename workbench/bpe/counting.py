@@ -1,12 +1,14 @@
 """Chunk counting: text → chunk→count table with the GPT-4 split pattern, at any scale.
 
 :func:`count_chunks` splits text into *chunks* with the GPT-4 pretokenisation pattern
-(:data:`workbench.bpe.pattern.GPT4_PATTERN`, the ``regex`` package) and counts them. The same
-counting runs three ways, with identical results (same dict, same order):
+(:data:`workbench.bpe.pattern.GPT4_PATTERN`; the numba pretokeniser of
+:mod:`workbench.bpe.split`, equal to ``regex.findall``) and counts them in one numba pass per
+block (a hash table of distinct chunks; Python strings are made only for distinct chunks).
+The same counting runs three ways, with identical results (same dict, same order):
 
-* in one process (``processes=1``);
-* over the cores of one machine (``processes=None``: all of them), a pool of worker
-  processes;
+* in the calling thread (``processes=1``);
+* over the cores of one machine (``processes=None``: all of them): worker threads of one
+  pool kept for the whole session (the counting kernel releases the GIL);
 * as a map/reduce on a **Dask** cluster (``client=``, needs the ``[scale]`` extra): one task
   per block of input, partial tables summed by a tree of reduce tasks on the cluster.
 
@@ -60,21 +62,23 @@ Example
 
 from __future__ import annotations
 
-import multiprocessing
 import os
-import signal
 import threading
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from operator import itemgetter
 from pathlib import Path
 
+import numpy as np
 import regex
+from numba import njit
 from tqdm.auto import tqdm
 
+from .._core.config import JIT
 from .._core.validate import check_choice, check_int
 from ..counts import as_counts, write_counts
-from .pattern import GPT4_REGEX
+from .split import chunk_end, class_table, code_points
 
 __all__ = ["DEFAULT_BLOCK_SIZE", "TextDecodeError", "apply_freq_cutoff", "count_chunks"]
 
@@ -85,13 +89,12 @@ DEFAULT_BLOCK_SIZE = 1 << 20
 _PROGRESS_MIN = 4 << 20
 #: Partial tables merged by one reduce task on a Dask cluster.
 _FAN_IN = 8
-#: Tasks in flight per worker process (bounds the memory of queued blocks).
+#: Tasks in flight per worker thread (bounds the memory of queued blocks).
 _IN_FLIGHT = 2
 _ERRORS = ("strict", "replace", "ignore")
 #: Bytes read from a file at a time (then cut back to the last newline).
 _READ = 1 << 20
 
-_CHUNK = GPT4_REGEX
 # Positions where a block may be cut (see the module docstring): after "\n" before \S, or
 # between \S and whitespace that is not a line break.
 _CUT = regex.compile(r"(?<=\n)(?=\S)|(?<=\S)(?=[^\S\r\n])")
@@ -244,9 +247,84 @@ def _count_task(task: tuple, counter: Counter[str] | None = None) -> Counter[str
         pieces = _range_text(path, start, stop, errors)
     if counter is None:
         counter = Counter()
+    table = class_table()
     for block in _safe_blocks(pieces, size):
-        counter.update(_CHUNK.findall(block))
+        starts, ends, counts = _count_block(code_points(block), table)
+        counter.update(dict(zip([block[a:b] for a, b in zip(starts.tolist(), ends.tolist())],
+                                counts.tolist())))
     return counter
+
+
+_MUL = np.uint64(0x9E3779B97F4A7C15)
+_FNV = np.uint64(0xCBF29CE484222325)
+_FNV_P = np.uint64(0x100000001B3)
+
+
+@njit(**JIT)
+def _count_block(cps, table):
+    """Distinct GPT-4 chunks of ``cps`` with counts: ``(starts, ends, counts)`` of their
+    first occurrences, in order of first occurrence.
+
+    Open addressing on an FNV-1a hash of the code points; a slot is one 32-byte row
+    ``hash, start, end, count`` (one cache line per probe), chunks compared code point by
+    code point when hashes agree.
+    """
+    n = cps.shape[0]
+    cap = 1 << 12
+    rows = np.zeros((cap, 4), dtype=np.int64)  # count 0: empty
+    m = 0
+    i = 0
+    while i < n:
+        e = chunk_end(cps, i, n, table, True)
+        h = _FNV
+        for k in range(i, e):
+            h = (h ^ np.uint64(cps[k])) * _FNV_P
+        key = np.int64(h >> np.uint64(1))
+        mask = cap - 1
+        s = np.int64((np.uint64(key) * _MUL) >> np.uint64(32)) & mask
+        while True:
+            if rows[s, 3] == 0:
+                rows[s, 0] = key
+                rows[s, 1] = i
+                rows[s, 2] = e
+                rows[s, 3] = 1
+                m += 1
+                break
+            if rows[s, 0] == key and rows[s, 2] - rows[s, 1] == e - i:
+                a = rows[s, 1]
+                same = True
+                for k in range(e - i):
+                    if cps[a + k] != cps[i + k]:
+                        same = False
+                        break
+                if same:
+                    rows[s, 3] += 1
+                    break
+            s = (s + 1) & mask
+        if 2 * m >= cap:  # grow: rehash the rows
+            old = rows
+            cap *= 2
+            rows = np.zeros((cap, 4), dtype=np.int64)
+            mask = cap - 1
+            for r in range(old.shape[0]):
+                if old[r, 3] != 0:
+                    s = np.int64((np.uint64(old[r, 0]) * _MUL) >> np.uint64(32)) & mask
+                    while rows[s, 3] != 0:
+                        s = (s + 1) & mask
+                    rows[s, :] = old[r, :]
+        i = e
+    starts = np.empty(m, dtype=np.int64)
+    ends = np.empty(m, dtype=np.int64)
+    counts = np.empty(m, dtype=np.int64)
+    w = 0
+    for r in range(cap):
+        if rows[r, 3] != 0:
+            starts[w] = rows[r, 1]
+            ends[w] = rows[r, 2]
+            counts[w] = rows[r, 3]
+            w += 1
+    order = np.argsort(starts)  # first-occurrence order, as a Counter fed chunk by chunk
+    return starts[order], ends[order], counts[order]
 
 
 def _merge_parts(*parts: Mapping[str, int]) -> Counter[str]:
@@ -321,40 +399,41 @@ def _run_serial(tasks: Iterator[tuple[tuple, int]], bar: tqdm) -> Counter[str]:
     return total
 
 
-def _ignore_sigint() -> None:  # pragma: no cover - runs in the worker processes
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+_POOLS: dict[int, ThreadPoolExecutor] = {}
+_POOL_LOCK = threading.Lock()
 
 
-def _start_pool(processes: int):
-    """A pool of workers that ignore Ctrl-C (the parent stops them).
-
-    The platform's default start method is used (``fork`` on Linux before Python 3.14: no
-    re-import, so a pool starts in milliseconds), except that a process already running
-    other threads is not forked (``forkserver``, else ``spawn``).
-    """
-    context = multiprocessing.get_context()
-    if context.get_start_method() == "fork" and threading.active_count() > 1:
-        methods = multiprocessing.get_all_start_methods()
-        context = multiprocessing.get_context("forkserver" if "forkserver" in methods
-                                              else "spawn")
-    return context.Pool(processes, initializer=_ignore_sigint)
+def _pool(threads: int) -> ThreadPoolExecutor:
+    """The session's pool of ``threads`` worker threads (created on first use, then kept;
+    never shut down under a caller, so concurrent calls may share it)."""
+    with _POOL_LOCK:
+        pool = _POOLS.get(threads)
+        if pool is None:
+            pool = _POOLS[threads] = ThreadPoolExecutor(threads,
+                                                        thread_name_prefix="workbench-count")
+        return pool
 
 
-def _run_pool(tasks: Iterator[tuple[tuple, int]], pool, processes: int,
+def _run_pool(tasks: Iterator[tuple[tuple, int]], pool: ThreadPoolExecutor, processes: int,
               bar: tqdm) -> Counter[str]:
     """Feed ``pool`` with a bounded number of tasks in flight; sum their tables."""
     total: Counter[str] = Counter()
     pending: deque = deque()
-    for task, size in tasks:
-        pending.append((pool.apply_async(_count_task, (task,)), size))
-        while len(pending) >= _IN_FLIGHT * processes:
+    try:
+        for task, size in tasks:
+            pending.append((pool.submit(_count_task, task), size))
+            while len(pending) >= _IN_FLIGHT * processes:
+                result, done = pending.popleft()
+                total.update(result.result())
+                bar.update(done)
+        while pending:
             result, done = pending.popleft()
-            total.update(result.get())
+            total.update(result.result())
             bar.update(done)
-    while pending:
-        result, done = pending.popleft()
-        total.update(result.get())
-        bar.update(done)
+    except BaseException:  # an error or Ctrl-C: drop the queued tasks
+        for result, _ in pending:
+            result.cancel()
+        raise
     return total
 
 
@@ -403,8 +482,9 @@ def count_chunks(paths: str | os.PathLike | Iterable[str | os.PathLike] = (), *,
         Keep only chunks occurring at least this often in the whole input (BatchBPE §2.2;
         1 keeps everything). Applied after all partial tables are summed.
     processes : int, optional
-        Worker processes on this machine (default: every core available to this process; 1
-        counts in this process). Ignored when ``client`` is given.
+        Worker threads on this machine (default: every core available to this process; 1
+        counts in the calling thread). The threads are kept for later calls. Ignored when
+        ``client`` is given.
     block_size : int
         Bytes of a file (characters of a text) per unit of work; blocks are moved to the next
         safe cut (module docstring). The result does not depend on it.
@@ -464,25 +544,15 @@ def count_chunks(paths: str | os.PathLike | Iterable[str | os.PathLike] = (), *,
             else (os.cpu_count() or 1)
     disable = (not progress) if progress is not None else (total < _PROGRESS_MIN or None)
     use_pool = client is None and processes > 1 and total > block_size
-    pool = _start_pool(processes) if use_pool else None  # before tqdm starts its thread
-    try:
-        with tqdm(total=total, unit="B", unit_scale=True, desc="counting chunks",
-                  disable=disable) as bar:
-            if client is not None:
-                table: Mapping[str, int] = _run_dask(tasks, client, bar)
-            elif pool is not None:
-                table = _run_pool(tasks, pool, processes, bar)
-            else:
-                table = _run_serial(tasks, bar)
-        if pool is not None:
-            pool.close()
-    except BaseException:  # an error or Ctrl-C: stop the workers now
-        if pool is not None:
-            pool.terminate()
-        raise
-    finally:
-        if pool is not None:
-            pool.join()
+    pool = _pool(processes) if use_pool else None
+    with tqdm(total=total, unit="B", unit_scale=True, desc="counting chunks",
+              disable=disable) as bar:
+        if client is not None:
+            table: Mapping[str, int] = _run_dask(tasks, client, bar)
+        elif pool is not None:
+            table = _run_pool(tasks, pool, processes, bar)
+        else:
+            table = _run_serial(tasks, bar)
     result = _ordered(table, freq_cutoff)
     if out is not None:
         write_counts(result, out)

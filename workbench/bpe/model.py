@@ -43,9 +43,11 @@ from typing import NamedTuple
 import numpy as np
 
 from .._core.rng import as_generator, base_seed
-from .._core.validate import BudgetError, check_budget, check_probability
+from .._core.validate import BudgetError, check_budget, check_int, check_probability
 from . import _encode, interop
+from ._textencode import TextEncoder
 from .bytelevel import from_bytelevel, to_bytelevel
+from .split import split as fast_split
 from .split_patterns import NAMED_PATTERNS, resolve_pattern, split_with_gaps
 
 FORMAT = "workbench-bpe"
@@ -168,6 +170,7 @@ class BPEModel:
         self._sym_merges = np.array(sym_pairs, dtype=np.int64).reshape(-1, 2)
         s = len(stop)
         self._ids = _check_ids(token_ids, 256 + s + len(self.merges))
+        self._identity_ids = bool(np.array_equal(self._ids, np.arange(self._ids.size)))
         self._sym_ids = np.concatenate([self._ids[:256], self._ids[256 + s:]])
         self._stop_ids = {w: int(self._ids[256 + i]) for i, w in enumerate(stop)}
         self.vocab: dict[int, bytes] = {int(self._ids[b]): bytes([b]) for b in range(256)}
@@ -182,6 +185,7 @@ class BPEModel:
         self.batches: list[Batch] = list(batches) if batches is not None else []
         self.params: dict = dict(params or {})
         self._table = _encode.build_merge_table(self._sym_merges)
+        self._encoder: TextEncoder | None = None  # built by _text_encoder on first use
 
     # ---- basics
     def __len__(self) -> int:
@@ -215,8 +219,8 @@ class BPEModel:
         """
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
-        if self.pattern in NAMED_PATTERNS:
-            return self._split.findall(text)
+        if self.pattern in NAMED_PATTERNS:  # the numba pretokeniser, equal to regex.findall
+            return fast_split(text, self.pattern)
         return split_with_gaps(self._split, text)
 
     # ---- encoding
@@ -271,11 +275,82 @@ class BPEModel:
                seed: int | np.random.Generator | None = None) -> list[int]:
         """Token ids of ``text`` (the pattern's chunks, stop words whole, merges by rank).
 
-        Raises ``ValueError`` on a lone surrogate.
+        Plain BPE (``dropout=0``) under the GPT-4 or GPT-2 pattern runs in one numba pass,
+        streamed in windows (:mod:`workbench.bpe._textencode`); BPE-dropout, and a user
+        regex, split the text first (:meth:`split`) and encode the chunks with
+        :meth:`encode_chunks`. Raises ``ValueError`` on a lone surrogate.
         """
+        p = check_probability(dropout, "dropout")
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, not {type(text).__name__}")
+        if p == 0.0 and self.pattern in NAMED_PATTERNS:
+            return self._model_ids(self._text_encoder().encode_array(text)).tolist()
         _text_bytes(text)
         return [i for ids in self.encode_chunks(self.split(text), dropout=dropout,
                                                 seed=seed) for i in ids]
+
+    def encode_array(self, text: str) -> np.ndarray:
+        """Plain-BPE ids of ``text`` as an ``int32`` array (streamed: the memory is the ids
+        plus one window, not a Python list).
+
+        Raises ``ValueError`` on a lone surrogate.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, not {type(text).__name__}")
+        if self.pattern not in NAMED_PATTERNS:
+            return np.asarray(self.encode(text), dtype=np.int32)
+        return self._model_ids(self._text_encoder().encode_array(text))
+
+    def encode_batch(self, texts: Sequence[str], *, threads: int | None = None
+                     ) -> list[list[int]]:
+        """Plain-BPE ids of many texts (one list per text), on ``threads`` threads.
+
+        Parameters
+        ----------
+        texts : sequence of str
+        threads : int, optional
+            Threads encoding at once (default: the cores available to this process).
+            Texts are joined into windows of about 262,144 characters; each window is
+            one numba call that releases the GIL. A user-regex pattern encodes text by
+            text on this thread.
+
+        Raises
+        ------
+        ValueError
+            On a lone surrogate (the message names the text).
+        """
+        if isinstance(texts, (str, bytes)) or not isinstance(texts, Sequence):
+            raise TypeError("texts must be a sequence of str, not "
+                            f"{type(texts).__name__}")
+        for k, t in enumerate(texts):
+            if not isinstance(t, str):
+                raise TypeError(f"texts[{k}] must be str, not {type(t).__name__}")
+        if threads is None:
+            try:
+                threads = len(os.sched_getaffinity(0))
+            except AttributeError:  # not on Linux
+                threads = os.cpu_count() or 1
+        threads = check_int(threads, "threads", minimum=1, maximum=1024)
+        if self.pattern not in NAMED_PATTERNS:
+            return [self.encode(t) for t in texts]
+        out = self._text_encoder().encode_batch(list(texts), threads)
+        if self._identity_ids:
+            return out
+        return [self._ids[np.asarray(ids, dtype=np.int64)].tolist() for ids in out]
+
+    def _model_ids(self, symbols: np.ndarray) -> np.ndarray:
+        """Kernel ids (bytes, stop words, merges in that order) as the model's own ids."""
+        if self._identity_ids:
+            return symbols
+        return self._ids[symbols].astype(np.int32)
+
+    def _text_encoder(self) -> TextEncoder:
+        """The fused text encoder of this model (built on first use; GPT-4 / GPT-2 only)."""
+        if self._encoder is None:
+            self._encoder = TextEncoder(self._sym_merges,
+                                        [w.encode("utf-8") for w in self.stop_words],
+                                        self.pattern)
+        return self._encoder
 
     def tokens(self, text: str, *, dropout: float = 0.0,
                seed: int | np.random.Generator | None = None) -> list[bytes]:

@@ -6,9 +6,10 @@ argument (a name or a user regex string) into the regex text and a compiled :mod
 object, and splits text with a user pattern without losing characters.
 
 * ``"gpt4"``: :data:`workbench.bpe.pattern.GPT4_PATTERN` (``cl100k_base``).
-* ``"gpt2"``: :data:`GPT2_PATTERN`, the pattern of OpenAI's GPT-2 ``encoder.py`` (also the
-  regex of HuggingFace's ``ByteLevel`` pre-tokenizer). ``tiktoken``'s ``r50k_base`` writes it
-  with possessive quantifiers and ``\\s++$|...|\\s``; the chunks are the same.
+* ``"gpt2"``: :data:`workbench.bpe.pattern.GPT2_PATTERN`, the pattern of OpenAI's GPT-2
+  ``encoder.py`` (also the regex of HuggingFace's ``ByteLevel`` pre-tokenizer).
+  ``tiktoken``'s ``r50k_base`` writes it with possessive quantifiers and
+  ``\\s++$|...|\\s``; the chunks are the same.
 * any other string: a user regex, compiled with :mod:`regex`.
 
 The two named patterns match every character of every text (their chunks concatenate to the
@@ -33,10 +34,7 @@ from __future__ import annotations
 
 import regex
 
-from .pattern import GPT4_PATTERN
-
-#: GPT-2's pretokenisation pattern (OpenAI ``gpt-2/src/encoder.py``).
-GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+from .pattern import GPT2_PATTERN, GPT4_PATTERN
 
 #: The named patterns a model may give as ``pattern``.
 NAMED_PATTERNS: dict[str, str] = {"gpt4": GPT4_PATTERN, "gpt2": GPT2_PATTERN}
