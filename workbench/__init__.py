@@ -4,38 +4,84 @@ Start with :class:`Vocabulary` and :func:`count_segmentations`; the samplers liv
 :mod:`workbench.grampa`, the closed forms and theorems in :mod:`workbench.theory`, the
 trainers in :mod:`workbench.greedtok` (and the other paper packages), the metrics in
 :mod:`workbench.metrics`. ARCHITECTURE.md maps the layers.
+
+Importing the package is cheap: the public names are resolved on first use (PEP 562), so
+``import workbench`` and ``python -m workbench --help`` load neither numba nor the scientific
+stack, and ``from workbench import Grampa`` imports only what :class:`Grampa` needs.
 """
 
-from .bpe import BPEModel, export_hf, train_bpe
-from .counterexamples import DuplicationBPE, RandomDropBPE
-from .grampa import Grampa, expected_efficiency, expected_token_counts
-from .greedtok import GreedTokModel, train_greedtok
-from .lattice import (
-    Lattice,
-    SegmentationError,
-    count_segmentations,
-    enumerate_segmentations,
-)
-from .metrics import (
-    percentile_frequency,
-    renyi_efficiency,
-    renyi_entropy,
-    sequence_length,
-    shannon_entropy,
-    unigram_counts,
-)
-from .pretokenise import TextTokenizer, tokenize_corpus
-from .samplers import (
-    BitRejectionSampler,
-    BPESampler,
-    MarkovRejectionSampler,
-    MaxMatchSampler,
-    RejectionLimitError,
-    ULMSampler,
-    UnigramRejectionSampler,
-)
-from .segmenters import Multiplexer
-from .vocab import Vocabulary, VocabularyFormatError
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # for type checkers and IDEs only; at run time names load lazily
+    from .bpe import BPEModel, export_hf, train_bpe
+    from .counterexamples import DuplicationBPE, RandomDropBPE
+    from .grampa import Grampa, expected_efficiency, expected_token_counts
+    from .greedtok import GreedTokModel, train_greedtok
+    from .lattice import (
+        Lattice,
+        SegmentationError,
+        count_segmentations,
+        enumerate_segmentations,
+    )
+    from .metrics import (
+        percentile_frequency,
+        renyi_efficiency,
+        renyi_entropy,
+        sequence_length,
+        shannon_entropy,
+        unigram_counts,
+    )
+    from .pretokenise import TextTokenizer, tokenize_corpus
+    from .samplers import (
+        BitRejectionSampler,
+        BPESampler,
+        MarkovRejectionSampler,
+        MaxMatchSampler,
+        RejectionLimitError,
+        ULMSampler,
+        UnigramRejectionSampler,
+    )
+    from .segmenters import Multiplexer
+    from .vocab import Vocabulary, VocabularyFormatError
+
+_LAZY = {
+    "BitRejectionSampler": "samplers",
+    "BPEModel": "bpe",
+    "BPESampler": "samplers",
+    "count_segmentations": "lattice",
+    "DuplicationBPE": "counterexamples",
+    "enumerate_segmentations": "lattice",
+    "expected_efficiency": "grampa",
+    "expected_token_counts": "grampa",
+    "export_hf": "bpe",
+    "Grampa": "grampa",
+    "GreedTokModel": "greedtok",
+    "Lattice": "lattice",
+    "MarkovRejectionSampler": "samplers",
+    "MaxMatchSampler": "samplers",
+    "Multiplexer": "segmenters",
+    "percentile_frequency": "metrics",
+    "RandomDropBPE": "counterexamples",
+    "RejectionLimitError": "samplers",
+    "renyi_efficiency": "metrics",
+    "renyi_entropy": "metrics",
+    "SegmentationError": "lattice",
+    "sequence_length": "metrics",
+    "shannon_entropy": "metrics",
+    "TextTokenizer": "pretokenise",
+    "tokenize_corpus": "pretokenise",
+    "train_bpe": "bpe",
+    "train_greedtok": "greedtok",
+    "ULMSampler": "samplers",
+    "unigram_counts": "metrics",
+    "UnigramRejectionSampler": "samplers",
+    "Vocabulary": "vocab",
+    "VocabularyFormatError": "vocab",
+}
+"""Public name → the subpackage (relative to ``workbench``) that defines it."""
 
 __all__ = [
     "BPEModel",
@@ -72,3 +118,24 @@ __all__ = [
     "unigram_counts",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    """Import the subpackage defining ``name`` on first access (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:  # a subpackage, as ``workbench.grampa`` after a bare ``import workbench``
+        if name.startswith("_"):
+            raise AttributeError(f"module 'workbench' has no attribute {name!r}")
+        try:
+            return importlib.import_module(f".{name}", __name__)
+        except ModuleNotFoundError as error:
+            if error.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module 'workbench' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value  # later accesses skip __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -203,6 +203,17 @@ def _run_tables(args: argparse.Namespace) -> int:
     return tables.main(argv)
 
 
+# --------------------------------------------------------------------------- warmup
+def _run_warmup(args: argparse.Namespace) -> int:
+    from workbench.warmup import warmup
+
+    report = warmup()
+    print(f"{len(report.compiled)} of {len(report.kernels)} kernels compiled and cached")
+    for name in report.missing:
+        print(f"not reached by the warm-up workload: {name}", file=sys.stderr)
+    return 0
+
+
 COMMANDS: dict[str, Command] = {
     "sample": Command(
         help="sample GRaMPa segmentations of words",
@@ -228,6 +239,11 @@ COMMANDS: dict[str, Command] = {
         help="GRaMPa Tables 7 and 8 (segmentation statistics, 16 tokenisers) into results/tables",
         configure=_configure_tables,
         run=_run_tables,
+    ),
+    "warmup": Command(
+        help="compile every numba kernel once into the cache (make runs it after installing)",
+        configure=lambda p: None,
+        run=_run_warmup,
     ),
     "verify": Command(
         help="check every closed form of workbench.theory (symbolic, exact, statistical)",

@@ -1,0 +1,182 @@
+"""``python -m workbench warmup``: compile every numba kernel once, so later processes start warm.
+
+A small workload runs every public route that reaches a kernel (GRaMPa's three sampling
+routes in both directions, the lattice counts, the deterministic segmenters and the
+multiplexer, the baseline samplers, the text pipeline, BPE counting/training/encoding,
+GreedTok and GreedWMC, the LOCK kernels, the counterexample wrappers). Numba writes each
+compiled kernel to its cache (:mod:`workbench._core.config`), keyed on the kernel's own
+module and the modules it imports; a later process loads it instead of compiling.
+
+:func:`kernel_report` lists the package's kernels and which of them have a compiled
+signature in this process, so a test can assert that the workload reaches every kernel.
+After the workload, cache index files of kernels that no longer exist (an edit moved a
+function to another line, a module was renamed) and the cache directories of the earlier
+whole-package key are removed.
+
+This module does not time anything and does not decide what is fast; ``make`` runs it once
+after installing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pkgutil
+from dataclasses import dataclass
+from pathlib import Path
+
+#: Modules not scanned for kernels: the notebooks' layer and the CLI define none.
+_SKIP = ("workbench.figures", "workbench.__main__", "workbench.warmup",
+         "workbench.datasets.build")
+
+
+@dataclass(frozen=True)
+class KernelReport:
+    """Kernels of the package: every dispatcher, and those compiled in this process."""
+
+    kernels: tuple[str, ...]
+    compiled: tuple[str, ...]
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """Kernels (``module.name``) with no compiled signature."""
+        done = set(self.compiled)
+        return tuple(k for k in self.kernels if k not in done)
+
+
+def _dispatchers() -> dict[str, object]:
+    """``module.name`` → numba dispatcher, for every non-inlined kernel of the package."""
+    from numba.core.registry import CPUDispatcher
+
+    found: dict[str, object] = {}
+    for info in pkgutil.walk_packages([str(Path(__file__).resolve().parent)], "workbench."):
+        if info.name.startswith(_SKIP):
+            continue
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if (isinstance(value, CPUDispatcher) and value.__module__ == info.name
+                    and value.targetoptions.get("inline", "never") == "never"):
+                found[f"{info.name}.{name}"] = value
+    return found
+
+
+def _in_cache(dispatcher) -> bool:
+    """Whether the numba cache holds a compiled version of ``dispatcher`` for its current source.
+
+    A kernel called only from other kernels is compiled into them and loaded with them, so
+    in a warm process it has no signature of its own; its cache index still says it was
+    compiled (numba's index is read through its private cache-file object).
+    """
+    cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
+    try:
+        return bool(cache_file._load_index())
+    except (AttributeError, OSError, EOFError, ValueError):
+        return False
+
+
+def kernel_report() -> KernelReport:
+    """Which kernels of the package are compiled in this process or in the numba cache."""
+    kernels = _dispatchers()
+    return KernelReport(tuple(sorted(kernels)), tuple(sorted(
+        k for k, d in kernels.items() if d.signatures or _in_cache(d))))
+
+
+def run_workload() -> None:
+    """Call every public route that reaches a kernel once, on tiny inputs."""
+    from workbench import datasets, theory
+    from workbench.bpe import train_bpe
+    from workbench.bpe.counting import count_chunks
+    from workbench.counterexamples import DuplicationBPE, RandomDropBPE
+    from workbench.grampa import Grampa, expected_efficiency, expected_token_counts
+    from workbench.greedtok import beta_curve, train_greedtok, train_greedwmc
+    from workbench.lattice import count_segmentations
+    from workbench.pretokenise import TextTokenizer
+    from workbench.samplers import (
+        BitRejectionSampler,
+        BPESampler,
+        MarkovRejectionSampler,
+        MaxMatchSampler,
+        ULMSampler,
+        UnigramRejectionSampler,
+    )
+    from workbench.segmenters import longest_match, unigram_viterbi
+    from workbench.vocab import Vocabulary
+
+    vocab = datasets.load_vocabulary("ulm-8k")
+    words = [vocab.to_alphabet(" " + w) for w in ("the", "tokenisation", "unbelievably")]
+    long_word = vocab.to_alphabet(" " + "abracadabra" * 8)
+    for direction in ("l2r", "r2l"):
+        for ell_min in (1, 2):
+            g = Grampa(vocab, tau=2.0, ell_min=ell_min, direction=direction, seed=0)
+            g.encode(words * 200)  # >= 512 words: the parallel batch kernels
+            g.encode([long_word] * 600)
+            g.tokenize(words + [long_word])
+            g.sample_many(words[1], 4)
+            g.sample_lengths(words[1], 4)
+            g.sample_lengths(words[1], 1 << 13)  # samples x characters >= 2^16: parallel
+            g.token_length_pmf(words[1])
+            g.token_count_pmf(words[1])
+            g.distribution(words[0])
+            count_segmentations(words[1], vocab, ell_min, direction)
+    very_long = vocab.to_alphabet(" " + "ab" * 501)  # > fused.SHORT_WORD: the log-space route
+    Grampa(vocab, seed=0).encode([very_long] * 512)  # its parallel batch kernel
+    expected_token_counts({w: 2 for w in words}, vocab, tau=2.0)
+    expected_efficiency({w: 2 for w in words}, vocab, tau=2.0)
+    infinite = Grampa(Vocabulary.infinite(), tau=-2.0, seed=0)
+    infinite.sample("abcdefgh")
+    infinite.token_count_pmf("abcdefgh")
+    ids, offsets = infinite.sample_lengths("abcdefgh", 4)
+    theory.lock_keys(ids, offsets, 8)
+    theory.markov_rejection_samples(6, 4, seed=0)
+    theory.bit_rejection_samples(6, 3, 4, seed=0)
+    for segment in (unigram_viterbi, longest_match):
+        segment(words[1], vocab)
+    text = ["The quick brown fox jumps over the lazy dog, doesn't it?", "12 345 6789"]
+    TextTokenizer(Grampa(vocab, tau=2.0, seed=0), p=0.5).encode_lines(text, seed=0)
+    for sampler in (BPESampler(vocab, dropout=0.1, seed=0),
+                    MaxMatchSampler(vocab, dropout=0.1, seed=0),
+                    ULMSampler(vocab, nbest=4, alpha=0.5, seed=0),
+                    MarkovRejectionSampler(vocab, seed=0),
+                    BitRejectionSampler(vocab, seed=0),
+                    UnigramRejectionSampler(vocab, seed=0)):
+        sampler.tokenize([words[0], vocab.to_alphabet(" cat")])
+    counts = count_chunks(texts=text * 3, processes=1, progress=False)
+    for batch in (False, True):
+        model = train_bpe(counts, 300, batch=batch, progress=False)
+        model.encode(text[0])
+    frequencies = {i: 1 + i for i in range(300)}
+    RandomDropBPE(model, frequencies, 20, 5, seed=0).encode(text[0])
+    DuplicationBPE(model, frequencies, 20, 5, seed=0).encode(text[0])
+    gt = train_greedtok(counts, 8, progress=False)
+    gt.encode(text[0])
+    train_greedwmc(counts, 8, progress=False)
+    beta_curve(counts, 4, progress=False)
+
+
+def prune_cache(report: KernelReport) -> list[str]:
+    """Remove cache files of this checkout's kernels that no longer exist; return them."""
+    from workbench._core.config import remove_per_hash_directories
+
+    removed = list(remove_per_hash_directories())
+    keep: dict[str, set[str]] = {}
+    for dispatcher in _dispatchers().values():
+        cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
+        path = getattr(cache_file, "_cache_path", None)
+        index = getattr(cache_file, "_index_name", None)
+        if path and index:
+            keep.setdefault(path, set()).add(index.removesuffix(".nbi"))
+    for path, stems in keep.items():
+        for entry in os.listdir(path):
+            stem = entry.split(".nbi")[0] if entry.endswith(".nbi") else entry.rsplit(".", 2)[0]
+            if entry.endswith((".nbi", ".nbc")) and stem not in stems:
+                os.remove(Path(path) / entry)
+                removed.append(str(Path(path) / entry))
+    return removed
+
+
+def warmup() -> KernelReport:
+    """Run the workload, prune stale cache files, and return the kernel report."""
+    run_workload()
+    report = kernel_report()
+    prune_cache(report)
+    return report
