@@ -37,7 +37,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .._core.validate import MEMORY_BUDGET, check_budget, check_choice, check_int
-from ..counts import as_counts
+from ..counts import as_counts, check_pair_total
 from . import _kernels as K
 from .bytelevel import HF_BYTE_RANK
 from .model import Batch, BPEModel
@@ -158,6 +158,7 @@ def train_bpe(
     check_int(vocab_size, "vocab_size", minimum=256 + stop_list_size,
               maximum=2**30, why=" (ids are int32)")
     table = as_counts(counts)
+    check_pair_total(table)
     stop, kept = select_chunks(table, stop_list_size, freq_cutoff)
     target = vocab_size - 256 - len(stop)
     params = {"batch": batch, "cap_divisor": cap_divisor, "max_batch_size": max_batch_size,

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._core.io import check_output_path, write_atomic
 from .._core.trie import Trie, build_trie
 from .alphabets import ALPHABETS, spell, unspell
 from .formats import VocabularyFormatError, read_vocabulary_file
@@ -174,7 +175,7 @@ class Vocabulary:
         """
         if self._infinite:
             raise ValueError("the infinite vocabulary cannot be saved")
-        p = Path(path)
+        p = check_output_path(path, "path")
         if p.suffix == ".json":
             doc = {
                 "format": "workbench-vocabulary",
@@ -185,14 +186,14 @@ class Vocabulary:
                 "ids": self._ids.tolist(),
                 "scores": None if self._scores is None else self._scores.tolist(),
             }
-            p.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+            write_atomic(p, json.dumps(doc, ensure_ascii=False), name="path")
             return
         if not np.array_equal(self._ids, np.arange(len(self._tokens))):
             raise ValueError("a plain list needs ids 0..N-1 in order; save to .json instead")
         for tok in self._tokens:
             if any(c in tok for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"):
                 raise ValueError(f"token {tok!r} has a line break; save to .json instead")
-        p.write_text("".join(t + "\n" for t in self._tokens), encoding="utf-8")
+        write_atomic(p, "".join(t + "\n" for t in self._tokens), name="path")
 
     # ---- container protocol
     def __len__(self) -> int:
