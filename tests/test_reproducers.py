@@ -168,3 +168,101 @@ def test_atomic_write_failure_leaves_target_and_no_temp(tmp_path):
         raise RuntimeError("interrupted")
     assert target.read_bytes() == b"old"
     assert os.listdir(tmp_path) == ["f.bin"]
+
+
+# ---------------------------------------------------------------- vocabulary formats
+from workbench import datasets  # noqa: E402
+from workbench.vocab import VocabularyFormatError  # noqa: E402
+
+
+def _write(tmp_path, name, content):
+    path = tmp_path / name
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8", newline="")
+    return path
+
+
+def test_hf_wordpiece_tokenizer_json_refused_by_format(tmp_path):
+    doc = {"model": {"type": "WordPiece", "continuing_subword_prefix": "##",
+                     "vocab": {"[UNK]": 0, "un": 1, "##able": 2}}}
+    path = _write(tmp_path, "tokenizer.json", __import__("json").dumps(doc))
+    with pytest.raises(VocabularyFormatError, match=r"tokenizer\.json: HF WordPiece .*'##'"):
+        Vocabulary.load(path)
+
+
+def test_sentencepiece_vocab_file_loads_as_the_model_does(tmp_path):
+    spm = pytest.importorskip("sentencepiece")
+    model = datasets.sentencepiece_model_path("ulm-8k")
+    sp = spm.SentencePieceProcessor(model_file=str(model))
+    lines = [f"{sp.id_to_piece(i)}\t{sp.get_score(i):g}" for i in range(sp.get_piece_size())]
+    path = _write(tmp_path, "ulm.vocab", "\n".join(lines) + "\n")
+    from_vocab, from_model = Vocabulary.load(path), Vocabulary.load(model)
+    assert from_vocab.tokens == from_model.tokens
+    assert from_vocab.ids.tolist() == from_model.ids.tolist()
+    assert from_vocab.alphabet == "sentencepiece"
+    assert np.allclose(from_vocab.scores, from_model.scores, rtol=1e-5)
+    assert not any("\t" in t for t in from_vocab.tokens)
+
+
+def test_tiktoken_rank_file_loads_as_byte_level_gpt2(tmp_path):
+    import base64
+
+    from workbench.vocab import bytes_to_unicode
+
+    to_byte = {c: b for b, c in bytes_to_unicode().items()}
+    gpt2 = datasets.load_vocabulary("gpt2")
+    lines = []
+    for token, i in zip(gpt2.tokens, gpt2.ids.tolist()):
+        raw = bytes(to_byte[c] for c in token)
+        lines.append(f"{base64.b64encode(raw).decode()} {i}")
+    loaded = Vocabulary.load(_write(tmp_path, "gpt2.tiktoken", "\n".join(lines) + "\n"))
+    assert loaded.tokens == gpt2.tokens and loaded.ids.tolist() == gpt2.ids.tolist()
+    assert loaded.alphabet == "byte-level"
+    assert "IQ== 0" not in loaded.tokens
+
+
+@pytest.mark.parametrize("content,message", [
+    ('{"a": 0, "b": 1, "a": 2}', "key 'a' appears twice"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply|invalid vocabulary"),
+    ('{"format": "workbench-vocabulary", "version": 99, "tokens": ["a"], "ids": [0], '
+     '"alphabet": "identity"}', "version 99 is not supported"),
+    ('{"model": {"type": "Unigram", "vocab": [["a", NaN]]}}', "NaN"),
+    ('{"model": {"type": "Unigram", "vocab": [["a", 1e999]]}}', r"finite score|\$\.model"),
+    ('{"model": {"type": "BPE", "vocab": {"a": 1.5}}}', r"\$\.model\.vocab\['a'\]"),
+], ids=["duplicate-keys", "deep-json", "version-99", "nan-score", "inf-score", "float-id"])
+def test_malformed_json_vocabulary_names_file_and_place(tmp_path, content, message):
+    path = _write(tmp_path, "v.json", content)
+    with pytest.raises(VocabularyFormatError, match=message) as err:
+        Vocabulary.load(path)
+    assert str(path) in str(err.value)
+
+
+def test_bom_is_not_part_of_the_first_token(tmp_path):
+    assert Vocabulary.load(_write(tmp_path, "v.txt", "\ufeffab\ncd\n")).tokens == ("ab", "cd")
+
+
+def test_cr_only_token_list_is_three_tokens(tmp_path):
+    assert Vocabulary.load(_write(tmp_path, "v.txt", "a\rb\rc\r")).tokens == ("a", "b", "c")
+
+
+def test_empty_vocabulary_file_refused(tmp_path):
+    with pytest.raises(VocabularyFormatError, match="no tokens"):
+        Vocabulary.load(_write(tmp_path, "v.txt", ""))
+
+
+def test_dev_zero_refused_before_reading():
+    with pytest.raises(VocabularyFormatError, match="not a regular file"):
+        Vocabulary.load("/dev/zero")
+
+
+@pytest.mark.parametrize("scores", [[0.0, float("nan")], [float("inf"), 0.0]])
+def test_vocabulary_non_finite_scores_refused(scores):
+    with pytest.raises(ValueError, match="scores must be finite"):
+        Vocabulary(["a", "b"], scores=scores)
+
+
+def test_vocabulary_id_over_int64_named():
+    with pytest.raises(ValueError, match="id at position 1 must be below"):
+        Vocabulary(["a", "b"], ids=[0, 2**64])

@@ -101,6 +101,8 @@ class Vocabulary:
             for pos, i in enumerate(id_list):
                 if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or i < 0:
                     raise ValueError(f"id at position {pos} must be a non-negative int: {i!r}")
+                if i >= 2**31 - 1:
+                    raise ValueError(f"id at position {pos} must be below 2**31 - 1, got {i}")
             id_arr = np.asarray(id_list, dtype=np.int64)
             if len(np.unique(id_arr)) != len(id_arr):
                 raise ValueError("ids must be distinct")
@@ -108,9 +110,19 @@ class Vocabulary:
             raise ValueError("ids must be below 2**31 - 1")
         score_arr = None
         if scores is not None:
-            score_arr = np.asarray(list(scores), dtype=np.float64)
+            score_list = list(scores)
+            for pos, value in enumerate(score_list):
+                if isinstance(value, (bool, np.bool_, str, bytes)) or not isinstance(
+                        value, (int, float, np.integer, np.floating)):
+                    raise TypeError(f"score at position {pos} must be a real number, got "
+                                    f"{value!r:.40}")
+            score_arr = np.asarray(score_list, dtype=np.float64)
             if score_arr.shape != (len(toks),):
                 raise ValueError(f"got {score_arr.size} scores for {len(toks)} tokens")
+            bad = np.flatnonzero(~np.isfinite(score_arr))
+            if bad.size:
+                raise ValueError(f"scores must be finite: token {toks[bad[0]]!r:.40} (position "
+                                 f"{bad[0]}) has score {score_arr[bad[0]]}")
             score_arr.setflags(write=False)
         id_arr.setflags(write=False)
         self._tokens = tuple(toks)
