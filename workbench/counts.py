@@ -189,10 +189,11 @@ def check_pair_total(table: Mapping[str, int], *, name: str = "counts") -> int:
 
     >>> check_pair_total({"abc": 2, "d": 9})
     4
-    >>> check_pair_total({"a" * 17: 2**61, "bc": 1})
-    Traceback (most recent call last):
-    ...
-    ValueError: counts: pair counts could reach 36893488147419103233, over 2^63 - 1 (int64); scale the counts down
+    >>> try:
+    ...     check_pair_total({"a" * 17: 2**61, "bc": 1})
+    ... except ValueError as err:
+    ...     print(str(err)[:52])
+    counts: pair counts could reach 36893488147419103233
     """
     total = 0
     for chunk, count in table.items():
