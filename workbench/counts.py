@@ -28,10 +28,16 @@ from pathlib import Path
 
 import numpy as np
 
+from ._core.io import atomic_write, check_output_path
 from ._core.validate import MEMORY_BUDGET, check_budget
 
 #: Rough resident bytes per table entry (dict slot, str, int) when a TSV is loaded.
 _BYTES_PER_ENTRY = 200
+#: Counts are int64 in every kernel: a count (or a table total) must stay below this.
+MAX_COUNT = 2**63 - 1
+
+# csv's default field limit (131,072 characters) would refuse long chunks this module writes.
+csv.field_size_limit(max(csv.field_size_limit(), 2**31 - 1))
 
 
 class CountsFormatError(ValueError):
@@ -77,6 +83,9 @@ def read_counts(path: str | os.PathLike, *, budget: int = MEMORY_BUDGET) -> dict
                     raise CountsFormatError(
                         f"{path}, line {line}: count {count!r:.40} is not a positive integer")
                 value = int(count)
+                if value > MAX_COUNT:
+                    raise CountsFormatError(f"{path}, line {line}: count {count:.30} is over "
+                                            f"2^63 - 1 (counts are int64)")
                 if value <= 0:
                     raise CountsFormatError(f"{path}, line {line}: count must be positive, got 0")
                 if not chunk:
@@ -94,13 +103,27 @@ def read_counts(path: str | os.PathLike, *, budget: int = MEMORY_BUDGET) -> dict
 def write_counts(counts: Mapping[str, int], path: str | os.PathLike) -> None:
     """Write a table as ``chunk<TAB>count`` TSV (csv-quoted where needed), most common first.
 
-    Ties keep the mapping's order. The table is validated first (see :func:`as_counts`).
+    Ties keep the mapping's order. The table is validated first (see :func:`as_counts`) and
+    the path checked before anything is written; the file is written atomically (a reader
+    sees the old file or the whole new one). A chunk holding a carriage return is always
+    quoted, so :func:`read_counts` reads back exactly what was written.
     """
+    check_output_path(path)
     table = as_counts(counts)
+    for chunk in table:
+        try:
+            chunk.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError(f"counts: chunk {chunk!r:.40} holds a lone surrogate and cannot be "
+                             f"written as UTF-8") from None
     order = sorted(table.items(), key=lambda kv: -kv[1])
-    with open(path, "w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
-        writer.writerows(order)
+    with atomic_write(path, newline="") as handle:
+        plain = csv.writer(handle, delimiter="\t", lineterminator="\n")
+        # csv quotes only around the line terminator "\n"; a lone "\r" must be quoted too
+        quoted = csv.writer(handle, delimiter="\t", lineterminator="\n",
+                            quoting=csv.QUOTE_NONNUMERIC)
+        for chunk, count in order:
+            (quoted if "\r" in chunk else plain).writerow((chunk, count))
 
 
 def as_counts(counts: Mapping[str, int] | str | os.PathLike, *,
@@ -150,8 +173,35 @@ def as_counts(counts: Mapping[str, int] | str | os.PathLike, *,
                             f"{type(count).__name__} {count!r}")
         if count <= 0:
             raise ValueError(f"{name}: count of {chunk!r:.40} must be positive, got {count}")
+        if count > MAX_COUNT:
+            raise ValueError(f"{name}: count of {chunk!r:.40} is over 2^63 - 1 (counts are "
+                             f"int64), got {count}")
         out[chunk] = int(count)
     return out
+
+
+def check_pair_total(table: Mapping[str, int], *, name: str = "counts") -> int:
+    """Refuse a table whose adjacent-byte pair counts could overflow int64; return the bound.
+
+    Every pair count a BPE trainer keeps is at most ``Σ count · (bytes(chunk) − 1)`` (each
+    occurrence of a chunk holds that many adjacent pairs, and merges only lower it), so the
+    table is accepted exactly when that sum, computed with Python ints, is below ``2^63``.
+
+    >>> check_pair_total({"abc": 2, "d": 9})
+    4
+    >>> try:
+    ...     check_pair_total({"a" * 17: 2**61, "bc": 1})
+    ... except ValueError as err:
+    ...     print(str(err)[:52])
+    counts: pair counts could reach 36893488147419103233
+    """
+    total = 0
+    for chunk, count in table.items():
+        total += count * max(len(chunk.encode("utf-8", "surrogatepass")) - 1, 0)
+    if total > MAX_COUNT:
+        raise ValueError(f"{name}: pair counts could reach {total}, over 2^63 - 1 (int64); "
+                         f"scale the counts down")
+    return total
 
 
 def shared_table(name: str) -> Path | None:

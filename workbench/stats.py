@@ -30,7 +30,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._core.validate import check_int, check_real
+from ._core.validate import check_budget, check_int, check_real
 
 __all__ = [
     "chisquare_test",
@@ -40,6 +40,19 @@ __all__ = [
     "tv_sampling_bound",
     "z_test",
 ]
+
+
+def _finite(values: object, name: str) -> np.ndarray:
+    """``values`` as a 1-D float array; NaN or infinite entries are refused by name."""
+    try:
+        arr = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be an array of real numbers") from None
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} holds NaN or infinite values")
+    return arr
 
 
 def frequencies(counts: Sequence[float] | np.ndarray, n_cells: int | None = None) -> np.ndarray:
@@ -66,12 +79,16 @@ def frequencies(counts: Sequence[float] | np.ndarray, n_cells: int | None = None
     >>> frequencies([3, 1]).tolist(), frequencies([1, 1], n_cells=3).tolist()
     ([0.75, 0.25], [0.5, 0.5, 0.0])
     """
-    c = np.asarray(counts, dtype=float)
+    c = _finite(counts, "counts")
+    if (c < 0).any():
+        raise ValueError("counts must be >= 0")
     size = c.size if n_cells is None else check_int(n_cells, "n_cells", minimum=c.size)
-    total = c.sum()
-    if not total > 0:
+    check_budget(size * 8, f"a histogram of {size:,} cells")
+    top = c.max(initial=0.0)
+    if not top > 0:
         raise ValueError("counts must have a positive sum")
-    return np.pad(c / total, (0, size - c.size))
+    c = c / top  # no overflow of the total for huge counts
+    return np.pad(c / c.sum(), (0, size - c.size))
 
 
 def tv_distance(p: Sequence[float] | np.ndarray, q: Sequence[float] | np.ndarray) -> float:
@@ -87,8 +104,8 @@ def tv_distance(p: Sequence[float] | np.ndarray, q: Sequence[float] | np.ndarray
     >>> tv_distance([0.5, 0.5], [1.0, 0.0])
     0.5
     """
-    p = np.asarray(p, dtype=float)
-    q = np.asarray(q, dtype=float)
+    p = _finite(p, "p")
+    q = _finite(q, "q")
     if p.shape != q.shape:
         raise ValueError(f"shapes differ: {p.shape} vs {q.shape}")
     return float(0.5 * np.abs(p - q).sum())
@@ -153,8 +170,9 @@ def trial_tolerance(expected: float | Fraction, n_samples: int, z: float = 4.0) 
     """
     size = check_int(n_samples, "n_samples", minimum=1)
     e = float(expected)
-    if e < 1.0:
-        raise ValueError(f"an expected number of trials is >= 1, got {e}")
+    if not e >= 1.0 or math.isinf(e):  # also NaN
+        raise ValueError(f"an expected number of trials is a finite number >= 1, got {e}")
+    z = check_real(z, "z", minimum=0.0)
     p = 1.0 / e
     return z * math.sqrt((1.0 - p) / p**2 / size)
 
@@ -167,8 +185,15 @@ def chisquare_test(observed: np.ndarray, probs: Iterable[float], min_expected: f
     """
     from scipy.special import chdtrc  # chi-square survival function
 
-    observed = np.asarray(observed, dtype=float)
-    probs = np.asarray(list(probs), dtype=float)
+    observed = _finite(observed, "observed")
+    probs = _finite(list(probs), "probs")
+    if observed.shape != probs.shape or observed.size < 2:
+        raise ValueError(f"observed and probs need the same length >= 2, got {observed.shape} "
+                         f"and {probs.shape}")
+    if (observed < 0).any() or (probs < 0).any() or not probs.sum() > 0 \
+            or not observed.sum() > 0:
+        raise ValueError("observed and probs must be >= 0 with positive sums")
+    min_expected = check_real(min_expected, "min_expected", minimum=0.0)
     expected = probs / probs.sum() * observed.sum()
     obs, exp = list(observed), list(expected)
     while len(exp) > 2 and exp[0] < min_expected:
@@ -187,5 +212,10 @@ def z_test(sample: np.ndarray, mean: float, var: float) -> tuple[float, float]:
     """Two-sided z-test of a sample mean against a known mean and variance."""
     from scipy.special import ndtr  # standard normal cdf
 
+    sample = _finite(sample, "sample")
+    if sample.size == 0:
+        raise ValueError("sample is empty: a z-test needs at least one value")
+    mean = check_real(mean, "mean")
+    var = check_real(var, "var", minimum=0.0, open_minimum=True)
     z = (float(np.mean(sample)) - mean) / np.sqrt(var / sample.size)
     return float(z), float(2 * ndtr(-abs(z)))

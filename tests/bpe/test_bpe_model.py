@@ -84,8 +84,9 @@ def test_training_chunks_encode_to_their_trained_form(table):
 
 
 def test_stop_words_whole_chunk_only(model):
-    word = model.stop_words[0]
-    sid = 256
+    # a stop word ending in a letter, so that word + "zzz" stays one chunk when pretokenised
+    index, word = next((i, w) for i, w in enumerate(model.stop_words) if w[-1].isalpha())
+    sid = 256 + index
     assert model.encode(word) == [sid]
     assert sid not in model.encode(word + "zzz")
     assert model.vocab[sid] == word.encode()
@@ -241,3 +242,27 @@ def test_dropout_refuses_a_chunk_too_long_before_working(model):
 def test_encode_chunks_rejects_a_bare_string(model):
     with pytest.raises(TypeError, match="sequence of str"):
         model.encode_chunks("hello")
+
+
+@pytest.mark.parametrize("stop_list_size", [5, 10, 20])
+def test_export_hf_works_for_stop_lists_on_ordinary_text(table, text, tmp_path,
+                                                         stop_list_size):
+    """Issue 19: export refused every model trained with stop_list_size 5, 10 or 20."""
+    tokenizers = pytest.importorskip("tokenizers")
+    model = train_bpe(table, 700, stop_list_size=stop_list_size, progress=False)
+    assert model.stop_words and all(len(w) > 1 for w in model.stop_words)
+    hf = tokenizers.Tokenizer.from_file(str(export_hf(model, tmp_path / "t.json")))
+    words = set(model.stop_words)
+    checked = 0
+    for paragraph in text[:30000].split("\n\n"):
+        chunks = split_text(paragraph)
+        if sum(c in words for c in chunks) == sum(paragraph.count(w) for w in words):
+            assert hf.encode(paragraph).ids == model.encode(paragraph), paragraph[:40]
+            checked += 1
+    assert checked > 20
+
+
+def test_stop_list_skips_one_character_and_bytelevel_spelled_chunks():
+    table = {",": 50, "\n": 40, "the": 30, " the": 20, ".\n": 15, " of": 10, "x": 1}
+    model = train_bpe(table, 261, stop_list_size=3, progress=False)
+    assert list(model.stop_words) == [" the", ".\n", " of"]

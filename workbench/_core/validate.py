@@ -42,6 +42,9 @@ class ArgumentTypeError(TypeError, ValueError):
     """
 
 
+#: The largest integer a kernel can hold (int64); :func:`check_int`'s default maximum.
+INT64_MAX = 2**63 - 1
+
 def check_int(value: object, name: str, *, minimum: int | None = None,
               maximum: int | None = None, why: str = "") -> int:
     """Return ``value`` as a Python ``int``; refuse bools, floats and out-of-range values.
@@ -53,7 +56,9 @@ def check_int(value: object, name: str, *, minimum: int | None = None,
     name : str
         Argument name used in error messages.
     minimum, maximum : int, optional
-        Inclusive bounds.
+        Inclusive bounds. Without ``maximum``, ``2**63 - 1``: integers go to int64 arrays
+        and kernels, so a larger one is refused here, naming the argument, instead of
+        overflowing later (pass a larger ``maximum`` for exact Python-int arguments).
     why : str
         Appended to the error message when ``maximum`` is exceeded (e.g. why a cap exists).
 
@@ -70,7 +75,9 @@ def check_int(value: object, name: str, *, minimum: int | None = None,
     value = int(value)
     if minimum is not None and value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    if maximum is not None and value > maximum:
+    if maximum is None:  # every kernel stores integers as int64: refuse here, by name
+        maximum, why = INT64_MAX, why or " (integers are int64)"
+    if value > maximum:
         raise ValueError(f"{name} must be <= {maximum}, got {value}{why}")
     return value
 

@@ -37,9 +37,9 @@ from collections.abc import Mapping
 import numpy as np
 
 from .._core.validate import MEMORY_BUDGET, check_budget, check_choice, check_int
-from ..counts import as_counts
+from ..counts import as_counts, check_pair_total
 from . import _kernels as K
-from .bytelevel import HF_BYTE_RANK
+from .bytelevel import HF_BYTE_RANK, to_bytelevel
 from .model import Batch, BPEModel
 
 PAIR_COUNTING = ("nonoverlapping", "overlapping")
@@ -55,13 +55,26 @@ class BPEExhaustedWarning(UserWarning):
 
 def select_chunks(table: Mapping[str, int], stop_list_size: int, freq_cutoff: int
                   ) -> tuple[list[str], dict[str, int]]:
-    """Apply the frequency cut-off, then split off the ``stop_list_size`` most common chunks.
+    """Apply the frequency cut-off, then split off up to ``stop_list_size`` stop words.
 
-    Stop words are ordered by count (descending), ties by the chunk's code points. Returns
-    ``(stop_words, remaining_table)``.
+    BatchBPE's rule (Morgan 2024, §2.1, as its reference code does it): look at the
+    ``2 · stop_list_size`` most common chunks and keep, in that order, those of more than
+    one character, at most ``stop_list_size`` of them. A one-character chunk (``","``,
+    ``"\\n"``, a space) is a single byte or code point already: as a stop word it would be a
+    second token for the same text, which no exported tokenizer could express. One more
+    rule of ours, so that every trained model exports (:mod:`workbench.bpe.export`): a
+    chunk spelled in GPT-2's byte-level alphabet exactly as it is written (``"the"``,
+    ``"),"``: no space, newline or non-ASCII letter) is skipped too, because a
+    ``tokenizer.json`` vocabulary would give it the id of the merged token of the same
+    spelling. Ordinary text's most common chunks start with a space or hold a newline, so
+    this rarely bites; the list may be shorter than ``stop_list_size``. Ordered by count
+    (descending), ties by the chunk's code points. Returns ``(stop_words,
+    remaining_table)``.
 
     >>> select_chunks({" the": 9, " a": 9, "x": 1, "yz": 3}, 1, 2)
     ([' a'], {' the': 9, 'yz': 3})
+    >>> select_chunks({",": 20, "\\n": 15, " the": 9, ".": 8, " a": 5}, 2, 1)[0]
+    [' the']
     """
     kept = dict(table) if freq_cutoff <= 1 else {c: n for c, n in table.items()
                                                  if n >= freq_cutoff}
@@ -71,10 +84,26 @@ def select_chunks(table: Mapping[str, int], stop_list_size: int, freq_cutoff: in
     if stop_list_size > len(kept):
         raise ValueError(f"stop_list_size={stop_list_size} exceeds the {len(kept)} chunks left "
                          f"after freq_cutoff={freq_cutoff}")
-    stop = heapq.nsmallest(stop_list_size, kept, key=lambda c: (-kept[c], c))
+    candidates = heapq.nsmallest(2 * stop_list_size, kept, key=lambda c: (-kept[c], c))
+    stop = [c for c in candidates if len(c) > 1 and not _spelled_as_bytelevel(c)]
+    stop = stop[:stop_list_size]
     for c in stop:
         del kept[c]
+    if not kept:
+        raise ValueError(f"stop_list_size={stop_list_size} leaves no chunk to learn merges from")
     return stop, kept
+
+
+def _spelled_as_bytelevel(chunk: str) -> bool:
+    """Whether ``chunk`` reads the same in GPT-2's byte-level alphabet (``"the"``: yes).
+
+    >>> _spelled_as_bytelevel("the"), _spelled_as_bytelevel(" the"), _spelled_as_bytelevel("é")
+    (True, False, False)
+    """
+    try:
+        return to_bytelevel(chunk.encode("utf-8")) == chunk
+    except UnicodeEncodeError:  # a lone surrogate: refused later with the chunk named
+        return False
 
 
 def _chunk_bytes(chunk: str) -> bytes:
@@ -158,6 +187,7 @@ def train_bpe(
     check_int(vocab_size, "vocab_size", minimum=256 + stop_list_size,
               maximum=2**30, why=" (ids are int32)")
     table = as_counts(counts)
+    check_pair_total(table)
     stop, kept = select_chunks(table, stop_list_size, freq_cutoff)
     target = vocab_size - 256 - len(stop)
     params = {"batch": batch, "cap_divisor": cap_divisor, "max_batch_size": max_batch_size,

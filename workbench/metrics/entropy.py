@@ -64,15 +64,21 @@ def _distribution(counts: Counts) -> tuple[np.ndarray, np.ndarray]:
     """``(p, ℓ)``: probabilities and natural-log probabilities of the positive counts.
 
     ``ℓ = ln c − ln T`` (not ``ln(c/T)``, which underflows for tiny ratios), clipped at 0.
+    The total is taken of the counts divided by their maximum, so it cannot overflow
+    (entropy is scale-invariant: ``[1e308, 1e308]`` is the fair coin, not an overflow to 0).
 
     >>> p, l = _distribution([1, 3])
     >>> p.tolist(), round(float(l[1]), 6)
     ([0.25, 0.75], -0.287682)
+    >>> _distribution([1e308, 1e308])[0].tolist()
+    [0.5, 0.5]
     """
     c = count_array(counts)
-    total = float(c.sum())
-    logp = np.minimum(np.log(c) - math.log(total), 0.0)
-    return c / total, logp
+    top = float(c.max())
+    scaled = c / top  # in (0, 1]: the total cannot overflow (tiny ratios may underflow to 0)
+    total = float(scaled.sum())  # in [1, n]
+    logp = np.minimum(np.log(c) - math.log(top) - math.log(total), 0.0)
+    return scaled / total, logp
 
 
 def _shannon_nats(p: np.ndarray, logp: np.ndarray) -> float:

@@ -1,6 +1,7 @@
 """A corpus to ids, streamed, on both cores or on a Dask cluster, with the same result.
 
-:func:`tokenize_corpus` reads texts (strings) or files line by line, cuts them into blocks of
+:func:`tokenize_corpus` reads texts (strings) or files block by block (a file's blocks are byte
+ranges found by one streamed scan; no file is held whole), cuts them into blocks of
 ``block_lines`` lines counted from the start of each source, and encodes every block with
 :meth:`.pipeline.TextTokenizer.encode_lines` under the seed ``(seed, source index, block
 index)``. A line's ids therefore depend only on the seed and the line's position (source,
@@ -33,30 +34,108 @@ from pathlib import Path
 
 import numpy as np
 
-from .._core.validate import check_int
+from .._core.io import atomic_write, check_output_path
+from .._core.validate import MEMORY_BUDGET, check_budget, check_int
 from .pipeline import TextTokenizer
 
-__all__ = ["encode_block", "iter_blocks", "tokenize_corpus", "tokenize_corpus_dask"]
+__all__ = ["block_ranges", "encode_block", "iter_blocks", "read_block", "tokenize_corpus",
+           "tokenize_corpus_dask"]
 
 DEFAULT_BLOCK_LINES = 2048
+#: Bytes read at a time by the line-index scan of a file.
+_SCAN_BYTES = 1 << 22
 
 
-def _lines_of(source: str | os.PathLike) -> list[str]:
-    if isinstance(source, os.PathLike):
-        with open(source, encoding="utf-8") as f:
-            return f.read().split("\n")
-    if not isinstance(source, str):
+def _check_source(source: object) -> None:
+    if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"a source must be str (text) or a path, not {type(source).__name__}")
-    return source.split("\n")
+
+
+def block_ranges(path: str | os.PathLike, block_lines: int) -> list[tuple[int, int, int]]:
+    """``(first line, start byte, stop byte)`` of every block of ``block_lines`` lines of a file.
+
+    One streamed pass over the file's bytes (never held whole): lines end at ``\\n``,
+    ``\\r\\n`` or a lone ``\\r`` (Python's universal newlines, as text mode reads them),
+    and a file of ``k`` line breaks has ``k + 1`` lines (the last one possibly empty),
+    exactly as ``text.split("\\n")`` numbers them. Memory is one entry per block.
+
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "t.txt")
+    >>> _ = open(path, "wb").write(b"a\\nb\\r\\nc\\rd\\n")
+    >>> block_ranges(path, 2)
+    [(0, 0, 5), (2, 5, 9), (4, 9, 9)]
+    """
+    starts = [0]  # byte offset where each block's first line starts
+    lines_done = 0  # line breaks seen so far
+    position = 0
+    pending_cr = False  # the previous read ended with "\r": is it "\r\n"?
+    with open(path, "rb") as handle:
+        while True:
+            chunk = handle.read(_SCAN_BYTES)
+            if not chunk:
+                break
+            data = np.frombuffer(chunk, dtype=np.uint8)
+            is_nl, is_cr = data == 10, data == 13
+            ends = is_nl.copy()  # a break ends at "\n", or at "\r" not followed by "\n"
+            ends[:-1] |= is_cr[:-1] & ~is_nl[1:]
+            breaks = np.flatnonzero(ends) + position + 1  # byte offset after each break
+            if pending_cr and not is_nl[0]:  # the previous chunk's final "\r" was a break
+                breaks = np.concatenate(([position], breaks))
+            pending_cr = bool(is_cr[-1])
+            for index in range(breaks.size):
+                if (lines_done + index + 1) % block_lines == 0:
+                    starts.append(int(breaks[index]))
+            lines_done += breaks.size
+            position += data.size
+    if pending_cr:
+        lines_done += 1
+        if lines_done % block_lines == 0:
+            starts.append(position)
+    n_lines = lines_done + 1
+    return [(b * block_lines, start, starts[b + 1] if b + 1 < len(starts) else position)
+            for b, start in enumerate(starts) if b * block_lines < n_lines]
+
+
+def read_block(path: str | os.PathLike, first_line: int, start: int, stop: int, last: bool,
+               *, budget: int = MEMORY_BUDGET) -> list[str]:
+    """The lines of one block of a UTF-8 file: bytes ``start:stop`` only (see :func:`block_ranges`).
+
+    Raises ``ValueError`` naming the file and the line for bytes that are not UTF-8.
+    """
+    check_budget((stop - start) * 6, f"a block of {stop - start:,} bytes of {path}",
+                 budget=budget)
+    with open(path, "rb") as handle:
+        handle.seek(start)
+        raw = handle.read(stop - start)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        head = raw[: err.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        line = first_line + head.count(b"\n") + 1
+        raise ValueError(f"{path}, line {line}: not UTF-8 ({err.reason} at byte "
+                         f"{start + err.start})") from None
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if not last:
+        lines.pop()  # the block ends with a line break: no line after it here
+    return lines
 
 
 def iter_blocks(sources: Iterable[str | os.PathLike], block_lines: int
                 ) -> Iterator[tuple[int, int, list[str]]]:
-    """``(source index, block index, lines)`` for every block, in order."""
+    """``(source index, block index, lines)`` for every block, in order.
+
+    Files are read block by block (:func:`read_block`), never whole.
+    """
     for s, source in enumerate(sources):
-        lines = _lines_of(source)
-        for b, first in enumerate(range(0, len(lines), block_lines)):
-            yield s, b, lines[first:first + block_lines]
+        _check_source(source)
+        if isinstance(source, str):
+            lines = source.split("\n")
+            for b, first in enumerate(range(0, len(lines), block_lines)):
+                yield s, b, lines[first:first + block_lines]
+            continue
+        ranges = block_ranges(source, block_lines)
+        for b, (first, start, stop) in enumerate(ranges):
+            yield s, b, read_block(source, first, start, stop, b == len(ranges) - 1)
 
 
 def encode_block(tokenizer: TextTokenizer, seed: int, source: int, block: int,
@@ -152,6 +231,7 @@ def tokenize_corpus(sources: Iterable[str | os.PathLike] | str, tokenizer: TextT
 
     seed, block_lines = _check(tokenizer, seed, block_lines)
     workers = check_int(workers, "workers", minimum=1, maximum=256)
+    target = None if out is None else _npz_path(out)  # checked before any work
     if isinstance(sources, (str, os.PathLike)):
         sources = [sources]
     tasks = iter_blocks(sources, block_lines)
@@ -159,54 +239,77 @@ def tokenize_corpus(sources: Iterable[str | os.PathLike] | str, tokenizer: TextT
               mininterval=0.5) as bar:
         parts = _encode_blocks(tasks, tokenizer, seed, workers, bar)
     ids, offsets = _join(parts)
-    if out is not None:
-        _save(Path(out), ids, offsets)
+    if target is not None:
+        _save(target, ids, offsets)
     return ids, offsets
 
 
-def _save(path: Path, ids: np.ndarray, offsets: np.ndarray) -> None:
-    """Write the ``.npz`` through a temporary file, so an interruption leaves no partial file."""
+def _npz_path(out: str | os.PathLike) -> Path:
+    """The ``.npz`` file ``out`` names (``.npz`` appended as ``numpy.savez`` would), checked."""
+    if not isinstance(out, (str, os.PathLike)):
+        raise TypeError(f"out must be a path, not {type(out).__name__}")
+    path = Path(out)
+    check_output_path(path)  # a directory or a special file (/dev/full) is refused as named
     if path.suffix != ".npz":
-        path = path.with_name(path.name + ".npz")  # what numpy.savez would write
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "wb") as f:
-            np.savez(f, ids=ids, line_offsets=offsets)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+        path = path.with_name(path.name + ".npz")
+    return check_output_path(path)
 
 
-def _dask_task(task: tuple[int, int, str, int, int], tokenizer: TextTokenizer, seed: int
-               ) -> tuple[int, int, np.ndarray, np.ndarray]:
-    s, b, path, first, stop = task
-    lines = _lines_of(Path(path))[first:stop]
-    ids, offsets = encode_block(tokenizer, seed, s, b, lines)
+def _save(path: Path, ids: np.ndarray, offsets: np.ndarray) -> None:
+    """Write the ``.npz`` atomically: an interruption leaves no partial file."""
+    with atomic_write(path, "wb") as handle:
+        np.savez(handle, ids=ids, line_offsets=offsets)
+
+
+def _dask_task(task: tuple[int, int, str, int, int, int, bool], tokenizer: TextTokenizer,
+               seed: int) -> tuple[int, int, np.ndarray, np.ndarray]:
+    s, b, path, first, start, stop, last = task
+    ids, offsets = encode_block(tokenizer, seed, s, b, read_block(path, first, start, stop, last))
     return s, b, ids, offsets
 
 
-def tokenize_corpus_dask(paths: Sequence[str | os.PathLike], tokenizer: TextTokenizer, *,
-                         seed: int = 0, block_lines: int = DEFAULT_BLOCK_LINES,
-                         partitions: int | None = None, client: object = None
-                         ) -> tuple[np.ndarray, np.ndarray]:
+def tokenize_corpus_dask(paths: Sequence[str | os.PathLike] | str | os.PathLike,
+                         tokenizer: TextTokenizer, *, seed: int = 0,
+                         block_lines: int = DEFAULT_BLOCK_LINES, partitions: int | None = None,
+                         client: object = None) -> tuple[np.ndarray, np.ndarray]:
     """:func:`tokenize_corpus` as a Dask bag map over blocks of files (same result).
 
     Needs ``dask`` (``pip install tokenisation-workbench[scale]``). The bag holds one task
-    per block ``(file, block)``; ``partitions`` groups them (any grouping gives the same
-    output). Computed on ``client`` if given, else on Dask's default scheduler.
+    per block ``(file, byte range)``: each task reads only its own bytes, so a worker's
+    memory is bounded by the block, not the file. ``partitions`` (``1 ≤ partitions``; at
+    most the number of blocks is used) groups them; any grouping gives the same output.
+    Computed on ``client`` (a ``distributed.Client``) if given, else on Dask's default
+    scheduler. ``paths`` is a file path or a sequence of them (texts go to
+    :func:`tokenize_corpus`).
     """
     import dask.bag as db
 
     seed, block_lines = _check(tokenizer, seed, block_lines)
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    paths = list(paths)
+    for path in paths:
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"every path must be str or os.PathLike, not {type(path).__name__}")
+        if not Path(path).is_file():
+            raise FileNotFoundError(f"no file at {path} (tokenize_corpus_dask takes file paths; "
+                                    f"texts go to tokenize_corpus)")
+    if partitions is not None:
+        partitions = check_int(partitions, "partitions", minimum=1, maximum=10**6)
+    if client is not None:
+        from distributed import Client
+
+        if not isinstance(client, Client):
+            raise TypeError(f"client must be a distributed.Client, not "
+                            f"{type(client).__name__}")
     tasks = []
     for s, path in enumerate(paths):
-        n_lines = len(_lines_of(Path(path)))
-        for b, first in enumerate(range(0, n_lines, block_lines)):
-            tasks.append((s, b, os.fspath(path), first, min(n_lines, first + block_lines)))
+        ranges = block_ranges(path, block_lines)
+        for b, (first, start, stop) in enumerate(ranges):
+            tasks.append((s, b, os.fspath(path), first, start, stop, b == len(ranges) - 1))
     if not tasks:
         return _join([])
-    bag = db.from_sequence(tasks, npartitions=partitions or min(len(tasks), 64))
+    bag = db.from_sequence(tasks, npartitions=min(partitions or 64, len(tasks)))
     mapped = bag.map(_dask_task, tokenizer=tokenizer, seed=seed)
     results = client.compute(mapped).result() if client is not None else mapped.compute()
     results = sorted(results, key=lambda r: (r[0], r[1]))

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._core.io import check_output_path, write_atomic
 from .._core.trie import Trie, build_trie
 from .alphabets import ALPHABETS, spell, unspell
 from .formats import VocabularyFormatError, read_vocabulary_file
@@ -100,6 +101,8 @@ class Vocabulary:
             for pos, i in enumerate(id_list):
                 if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or i < 0:
                     raise ValueError(f"id at position {pos} must be a non-negative int: {i!r}")
+                if i >= 2**31 - 1:
+                    raise ValueError(f"id at position {pos} must be below 2**31 - 1, got {i}")
             id_arr = np.asarray(id_list, dtype=np.int64)
             if len(np.unique(id_arr)) != len(id_arr):
                 raise ValueError("ids must be distinct")
@@ -107,9 +110,19 @@ class Vocabulary:
             raise ValueError("ids must be below 2**31 - 1")
         score_arr = None
         if scores is not None:
-            score_arr = np.asarray(list(scores), dtype=np.float64)
+            score_list = list(scores)
+            for pos, value in enumerate(score_list):
+                if isinstance(value, (bool, np.bool_, str, bytes)) or not isinstance(
+                        value, (int, float, np.integer, np.floating)):
+                    raise TypeError(f"score at position {pos} must be a real number, got "
+                                    f"{value!r:.40}")
+            score_arr = np.asarray(score_list, dtype=np.float64)
             if score_arr.shape != (len(toks),):
                 raise ValueError(f"got {score_arr.size} scores for {len(toks)} tokens")
+            bad = np.flatnonzero(~np.isfinite(score_arr))
+            if bad.size:
+                raise ValueError(f"scores must be finite: token {toks[bad[0]]!r:.40} (position "
+                                 f"{bad[0]}) has score {score_arr[bad[0]]}")
             score_arr.setflags(write=False)
         id_arr.setflags(write=False)
         self._tokens = tuple(toks)
@@ -174,7 +187,7 @@ class Vocabulary:
         """
         if self._infinite:
             raise ValueError("the infinite vocabulary cannot be saved")
-        p = Path(path)
+        p = check_output_path(path, "path")
         if p.suffix == ".json":
             doc = {
                 "format": "workbench-vocabulary",
@@ -185,14 +198,14 @@ class Vocabulary:
                 "ids": self._ids.tolist(),
                 "scores": None if self._scores is None else self._scores.tolist(),
             }
-            p.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+            write_atomic(p, json.dumps(doc, ensure_ascii=False), name="path")
             return
         if not np.array_equal(self._ids, np.arange(len(self._tokens))):
             raise ValueError("a plain list needs ids 0..N-1 in order; save to .json instead")
         for tok in self._tokens:
             if any(c in tok for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"):
                 raise ValueError(f"token {tok!r} has a line break; save to .json instead")
-        p.write_text("".join(t + "\n" for t in self._tokens), encoding="utf-8")
+        write_atomic(p, "".join(t + "\n" for t in self._tokens), name="path")
 
     # ---- container protocol
     def __len__(self) -> int:
