@@ -12,12 +12,14 @@
 #    poll still pending. A poll with a timeout ends with a real `zmq_poll`, which sees the
 #    message whatever happened to the edge; so every wait here is a loop of 0.2 s polls
 #    (an idle check every 0.2 s; a reply is still picked up at once when the edge arrives).
-# 2. Cells tagged `checks` are not run in the app: they assert the notebook's claims for
-#    the test suite (tests/test_notebooks.py runs them), and a student waits for nothing.
-#    The "Checks" heading stays, with nothing under it.
-#
-# Not done here: kernel preheating (a pool per notebook would run all twelve notebooks at
-# start-up on a small machine); see BENCHMARKS.md for the times without it.
+# 2. Cells tagged `checks` are not run in the app (nbclient's skip tag): they assert the
+#    notebook's claims for the test suite (tests/test_notebooks.py runs them), and a
+#    student waits for nothing. The "Checks" heading stays, with nothing under it.
+# 3. Kernels are pre-heated: Voilà keeps, per notebook, one kernel that has already run
+#    the notebook, so a visitor gets a finished page in seconds (BENCHMARKS.md). The price:
+#    at start-up the server runs every notebook once (a few minutes of CPU on two cores,
+#    one kernel per notebook in memory), and again after each visit to refill the pool.
+#    `voila --VoilaConfiguration.preheat_kernel=False ...` turns it off.
 
 import time
 from queue import Empty
@@ -51,13 +53,10 @@ class SlicedPollKernelClient(AsyncKernelClient):
     control_channel_class = Type(SlicedPollChannel)
 
 
-def drop_checks(request_handler, notebook, cwd):
-    """Voilà's prelaunch hook: the notebook without its cells tagged ``checks``."""
-    notebook.cells = [cell for cell in notebook.cells
-                      if "checks" not in cell.get("metadata", {}).get("tags", [])]
-    return notebook
-
-
 c = get_config()  # noqa: F821 (traitlets config files get it injected)
 c.AsyncKernelManager.client_factory = SlicedPollKernelClient
-c.VoilaConfiguration.prelaunch_hook = drop_checks
+c.VoilaExecutor.skip_cells_with_tag = "checks"
+# one pre-heated kernel per notebook, the notebook already run in it: a visitor gets a
+# finished page; the pool refills (runs the notebook again) a second after it is taken
+c.VoilaConfiguration.preheat_kernel = True
+c.VoilaConfiguration.default_pool_size = 1

@@ -91,7 +91,7 @@ def _serving(cmd: list[str], env: dict, log_path: Path, ready_url: str, what: st
                     raise RuntimeError(f"{what} did not start:\n"
                                        + log_path.read_text(errors="replace")) from None
                 time.sleep(0.3)
-        yield
+        yield server
     finally:
         server.terminate()
         try:
@@ -456,13 +456,45 @@ def voila(tmp_path_factory: pytest.TempPathFactory):
     cmd = [sys.executable, "-m", "voila", str(root), "--no-browser", "--Voila.ip=127.0.0.1",
            f"--port={port}", "--Voila.port_retries=0", f"--token={token}",
            f"--Voila.config_file_paths={VOILA_CONFIG}"]
+    preheat = os.environ.get("VOILA_PREHEAT", "1") != "0"
+    if not preheat:
+        cmd.append("--VoilaConfiguration.preheat_kernel=False")
+    elif int(os.environ.get("VOILA_REPEATS", "1")) == 1:
+        # each page is opened once: no pool refills competing with the next page for CPU
+        cmd.append("--VoilaKernelManager.fill_delay=86400")
     url = f"http://127.0.0.1:{port}"
     try:
-        with _serving(cmd, env, base / "voila.log", f"{url}/?token={token}", "Voilà"):
-            yield url, token
+        with _serving(cmd, env, base / "voila.log", f"{url}/?token={token}", "Voilà") as server:
+            if preheat:  # as a classroom server, started before the students arrive
+                start = time.monotonic()
+                _wait_until_kernels_idle(server, len(NOTEBOOKS))
+                print(f"\nVoilà: {len(NOTEBOOKS)} kernels pre-heated in "
+                      f"{time.monotonic() - start:.0f} s")
+            yield url, token, (server if preheat else None)
     finally:
         if VOILA_TIMES:
             _voila_report()
+
+
+def _wait_until_kernels_idle(server: subprocess.Popen, count: int, timeout: float = 900) -> None:
+    """Wait until the server has at least ``count`` kernels and none has used CPU for 2 s
+    (every pre-heated kernel has run its notebook, or refilled its pool)."""
+    psutil = pytest.importorskip("psutil", reason="psutil comes with ipykernel")
+    deadline, quiet_since = time.monotonic() + timeout, None
+    while time.monotonic() < deadline:
+        kernels = [k for k in psutil.Process(server.pid).children(recursive=True)
+                   if "ipykernel" in " ".join(k.cmdline())]
+        for k in kernels:
+            k.cpu_percent(interval=None)  # starts the measurement
+        time.sleep(0.5)
+        busy = sum(k.cpu_percent(interval=None) for k in kernels)
+        if len(kernels) >= count and busy < 5:
+            quiet_since = quiet_since or time.monotonic()
+            if time.monotonic() - quiet_since >= 2:
+                return
+        else:
+            quiet_since = None
+    pytest.fail(f"Voilà's pre-heated kernels did not finish within {timeout:.0f} s")
 
 
 def test_make_app_uses_the_voila_config() -> None:
@@ -489,14 +521,19 @@ def test_notebook_as_voila_app(name: str, voila, browser) -> None:
     warm: the JupyterLab tests above ran every notebook); widgets live, code hidden, checks
     silent; one control moved changes the figure. ``VOILA_REPEATS`` (default 1) opens the
     page that many times, for medians (BENCHMARKS.md)."""
-    url, token = voila
+    url, token, server = voila
     repeats = int(os.environ.get("VOILA_REPEATS", "1"))
+    if server is not None and repeats > 1:  # the previous notebook's pool has refilled
+        _wait_until_kernels_idle(server, len(NOTEBOOKS))
     for _ in range(repeats - 1):
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         try:
             VOILA_TIMES.setdefault(name, []).append(_open_app(page, url, token, name))
         finally:
             page.close()
+        if server is not None:  # the pool refills (runs the notebook again) first
+            time.sleep(2)
+            _wait_until_kernels_idle(server, len(NOTEBOOKS))
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
