@@ -482,12 +482,15 @@ def _wait_until_kernels_idle(server: subprocess.Popen, count: int, timeout: floa
     psutil = pytest.importorskip("psutil", reason="psutil comes with ipykernel")
     deadline, quiet_since = time.monotonic() + timeout, None
     while time.monotonic() < deadline:
-        kernels = [k for k in psutil.Process(server.pid).children(recursive=True)
-                   if "ipykernel" in " ".join(k.cmdline())]
-        for k in kernels:
-            k.cpu_percent(interval=None)  # starts the measurement
-        time.sleep(0.5)
-        busy = sum(k.cpu_percent(interval=None) for k in kernels)
+        try:
+            kernels = [k for k in psutil.Process(server.pid).children(recursive=True)
+                       if "ipykernel" in " ".join(k.cmdline())]
+            for k in kernels:
+                k.cpu_percent(interval=None)  # starts the measurement
+            time.sleep(0.5)
+            busy = sum(k.cpu_percent(interval=None) for k in kernels)
+        except psutil.Error:  # a kernel went away meanwhile: look again
+            continue
         if len(kernels) >= count and busy < 5:
             quiet_since = quiet_since or time.monotonic()
             if time.monotonic() - quiet_since >= 2:
