@@ -5,13 +5,17 @@
 # 1. Kernel replies are polled in short slices. Voilà runs each cell through nbclient, which
 #    waits for the cell's `execute_reply` with one unbounded `await socket.poll()` on the
 #    kernel's shell channel (zmq.asyncio). That wait is woken by an edge-triggered file
-#    descriptor, and the edge is sometimes lost: the reply then sits in the socket while
-#    Voilà waits forever ("Executing 9 of 42", the kernel idle; jupyter/nbclient#312, the
-#    same stall tests/test_notebooks.py works around). Reproduced on 02 with a cold numba
-#    cache: the reply was in Voilà's shell socket (zmq EVENTS = POLLIN) with the asyncio
-#    poll still pending. A poll with a timeout ends with a real `zmq_poll`, which sees the
-#    message whatever happened to the edge; so every wait here is a loop of 0.2 s polls
-#    (an idle check every 0.2 s; a reply is still picked up at once when the edge arrives).
+#    descriptor. A panel's output goes to an ipywidgets Output widget, which nbclient
+#    mirrors: it sends a `comm_msg` ("update") to the kernel on the SAME shell socket. A
+#    send made after the reply arrived but before the event loop looked consumes the
+#    wake-up, and the reply then sits in the socket while Voilà waits forever ("Executing
+#    9 of 42" in 02: the cell creating the skew panel; cell 23 of 01: a check panel updated
+#    again and again; the kernel idle). Seen in a stuck Voilà (the reply in the shell socket,
+#    zmq EVENTS = POLLIN, the asyncio poll pending) and replayed deterministically in
+#    tests/test_voila_config.py (same family as jupyter/nbclient#312, which
+#    tests/test_notebooks.py works around). A poll with a timeout ends with a real
+#    `zmq_poll`, which sees the message whatever happened to the edge; so every wait here
+#    is a loop of 0.2 s polls (a reply is still picked up at once when the edge arrives).
 # 2. Cells tagged `checks` are not run in the app (nbclient's skip tag): they assert the
 #    notebook's claims for the test suite (tests/test_notebooks.py runs them), and a
 #    student waits for nothing. The "Checks" heading stays, with nothing under it.
