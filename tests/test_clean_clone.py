@@ -37,7 +37,7 @@ def _tracked_notebooks() -> list[tuple[str, str]]:
     try:
         listing = _git("ls-files", "-s", "--", "*.ipynb").decode()
     except (OSError, subprocess.CalledProcessError):
-        pytest.skip("not a git work tree (the filter only acts in one)")
+        pytest.skip("not a git work tree (the filter only acts in one)", allow_module_level=True)
     rows = [line.split("\t", 1) for line in listing.splitlines()]
     return [(path, meta.split()[1]) for meta, path in rows]
 
