@@ -35,8 +35,10 @@ lab: $(STAMP)
 # The notebooks as standalone web apps (Voilà: code hidden, widgets live, all cells run on
 # opening, a fresh kernel per visitor). Unlike Jupyter, Voilà has no root check (and no
 # --allow-root flag), so it needs no ROOT_FLAG; it never writes into the notebooks.
+# app/voila.py configures it: kernel replies polled in slices (an unbounded wait could miss
+# a reply and hang on "Executing i of n"), cells tagged `checks` not run in the app.
 app: $(STAMP)
-	$(VENV)/bin/voila notebooks/ --no-browser
+	$(VENV)/bin/voila notebooks/ --no-browser --Voila.config_file_paths=app
 
 test: $(STAMP) chromium
 	$(VENV)/bin/ruff check workbench tests benchmarks
