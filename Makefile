@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: lab app test lint bench data clean-venv chromium
+.PHONY: lab app test lint bench data clean-venv chromium warmup
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -15,7 +15,13 @@ $(STAMP): pyproject.toml
 	# outside a git work tree; idempotent, it only (re)writes .gitattributes and .git/config)
 	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
 	  $(VENV)/bin/nbstripout --install --attributes .gitattributes; fi
+	# compile every numba kernel once into the cache, so the first notebook, test or CLI
+	# call of a fresh clone does not wait for it (python -m workbench warmup)
+	$(PY) -m workbench warmup
 	touch $(STAMP)
+
+warmup: $(STAMP)
+	$(PY) -m workbench warmup
 
 # The browser test (tests/test_browser.py) drives the system Chromium (Debian package
 # `chromium`); never a browser download. Installed here when missing and we are root;

@@ -22,7 +22,7 @@ PENDING = {
     "samplers/kernels.py:_walk",
     "samplers/kernels.py:sample_word",
     "samplers/kernels.py:sample_batch",
-    "theory/lock.py:_lock_one",
+    "theory/grampa/lock.py:_lock_one",
 }
 PACKAGE = Path(workbench.__file__).resolve().parent
 

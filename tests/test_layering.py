@@ -47,18 +47,7 @@ PUBLIC_API_MAX_RANK = 5  # what workbench/__init__.py may gather
 #: entry names who removes it. Entries are (importing module, imported component) pairs, or
 #: ("component", name) for a component missing from RANKS. The test fails when an entry
 #: is no longer needed, so the list shrinks to empty after the merge.
-KNOWN_UNTIL_MERGE: dict[tuple[str, str], str] = {
-    # widgets.py is split into figures/panel.py, datasets/catalog.py and lattice.py, and
-    # deleted, by the 'panel' branch; until then it and its importers are unranked.
-    ("component", "widgets"): "deleted by the 'panel' branch",
-    ("workbench.figures.lattice", "widgets"): "moves to figures/panel.py ('panel' branch)",
-    ("workbench.figures.skew_widget", "widgets"): "moves to figures/panel.py ('panel' branch)",
-    # Not owned by this branch and not yet assigned: the BPE / BPE-dropout baseline sampler
-    # (rank 3) is built on bpe.BPEModel (rank 4). Either it moves into bpe/ (re-exported by
-    # samplers' public names is then impossible: samplers would import upward) or it takes
-    # an interfaces.MergeModel built by the caller. The lead decides.
-    ("workbench.samplers.bpe_dropout", "bpe"): "BPESampler builds a bpe.BPEModel",
-}
+KNOWN_UNTIL_MERGE: dict[tuple[str, str], str] = {}
 
 
 def _module_name(path: Path, package: Path) -> str:

@@ -16,7 +16,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # for type checkers and IDEs only; at run time names load lazily
-    from .bpe import BPEModel, export_hf, train_bpe
+    from .bpe import BPEModel, BPESampler, export_hf, train_bpe
     from .counterexamples import DuplicationBPE, RandomDropBPE
     from .grampa import Grampa, expected_efficiency, expected_token_counts
     from .greedtok import GreedTokModel, train_greedtok
@@ -37,7 +37,6 @@ if TYPE_CHECKING:  # for type checkers and IDEs only; at run time names load laz
     from .pretokenise import TextTokenizer, tokenize_corpus
     from .samplers import (
         BitRejectionSampler,
-        BPESampler,
         MarkovRejectionSampler,
         MaxMatchSampler,
         RejectionLimitError,
@@ -50,7 +49,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs only; at run time names load laz
 _LAZY = {
     "BitRejectionSampler": "samplers",
     "BPEModel": "bpe",
-    "BPESampler": "samplers",
+    "BPESampler": "bpe",
     "count_segmentations": "lattice",
     "DuplicationBPE": "counterexamples",
     "enumerate_segmentations": "lattice",

@@ -84,7 +84,7 @@ def kernel_report() -> KernelReport:
 def run_workload() -> None:
     """Call every public route that reaches a kernel once, on tiny inputs."""
     from workbench import datasets, theory
-    from workbench.bpe import train_bpe
+    from workbench.bpe import BPESampler, train_bpe
     from workbench.bpe.counting import count_chunks
     from workbench.counterexamples import DuplicationBPE, RandomDropBPE
     from workbench.grampa import Grampa, expected_efficiency, expected_token_counts
@@ -93,12 +93,12 @@ def run_workload() -> None:
     from workbench.pretokenise import TextTokenizer
     from workbench.samplers import (
         BitRejectionSampler,
-        BPESampler,
         MarkovRejectionSampler,
         MaxMatchSampler,
         ULMSampler,
         UnigramRejectionSampler,
     )
+    from workbench.samplers.rejection import bit_rejection_samples, markov_rejection_samples
     from workbench.segmenters import longest_match, unigram_viterbi
     from workbench.vocab import Vocabulary
 
@@ -127,8 +127,8 @@ def run_workload() -> None:
     infinite.token_count_pmf("abcdefgh")
     ids, offsets = infinite.sample_lengths("abcdefgh", 4)
     theory.lock_keys(ids, offsets, 8)
-    theory.markov_rejection_samples(6, 4, seed=0)
-    theory.bit_rejection_samples(6, 3, 4, seed=0)
+    markov_rejection_samples(6, 4, seed=0)
+    bit_rejection_samples(6, 3, 4, seed=0)
     for segment in (unigram_viterbi, longest_match):
         segment(words[1], vocab)
     text = ["The quick brown fox jumps over the lazy dog, doesn't it?", "12 345 6789"]

@@ -10,7 +10,7 @@ import pytest
 from naive import samplers as naive
 
 from workbench import SegmentationError, Vocabulary, datasets
-from workbench.samplers.bpe_dropout import BPESampler, merges_from_vocabulary
+from workbench.bpe.sampler import BPESampler, merges_from_vocabulary
 from workbench.samplers.maxmatch import MaxMatchSampler
 from workbench.samplers.ulm import ULMSampler
 from workbench.stats import chisquare_test

@@ -25,8 +25,9 @@ from .export import export_hf, to_hf_json
 from .interop import NotExpressibleError
 from .model import Batch, BPEModel, BPEModelFormatError
 from .pattern import GPT2_PATTERN, GPT4_PATTERN, split_text
+from .sampler import BPESampler, merges_from_vocabulary
 from .train import BPEExhaustedWarning, train_bpe
 
-__all__ = ["BPEModel", "Batch", "BPEModelFormatError", "BPEExhaustedWarning", "GPT2_PATTERN",
-           "GPT4_PATTERN", "NotExpressibleError", "export_hf", "split_text", "to_hf_json",
-           "train_bpe"]
+__all__ = ["BPEExhaustedWarning", "BPEModel", "BPEModelFormatError", "BPESampler", "Batch",
+           "GPT2_PATTERN", "GPT4_PATTERN", "NotExpressibleError", "export_hf",
+           "merges_from_vocabulary", "split_text", "to_hf_json", "train_bpe"]

@@ -26,6 +26,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import NamedTuple
 
 import numpy as np
 import regex
@@ -52,6 +53,29 @@ _CUT = regex.compile(r"(?<=\S)(?=[^\S\r\n])")
 _MUL = np.uint64(0x9E3779B97F4A7C15)
 _FNV = np.uint64(0xCBF29CE484222325)
 _FNV_P = np.uint64(0x100000001B3)
+
+
+# --------------------------------------------------------------------------- records
+class Model(NamedTuple):
+    """One model's encoding tables, as the kernel takes them."""
+
+    table: np.ndarray       # code point -> class (workbench.bpe.split.class_table)
+    gpt4: bool              # the GPT-4 pattern (else GPT-2)
+    ranks: np.ndarray       # merge ranks (open addressing, _build_ranks)
+    n_stop: int             # stop words (ids 256 .. 256 + n_stop - 1)
+    stop_table: np.ndarray  # stop words by hash (_build_stop)
+    stop_flat: np.ndarray   # stop words' bytes, concatenated
+    stop_offs: np.ndarray   # offsets into stop_flat
+
+
+class ChunkCache(NamedTuple):
+    """A direct-mapped cache of recent short chunks (per thread, per call)."""
+
+    hashes: np.ndarray  # uint64 hash of each slot's chunk
+    lengths: np.ndarray  # the chunk's bytes (-1: empty slot)
+    keys: np.ndarray    # the chunk's bytes
+    ids: np.ndarray     # its ids
+    n_ids: np.ndarray   # how many ids
 
 
 # --------------------------------------------------------------------------- tables
@@ -233,8 +257,7 @@ def _utf8(cps, a, b, buf):
 
 
 @njit(**JIT)
-def encode_units(cps, starts, table, gpt4, ranks, n_stop, stop_table, stop_flat, stop_offs,
-                 c_hash, c_len, c_key, c_ids, c_n):
+def encode_units(cps, starts, model, cache):
     """Encode unit ``u`` = ``cps[starts[u]:starts[u + 1]]`` for every ``u`` (no chunk crosses
     a unit boundary).
 
@@ -242,6 +265,11 @@ def encode_units(cps, starts, table, gpt4, ranks, n_stop, stop_table, stop_flat,
     ``bad`` is the index of the first lone surrogate (then nothing is encoded), else -1. Ids
     ``>= 256`` of merges are shifted by ``n_stop``; stop word ``s`` is ``256 + s``.
     """
+    table, gpt4, ranks = model.table, model.gpt4, model.ranks
+    n_stop, stop_table = model.n_stop, model.stop_table
+    stop_flat, stop_offs = model.stop_flat, model.stop_offs
+    c_hash, c_len, c_key, c_ids, c_n = cache.hashes, cache.lengths, cache.keys, cache.ids, \
+        cache.n_ids
     n = cps.shape[0]
     m = starts.shape[0] - 1
     id_starts = np.zeros(m + 1, dtype=np.int64)
@@ -314,11 +342,12 @@ def encode_units(cps, starts, table, gpt4, ranks, n_stop, stop_table, stop_flat,
 
 
 # --------------------------------------------------------------------------- driver
-def _new_cache():
-    return (np.zeros(CACHE_SLOTS, dtype=np.uint64), np.full(CACHE_SLOTS, -1, dtype=np.int64),
-            np.empty((CACHE_SLOTS, CACHE_KEY), dtype=np.uint8),
-            np.empty((CACHE_SLOTS, CACHE_IDS), dtype=np.int32),
-            np.zeros(CACHE_SLOTS, dtype=np.int64))
+def _new_cache() -> ChunkCache:
+    return ChunkCache(np.zeros(CACHE_SLOTS, dtype=np.uint64),
+                      np.full(CACHE_SLOTS, -1, dtype=np.int64),
+                      np.empty((CACHE_SLOTS, CACHE_KEY), dtype=np.uint8),
+                      np.empty((CACHE_SLOTS, CACHE_IDS), dtype=np.int32),
+                      np.zeros(CACHE_SLOTS, dtype=np.int64))
 
 
 def _pieces(text: str, window: int) -> Iterator[tuple[str, int]]:
@@ -357,6 +386,8 @@ class TextEncoder:
         self.stop_flat = np.frombuffer(b"".join(stop_words), dtype=np.uint8).astype(np.int32)
         self.stop_offs = offs
         self.stop_table = _build_stop(self.stop_flat, offs)
+        self.model = Model(self.table, self.gpt4, self.ranks, self.n_stop, self.stop_table,
+                           self.stop_flat, self.stop_offs)
 
     def _run(self, pieces: list[str], cache, origins: list[tuple[int, int]] | None = None
              ) -> tuple[np.ndarray, np.ndarray]:
@@ -366,9 +397,7 @@ class TextEncoder:
         cps = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
         starts = np.zeros(len(pieces) + 1, dtype=np.int64)
         np.cumsum([len(p) for p in pieces], out=starts[1:])
-        ids, id_starts, bad = encode_units(cps, starts, self.table, self.gpt4, self.ranks,
-                                           self.n_stop, self.stop_table, self.stop_flat,
-                                           self.stop_offs, *cache)
+        ids, id_starts, bad = encode_units(cps, starts, self.model, cache)
         if bad >= 0:
             j = int(np.searchsorted(starts, bad, side="right")) - 1
             text, offset = origins[j] if origins is not None else (None, 0)

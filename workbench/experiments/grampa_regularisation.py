@@ -28,11 +28,12 @@ from typing import Any
 import numpy as np
 
 from .._core.validate import check_budget, check_choice, check_int, check_real
+from ..bpe import BPESampler
 from ..datasets.corpora import check_words, letter_words
 from ..grampa import Grampa
 from ..grampa.statistics import exact_statistics
 from ..lattice import check_vocab
-from ..samplers import BPESampler, MaxMatchSampler, ULMSampler
+from ..samplers import MaxMatchSampler, ULMSampler
 from ..vocab import Vocabulary
 
 __all__ = [

@@ -20,9 +20,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .._core.validate import check_choice, check_int, check_probability, check_real
+from ..bpe import BPESampler, merges_from_vocabulary
 from ..grampa import Grampa, check_tau
 from ..grampa.statistics import exact_statistics
-from ..samplers import BPESampler, ULMSampler, merges_from_vocabulary
+from ..samplers import ULMSampler
 from ..vocab import Vocabulary
 
 __all__ = ["SETTINGS", "Setting", "exact_piece", "exact_table8", "exact_words"]

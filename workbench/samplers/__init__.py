@@ -9,13 +9,13 @@ Modules in reading order:
   samplers of §3.2 (``markov_rejection_samples``, ``bit_rejection_samples``);
 * :mod:`.joint` — Appendix A.1 made numerical: exact distributions of plain Markov sampling on
   the unigram-weighted graph against the joint unigram probability;
-* :mod:`.bpe_dropout`, :mod:`.ulm`, :mod:`.maxmatch` — the stochastic baselines: BPE and
-  BPE-dropout, ULM best / k-best sampling with α, MaxMatch and MaxMatch-dropout.
+* :mod:`.ulm`, :mod:`.maxmatch` — the stochastic baselines: ULM best / k-best sampling with
+  α, MaxMatch and MaxMatch-dropout (BPE and BPE-dropout, built on the BPE model, are
+  :class:`workbench.bpe.BPESampler`).
 
 This package does not implement GRaMPa itself (:mod:`workbench.grampa`).
 """
 
-from .bpe_dropout import BPESampler, merges_from_vocabulary
 from .interface import TokenSampler, as_words
 from .joint import unigram_laws
 from .maxmatch import MaxMatchSampler
@@ -31,7 +31,6 @@ from .rejection import (
 from .ulm import ULMSampler
 
 __all__ = [
-    "BPESampler",
     "BitRejectionSampler",
     "MaxMatchSampler",
     "MarkovRejectionSampler",
@@ -43,6 +42,5 @@ __all__ = [
     "bit_rejection_samples",
     "markov_rejection_sample",
     "markov_rejection_samples",
-    "merges_from_vocabulary",
     "unigram_laws",
 ]

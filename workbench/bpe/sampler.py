@@ -27,10 +27,10 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._core.validate import check_probability
-from ..bpe import BPEModel
 from ..lattice import SegmentationError, check_vocab
+from ..samplers.interface import TokenSampler, as_words, check_request
 from ..vocab import Vocabulary
-from .interface import TokenSampler, as_words, check_request
+from .model import BPEModel
 
 _MARK = "\u2581"
 
