@@ -144,6 +144,8 @@ def run_workload() -> None:
     for batch in (False, True):
         model = train_bpe(counts, 300, batch=batch, progress=False)
         model.encode(text[0])
+        model.encode_batch(text, threads=2)
+        model.split(text[0])  # the numba pretokeniser
     frequencies = {i: 1 + i for i in range(300)}
     RandomDropBPE(model, frequencies, 20, 5, seed=0).encode(text[0])
     DuplicationBPE(model, frequencies, 20, 5, seed=0).encode(text[0])

@@ -30,14 +30,12 @@ Example
 from __future__ import annotations
 
 import os
-import tempfile
 
-import numba
 import numpy as np
 import regex
 from numba import njit
 
-from .._core.config import JIT, JIT_INLINE
+from .._core.config import CACHE_ROOT, JIT, JIT_INLINE
 from .._core.validate import check_budget, check_choice
 
 __all__ = ["PATTERNS", "class_table", "code_points", "split", "split_offsets"]
@@ -70,7 +68,7 @@ def _build_table() -> np.ndarray:
 
 
 def _table_path() -> str:
-    base = numba.config.CACHE_DIR or tempfile.gettempdir()
+    base = str(CACHE_ROOT)
     tag = regex.__version__.replace(".", "_")
     return os.path.join(base, f"split_classes_v{_TABLE_VERSION}_regex{tag}.npy")
 
