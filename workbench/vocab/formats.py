@@ -173,8 +173,8 @@ def _load_json(p: Path, raw: bytes) -> dict:
         raise VocabularyFormatError(f"{p}: key {err.args[0]!r:.60} appears twice in one JSON "
                                     f"object") from None
     except json.JSONDecodeError as err:
-        raise VocabularyFormatError(f"{p}, line {err.lineno}, column {err.colno}: malformed "
-                                    f"JSON ({err.msg})") from None
+        raise VocabularyFormatError(f"{p}: malformed JSON at line {err.lineno}, column "
+                                    f"{err.colno} ({err.msg})") from None
     except ValueError as err:  # NaN / Infinity constants
         raise VocabularyFormatError(f"{p}: {err}") from None
     except RecursionError:
