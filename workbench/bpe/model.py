@@ -42,6 +42,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._core.io import write_atomic
 from .._core.rng import as_generator, base_seed
 from .._core.validate import BudgetError, check_budget, check_int, check_probability
 from . import _encode, interop
@@ -403,7 +404,7 @@ class BPEModel:
         }
         if not np.array_equal(self._ids, np.arange(len(self._ids))):
             doc["ids"] = self._ids.tolist()
-        Path(path).write_text(json.dumps(doc, ensure_ascii=False, indent=0), encoding="utf-8")
+        write_atomic(path, json.dumps(doc, ensure_ascii=False, indent=0), name="path")
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> BPEModel:
