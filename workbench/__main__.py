@@ -23,6 +23,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 
+def _positive_int(text: str) -> int:
+    """argparse type: an integer >= 1 (``-n 0`` or ``--width -5`` is a usage error)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
 @dataclass(frozen=True)
 class Command:
     """One subcommand: its help line, argument set-up and entry point (returns exit code)."""
@@ -38,7 +49,7 @@ def _configure_verify(parser: argparse.ArgumentParser) -> None:
                         help="run only the checks whose name contains TEXT (e.g. 'LOCK')")
     parser.add_argument("--format", choices=("table", "csv"), default="table",
                         help="output format")
-    parser.add_argument("--width", type=int, default=60,
+    parser.add_argument("--width", type=_positive_int, default=60,
                         help="cut table cells to this many characters")
 
 
@@ -74,7 +85,7 @@ def _configure_segmenting(parser: argparse.ArgumentParser, sampling: bool) -> No
                         help="prefix each word with a space (GPT-2 / SentencePiece style)")
     if sampling:
         parser.add_argument("--tau", type=float, default=1.0, help="temperature (not 0)")
-        parser.add_argument("-n", type=int, default=5, help="samples per word")
+        parser.add_argument("-n", type=_positive_int, default=5, help="samples per word")
         parser.add_argument("--seed", type=int, default=0, help="random seed")
 
 
@@ -115,6 +126,9 @@ def _run_count(args: argparse.Namespace) -> int:
     from workbench.lattice import no_segmentation_reason
 
     vocab = resolve_vocabulary(args.vocab)
+    # counts of long words have thousands of digits: print them whole (Python caps int→str)
+    if sys.version_info >= (3, 11):
+        sys.set_int_max_str_digits(0)
     status = 0
     for word in _spelled(args, vocab):
         n = count_segmentations(word, vocab, args.ell_min, args.direction)
@@ -164,7 +178,15 @@ def _configure_experiments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_experiments(args: argparse.Namespace) -> int:
+    import importlib.util
     from pathlib import Path
+
+    missing = [m for m in ("sentencepiece",) if importlib.util.find_spec(m) is None]
+    if missing:  # before any work: the efficiency experiment trains SentencePiece ULMs
+        print(f"workbench experiments: error: needs the optional package(s) "
+              f"{', '.join(missing)}: pip install {' '.join(missing)} (or the [dev] extra)",
+              file=sys.stderr)
+        return 2
 
     import matplotlib
 

@@ -48,6 +48,8 @@ def _finite(values: object, name: str) -> np.ndarray:
         arr = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
         raise TypeError(f"{name} must be an array of real numbers") from None
+    except OverflowError:
+        raise ValueError(f"{name} holds an integer past the float range") from None
     if arr.ndim != 1:
         raise ValueError(f"{name} must be 1-D, got shape {arr.shape}")
     if not np.isfinite(arr).all():
@@ -169,12 +171,15 @@ def trial_tolerance(expected: float | Fraction, n_samples: int, z: float = 4.0) 
     0.566
     """
     size = check_int(n_samples, "n_samples", minimum=1)
-    e = float(expected)
+    try:
+        e = float(expected)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"expected must be a finite number >= 1, got {expected!r:.40}") from None
     if not e >= 1.0 or math.isinf(e):  # also NaN
         raise ValueError(f"an expected number of trials is a finite number >= 1, got {e}")
     z = check_real(z, "z", minimum=0.0)
     p = 1.0 / e
-    return z * math.sqrt((1.0 - p) / p**2 / size)
+    return z * e * math.sqrt((1.0 - p) / size)  # sqrt((1-p)/p²/N), without p² underflowing
 
 
 def chisquare_test(observed: np.ndarray, probs: Iterable[float], min_expected: float = 5.0

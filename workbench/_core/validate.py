@@ -149,7 +149,11 @@ def check_real(value: object, name: str, *, minimum: float | None = None,
                                                                        np.floating)):
         raise ArgumentTypeError(f"{name} must be a real number, not {type(value).__name__} "
                                 f"({value!r})")
-    out = float(value)
+    try:
+        out = float(value)
+    except OverflowError:  # an int past the float range (10**400)
+        raise ValueError(f"{name} must be finite, got an integer of {len(str(abs(int(value))))}"
+                         f" digits") from None
     if math.isnan(out):
         raise ValueError(f"{name} must be a number, got nan")
     if math.isinf(out) and not allow_inf:

@@ -27,7 +27,7 @@ import heapq
 import numpy as np
 from numba import njit
 
-from .._core.config import JIT
+from .._core.config import JIT, JIT_INLINE
 from .._core.rng import next_double, stream_state
 from ._kernels import hash_new, hash_slot
 
@@ -44,7 +44,7 @@ def build_merge_table(merges):
     return H
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def _rank(H, a, b):
     i = hash_slot(H, (np.int64(a) << 32) | np.int64(b))
     if H[2 * i] == -1:

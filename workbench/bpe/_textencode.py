@@ -23,7 +23,6 @@ and does not check arguments beyond what its callers in :mod:`workbench.bpe.mode
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
@@ -34,6 +33,7 @@ from numba import njit
 
 from .._core.config import JIT, JIT_INLINE
 from .._core.validate import check_budget
+from ._encode import _encode_heap, _rank, build_merge_table
 from .split import chunk_end, class_table
 
 #: Code points per window (streaming unit and unit of parallel work).
@@ -61,7 +61,7 @@ class Model(NamedTuple):
 
     table: np.ndarray       # code point -> class (workbench.bpe.split.class_table)
     gpt4: bool              # the GPT-4 pattern (else GPT-2)
-    ranks: np.ndarray       # merge ranks (open addressing, _build_ranks)
+    ranks: np.ndarray       # merge ranks (_encode.build_merge_table)
     n_stop: int             # stop words (ids 256 .. 256 + n_stop - 1)
     stop_table: np.ndarray  # stop words by hash (_build_stop)
     stop_flat: np.ndarray   # stop words' bytes, concatenated
@@ -79,37 +79,6 @@ class ChunkCache(NamedTuple):
 
 
 # --------------------------------------------------------------------------- tables
-@njit(**JIT_INLINE)
-def _slot(table, key):
-    mask = (table.shape[0] >> 1) - 1
-    i = np.int64((np.uint64(key) * _MUL) >> np.uint64(24)) & mask
-    while table[2 * i] != key and table[2 * i] != -1:
-        i = (i + 1) & mask
-    return i
-
-
-@njit(**JIT)
-def _build_ranks(merges):
-    cap = 16
-    while cap < 2 * (merges.shape[0] + 1):
-        cap *= 2
-    table = np.full(2 * cap, -1, dtype=np.int64)
-    for k in range(merges.shape[0]):
-        key = (merges[k, 0] << 32) | merges[k, 1]
-        i = _slot(table, key)
-        table[2 * i] = key
-        table[2 * i + 1] = k
-    return table
-
-
-@njit(**JIT_INLINE)
-def _rank(table, a, b):
-    i = _slot(table, (np.int64(a) << 32) | np.int64(b))
-    if table[2 * i] == -1:
-        return np.int64(-1)
-    return table[2 * i + 1]
-
-
 @njit(**JIT_INLINE)
 def _hash_bytes(buf, length):
     h = _FNV
@@ -187,46 +156,6 @@ def _merge_short(buf, length, ranks, pr):
         if at > 0:
             pr[at - 1] = _rank(ranks, buf[at - 1], buf[at])
     return length
-
-
-@njit(**JIT)
-def _merge_long(buf, length, ranks):
-    """The same order as :func:`_merge_short` with a heap, ``O(L log L)``."""
-    nxt = np.arange(1, length + 1).astype(np.int64)
-    prv = np.arange(-1, length - 1).astype(np.int64)
-    nxt[length - 1] = -1
-    heap = [(np.int64(0), np.int64(0))]
-    heap.pop()
-    for i in range(length - 1):
-        r = _rank(ranks, buf[i], buf[i + 1])
-        if r >= 0:
-            heap.append((r, np.int64(i)))
-    heapq.heapify(heap)
-    while len(heap) > 0:
-        r, i = heapq.heappop(heap)
-        j = nxt[i]
-        if buf[i] < 0 or j < 0 or _rank(ranks, buf[i], buf[j]) != r:
-            continue
-        buf[i] = 256 + r
-        buf[j] = -1
-        k = nxt[j]
-        nxt[i] = k
-        if k >= 0:
-            prv[k] = i
-            r2 = _rank(ranks, buf[i], buf[k])
-            if r2 >= 0:
-                heapq.heappush(heap, (r2, i))
-        h = prv[i]
-        if h >= 0:
-            r2 = _rank(ranks, buf[h], buf[i])
-            if r2 >= 0:
-                heapq.heappush(heap, (r2, h))
-    w = 0
-    for i in range(length):
-        if buf[i] >= 0:
-            buf[w] = buf[i]
-            w += 1
-    return w
 
 
 @njit(**JIT_INLINE)
@@ -323,7 +252,7 @@ def encode_units(cps, starts, model, cache):
             if length <= _SHORT:
                 length = _merge_short(buf, length, ranks, pr)
             else:
-                length = _merge_long(buf, length, ranks)
+                length = _encode_heap(buf, length, ranks)
             for k in range(length):
                 x = buf[k]
                 out[w + k] = x + n_stop if x >= 256 else x
@@ -379,7 +308,7 @@ class TextEncoder:
     def __init__(self, sym_merges: np.ndarray, stop_words: list[bytes], pattern: str) -> None:
         self.gpt4 = pattern == "gpt4"
         self.table = class_table()
-        self.ranks = _build_ranks(np.ascontiguousarray(sym_merges, dtype=np.int64))
+        self.ranks = build_merge_table(np.ascontiguousarray(sym_merges, dtype=np.int64))
         self.n_stop = len(stop_words)
         offs = np.zeros(len(stop_words) + 1, dtype=np.int64)
         np.cumsum([len(w) for w in stop_words], out=offs[1:])

@@ -36,6 +36,7 @@ import json
 import os
 from pathlib import Path
 
+from .._core.io import check_output_path, write_atomic
 from ..greedtok import GreedTokModel
 from .bytelevel import to_bytelevel
 from .model import BPEModel
@@ -115,7 +116,6 @@ def export_hf(model: BPEModel | GreedTokModel, path: str | os.PathLike, *,
     :class:`~workbench.bpe.interop.NotExpressibleError` (a ``ValueError``) for a GreedTok
     model no HF model type reproduces; ``pattern`` is a GreedTok model's split.
     """
+    check_output_path(path, "path")  # before any work
     doc = to_hf_json(model, pattern=pattern)
-    p = Path(path)
-    p.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
-    return p
+    return write_atomic(path, json.dumps(doc, ensure_ascii=False), name="path")

@@ -42,6 +42,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._core.io import write_atomic
 from .._core.rng import as_generator, base_seed
 from .._core.validate import BudgetError, check_budget, check_int, check_probability
 from . import _encode, interop
@@ -358,12 +359,22 @@ class BPEModel:
         return [self.vocab[i] for i in self.encode(text, dropout=dropout, seed=seed)]
 
     def decode(self, ids: Iterable[int], errors: str = "replace") -> str:
-        """Text of a sequence of ids (bytes decoded as UTF-8 with ``errors``)."""
-        try:
-            raw = b"".join(self.vocab[int(i)] for i in ids)
-        except KeyError as err:
-            raise ValueError(f"id {err.args[0]} is not in the vocabulary (0.."
-                             f"{len(self.vocab) - 1})") from None
+        """Text of a sequence of ids (bytes decoded as UTF-8 with ``errors``).
+
+        Ids must be integers (``97.9`` is refused, not truncated) of this vocabulary.
+        """
+        if isinstance(ids, (str, bytes)):
+            raise TypeError("ids must be a sequence of int, not a string")
+        parts = []
+        for k, i in enumerate(ids):
+            if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+                raise TypeError(f"ids[{k}] must be an int, not {type(i).__name__} ({i!r:.30})")
+            token = self.vocab.get(int(i))
+            if token is None:
+                raise ValueError(f"id {int(i)} is not in the vocabulary (0.."
+                                 f"{len(self.vocab) - 1})")
+            parts.append(token)
+        raw = b"".join(parts)
         return raw.decode("utf-8", errors=errors)
 
     # ---- other views
@@ -403,7 +414,7 @@ class BPEModel:
         }
         if not np.array_equal(self._ids, np.arange(len(self._ids))):
             doc["ids"] = self._ids.tolist()
-        Path(path).write_text(json.dumps(doc, ensure_ascii=False, indent=0), encoding="utf-8")
+        write_atomic(path, json.dumps(doc, ensure_ascii=False, indent=0), name="path")
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> BPEModel:

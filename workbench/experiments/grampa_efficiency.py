@@ -47,6 +47,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.io import write_atomic
 from .._core.validate import check_choice, check_int, check_probability, check_real
 from ..datasets.corpora import whitespace_word_counts
 from ..grampa import Grampa, check_tau, expected_token_counts
@@ -456,8 +457,8 @@ def run(out: str | Path = "results/efficiency", *, text: str = "shakespeare",
                f"Figure 12{sub} (ℓ_min = 2, τ = 1): exact E_α at p = 0 … 1: "
                + ", ".join(f"{p:g} → {v:.4f}" for p, v in zip(fig12["p"], fig12["exact"]))
                + f"; maximum at p = {fig12['argmax_p']:.2f}.", ""]
-    (out / "efficiency.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
-    (out / "README.md").write_text("\n".join(md), encoding="utf-8")
+    write_atomic(out / "efficiency.csv", "\n".join(rows) + "\n")
+    write_atomic(out / "README.md", "\n".join(md))
     return md
 
 

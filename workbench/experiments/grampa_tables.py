@@ -53,6 +53,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._core.io import write_atomic
 from .._core.rng import as_generator, base_seed
 from .._core.validate import check_budget, check_int
 from ..datasets.corpora import split_words
@@ -340,10 +341,8 @@ def load_vocabularies() -> dict[str, Vocabulary]:
 
 
 def _write(path: Path, text: str) -> None:
-    """Write through a temporary file, so an interrupted run leaves no half file."""
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    """Write atomically (``_core.io``): an interrupted run leaves no half file."""
+    write_atomic(path, text)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

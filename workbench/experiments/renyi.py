@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._core.io import write_atomic
 from .._core.validate import check_real
 from ..bpe import BPEModel, split_text
 from ..counterexamples import DuplicationBPE, MergeTree, RandomDropBPE
@@ -334,21 +335,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     lines = text_lines(args.text, args.max_lines)
     table = compute_counterexample_table(lines, args.vocab_sizes, seeds=args.seeds)
-    table.to_csv(out / "counterexamples.csv", index=False)
+    write_atomic(out / "counterexamples.csv", table.to_csv(index=False))
     summary = summarise(table)
-    summary.to_csv(out / "counterexamples_mean.csv", index=False)
+    write_atomic(out / "counterexamples_mean.csv", summary.to_csv(index=False))
     chunks = gpt4_chunk_counts(lines)
     v = args.vocab_sizes[0]
     model = train_baseline(chunks, v)
     enc = encode_corpus(model, chunks, len(lines))
     drops, stats = compute_real_drops(model, enc, args.drops)
-    drops.to_csv(out / f"thm41_real_drops_{v}.csv", index=False)
+    write_atomic(out / f"thm41_real_drops_{v}.csv", drops.to_csv(index=False))
     md = [f"# Rényi counterexamples on `{args.text}` ({len(lines)} lines)", "",
           "Means over seeds " + str(args.seeds) + "; efficiency with observed |V|.", "",
           _markdown(summary), "",
           f"## Theorem 4.1 on the {stats['drops']} most frequent merged tokens (|V| = {v})", "",
           f"{stats}", ""]
-    (out / "README.md").write_text("\n".join(md), encoding="utf-8")
+    write_atomic(out / "README.md", "\n".join(md))
     print("\n".join(md))
     return 0
 

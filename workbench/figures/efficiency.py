@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 from matplotlib.figure import Figure
 
+from .._core.io import atomic_write
 from ..experiments.grampa_efficiency import (
     ALPHA,
     KINDS,
@@ -137,4 +138,5 @@ def save_figures(out: Path, sub: str, kind: str, fig10: dict, fig11: dict, fig12
     """Write ``fig10{sub}_{kind}.png``, ``fig11…`` and ``fig12…`` into ``out`` (110 dpi)."""
     for name, data, plot in [("fig10", fig10, plot_tau), ("fig11", fig11, plot_regulariser),
                              ("fig12", fig12, plot_multiplex)]:
-        plot(data).savefig(Path(out) / f"{name}{sub}_{kind}.png", dpi=110)
+        with atomic_write(Path(out) / f"{name}{sub}_{kind}.png", "wb") as handle:
+            plot(data).savefig(handle, format="png", dpi=110)

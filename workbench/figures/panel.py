@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.io import atomic_write
 from .._core.validate import check_choice
 from ..datasets.catalog import vocabulary_from_bytes, vocabulary_from_text
 from ..vocab import Vocabulary
@@ -249,7 +250,8 @@ def save_figures(figures: Mapping[str, Any], stem: str, fmt: str = "png",
     for name, fig in figures.items():
         path = os.path.join(directory, f"{stem}-{name}")
         if isinstance(fig, Figure):
-            fig.savefig(f"{path}.{fmt}", bbox_inches="tight")
+            with atomic_write(f"{path}.{fmt}", "wb") as handle:
+                fig.savefig(handle, format=fmt, bbox_inches="tight")
             paths.append(f"{path}.{fmt}")
         elif hasattr(fig, "write_html"):
             try:

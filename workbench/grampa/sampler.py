@@ -354,8 +354,11 @@ class Grampa:
         word = self._check_word(word)
         if word == "":
             return np.ones(1)
+        n = len(word)
+        check_budget(8 * (n + 1) ** 2, f"the token-count law of a {n:,}-character word "
+                     "((n + 1)² table)")
         probs, span = self._probs(word)
-        return laws.token_count_law(len(word), span, probs)
+        return laws.token_count_law(n, span, probs)
 
     def token_length_pmf(self, word: str) -> np.ndarray:
         """Expected share of tokens of each length ℓ = 0..len(word): E[N_ℓ] / E[m].

@@ -38,6 +38,7 @@ import numpy as np
 from numba import njit, prange
 
 from .._core.config import JIT, JIT_INLINE, JIT_PARALLEL
+from .._core.io import write_atomic
 from .._core.validate import check_budget, check_int
 from ..vocab import bytes_to_unicode
 from .candidates import TOKEN_BYTES_MAX, WORD_BYTES_MAX, ChildMap, hash_slot
@@ -371,7 +372,7 @@ class GreedTokModel:
         doc = {"format": FORMAT, "version": 1, "max_token_length": self.max_token_length,
                "tokens": [t.hex() for t in self.tokens], "gains": self.gains,
                "stats": self.stats}
-        Path(path).write_text(json.dumps(doc, indent=1), encoding="utf-8")
+        write_atomic(path, json.dumps(doc, indent=1), name="path")
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> GreedTokModel:

@@ -378,6 +378,7 @@ def greedy_select(corpus: Corpus, cands: Candidates, k: int, *, relaxed: bool = 
     ([b'ay', b'aya'], array([2, 1]))
     """
     k = check_int(k, "k", minimum=0)
+    steps = min(k, cands.n_nodes)  # each candidate is selected at most once: no more steps
     n_slots = cands.slot_node.shape[0]
     state = GreedyState(np.zeros(corpus.buf.shape[0] + 1, dtype=np.uint8),
                         np.zeros(n_slots, dtype=np.int64),
@@ -385,15 +386,15 @@ def greedy_select(corpus: Corpus, cands: Candidates, k: int, *, relaxed: bool = 
                         np.zeros(cands.n_nodes, dtype=np.uint8))
     problem = Problem(corpus, cands, bool(relaxed))
     heap, longest = _initialise(problem, state)
-    out_node = np.zeros(k, dtype=np.int64)
-    out_gain = np.zeros(k, dtype=np.int64)
+    out_node = np.zeros(steps, dtype=np.int64)
+    out_gain = np.zeros(steps, dtype=np.int64)
     done = 0
     status = 0
-    chunk = max(1, min(64, k // 100))
-    with _progress_bar(progress, k, desc) as bar:
-        while done < k:
+    chunk = max(1, min(64, steps // 100))
+    with _progress_bar(progress, steps, desc) as bar:
+        while done < steps:
             before = done
-            heap, done, status = _run(problem, state, heap, longest, min(chunk, k - done),
+            heap, done, status = _run(problem, state, heap, longest, min(chunk, steps - done),
                                       out_node, out_gain, done)
             bar.update(done - before)
             if status == 2:
@@ -401,7 +402,8 @@ def greedy_select(corpus: Corpus, cands: Candidates, k: int, *, relaxed: bool = 
                                    f"at step {done}")
             if status == 1:
                 break
-    return Selection(out_node[:done].copy(), out_gain[:done].copy(), state, status == 1)
+    return Selection(out_node[:done].copy(), out_gain[:done].copy(), state,
+                     status == 1 or done < k)
 
 
 class TrainingRun(NamedTuple):

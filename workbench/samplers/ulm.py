@@ -105,9 +105,20 @@ class ULMSampler(TokenSampler):
         self._longest = vocab.max_token_length or 0
         self._sp = None
         if model_path is not None:
-            import sentencepiece as spm  # optional dependency, only for this route
-
-            self._sp = spm.SentencePieceProcessor(model_file=os.fspath(model_path))
+            if not isinstance(model_path, (str, os.PathLike)):
+                raise TypeError(f"model_path must be a path, not {type(model_path).__name__}")
+            if not os.path.isfile(model_path):
+                raise FileNotFoundError(f"model_path: no SentencePiece model at {model_path}")
+            try:
+                import sentencepiece as spm  # optional dependency, only for this route
+            except ImportError:
+                raise ImportError("ULMSampler(model_path=...) needs the optional package "
+                                  "sentencepiece: pip install sentencepiece") from None
+            try:
+                self._sp = spm.SentencePieceProcessor(model_file=os.fspath(model_path))
+            except (RuntimeError, OSError) as err:
+                raise ValueError(f"model_path: {model_path} is not a SentencePiece model "
+                                 f"({err})") from None
         self._cache: dict[str, tuple[list[tuple[str, ...]], list[float]]] = {}
 
     def __repr__(self) -> str:

@@ -116,7 +116,11 @@ class Vocabulary:
                         value, (int, float, np.integer, np.floating)):
                     raise TypeError(f"score at position {pos} must be a real number, got "
                                     f"{value!r:.40}")
-            score_arr = np.asarray(score_list, dtype=np.float64)
+            try:
+                score_arr = np.asarray(score_list, dtype=np.float64)
+            except OverflowError:
+                raise ValueError("scores must be finite: an integer score is past the float "
+                                 "range") from None
             if score_arr.shape != (len(toks),):
                 raise ValueError(f"got {score_arr.size} scores for {len(toks)} tokens")
             bad = np.flatnonzero(~np.isfinite(score_arr))
