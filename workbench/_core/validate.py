@@ -87,6 +87,19 @@ def check_n(n: object, *, minimum: int = 1, maximum: int | None = None, why: str
     return check_int(n, "n", minimum=minimum, maximum=maximum, why=why)
 
 
+#: Largest number of samples one call of a notebook experiment draws (:func:`check_samples`).
+MAX_SAMPLES = 10**7
+
+
+def check_samples(n_samples: object) -> int:
+    """A number of samples, ``1 <= n_samples <= MAX_SAMPLES``.
+
+    >>> check_samples(100)
+    100
+    """
+    return check_int(n_samples, "n_samples", minimum=1, maximum=MAX_SAMPLES)
+
+
 def check_lengths(lengths: Iterable[object], n: int | None = None) -> tuple[int, ...]:
     """Validate a composition: a non-empty sequence of positive ints (summing to ``n`` if given).
 

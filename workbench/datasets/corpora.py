@@ -11,6 +11,8 @@ ones on purpose:
 * :func:`letter_words` — runs of ASCII letters in running order after the title page,
   spelled in a vocabulary's alphabet (GRaMPa Figures 6 and 9, notebook 07);
 * :func:`synthetic_words` — long made-up words glued from frequent English words, spelled;
+  :func:`demo_word` — the ``n``-character word the theory notebooks segment (the alphabet,
+  repeated);
 * :func:`spell_words` — plain words spelled with the leading space of a word in a sentence;
   :func:`check_words` — a word list's checks (type, count, memory budget);
 * :func:`greedtok_chunk_counts` — GreedTok's cut: space-prefixed letter runs, digit runs and
@@ -51,6 +53,7 @@ from .loaders import english_words, load_text
 __all__ = [
     "MAX_WORDS",
     "check_words",
+    "demo_word",
     "first_words",
     "greedtok_chunk_counts",
     "greedtok_text_chunk_counts",
@@ -67,6 +70,7 @@ MAX_WORDS = 100_000
 """Largest number of words :func:`letter_words` and :func:`synthetic_words` make and
 :func:`check_words` accepts."""
 
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 _LETTERS = re.compile(r"[A-Za-z]+")
 _GREEDTOK_CHUNK = re.compile(r" ?[^\W\d_]+| ?\d+| ?[^\w\s]+|\s+(?!\S)|\s+")
 _SPACED = ("sentencepiece", "byte-level")
@@ -218,6 +222,21 @@ def synthetic_words(length: int, count: int, vocab: Vocabulary, *, seed: int = 0
             body += pool[int(rng.integers(len(pool)))]
         out.append(spell_words([body[:max(length - marker, 0)]], vocab)[0][:length])
     return out
+
+
+def demo_word(n: int) -> str:
+    """The ``n``-character word the theory panels segment: the alphabet, repeated.
+
+    Under the infinite vocabulary every word of the same length has the same
+    segmentations, so the letters only make tables readable.
+
+    Examples
+    --------
+    >>> demo_word(3), len(demo_word(29))
+    ('abc', 29)
+    """
+    n = check_int(n, "n", minimum=0)
+    return (_ALPHABET * (n // len(_ALPHABET) + 1))[:n]
 
 
 # --------------------------------------------------------------------------- chunks

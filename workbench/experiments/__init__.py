@@ -8,6 +8,10 @@ One module per paper's experiment (those that write results have a ``main(argv)`
   live row (a multiplexed sample beside its exact statistics); :mod:`.grampa_regularisation`
   Figure 6 (regularisation rate against each sampler's knob); :mod:`.grampa_vocabulary_shape`
   Figures 7 and 9 (token lengths, share of segmentations a vocabulary allows);
+  :mod:`.grampa_uniform_laws` Figure 2 and §3.1's laws (notebook 03); :mod:`.grampa_lock`
+  App. C and Figure 5 (notebook 04); :mod:`.grampa_rejection` §3.2 / App. A.5, the
+  rejection samplers' cost (notebook 05); :mod:`.grampa_rejection_words` App. A.1/B and that
+  cost on real words (notebook 07);
 * :mod:`.grampa_efficiency` — GRaMPa Figures 10–12, Rényi efficiency against regularisation
   (``python -m workbench experiments`` → ``results/efficiency``);
 * :mod:`.renyi` — Cognetta et al.'s counterexamples, Tables 1–3 in spirit and Theorem 4.1

@@ -1,5 +1,5 @@
-"""Figures behind the notebooks: one module per notebook, each with pure ``compute_*``
-functions (parameters in, data out) and ``plot_*`` functions (data in, figure out).
+"""Figures behind the notebooks: one module per notebook, each with ``plot_*`` functions
+(data in, figure out) and, for the notebooks, re-exports of the functions computing that data.
 
 * :mod:`.common` — colours, the one :func:`~.common.tau_label`, the lattice labels,
   :func:`~.common.figure_data`, the demo word;
@@ -20,8 +20,10 @@ functions (parameters in, data out) and ``plot_*`` functions (data in, figure ou
   08–11; :mod:`.papers`, :mod:`.paper_figures` — citations and ``python -m workbench figures``.
 
 Setups, training and the runners writing ``results/`` (GRaMPa Tables 7–8, Figures 10–12,
-the Rényi tables, GreedTok's comparisons) are :mod:`workbench.experiments`; the figure
-modules call them and only draw.
+the Rényi tables, GreedTok's comparisons) and the notebooks' computations with their
+argument checks (``experiments.grampa_uniform_laws``, ``grampa_lock``, ``grampa_rejection``,
+``grampa_rejection_words``, …) are :mod:`workbench.experiments`; the figure modules call
+them and only draw.
 
 The widgets binding them are :mod:`.panel` (UI only: it imports none of the notebook
 modules, they import it); the statistics they report are :mod:`workbench.stats`. Nothing

@@ -8,10 +8,10 @@
   lattice drawings (matplotlib and plotly) write them;
 * :func:`figure_data` — the numbers a figure shows, by artist ``gid``, for checking a
   figure against the data it was drawn from;
-* :func:`demo_word` and :func:`check_samples` — the word the theory panels segment and the
-  cap on their sample sizes.
+* :func:`demo_word` — the word the theory panels segment, re-exported from
+  :mod:`workbench.datasets.corpora` for the notebooks.
 
-This module samples nothing and draws nothing itself.
+This module samples nothing, checks no argument and draws nothing itself.
 
 Example
 -------
@@ -29,17 +29,15 @@ from matplotlib.collections import LineCollection
 from matplotlib.figure import FigureBase
 from matplotlib.patches import StepPatch
 
-from .._core.validate import check_int
+from ..datasets.corpora import demo_word
 
 __all__ = [
     "ACCENT",
     "GREEN",
     "GREY",
     "LAW",
-    "MAX_SAMPLES",
     "PINK",
     "SAMPLE",
-    "check_samples",
     "count_label",
     "demo_word",
     "figure_data",
@@ -54,10 +52,6 @@ GREEN = "#2b8a3e"
 GREY = "#868e96"
 PINK = "#d6336c"
 
-MAX_SAMPLES = 10**7
-"""Largest number of samples per call of a panel function."""
-
-_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
 
 def tau_label(tau: float, *, prefix: bool = False) -> str:
@@ -178,27 +172,3 @@ def figure_data(fig: FigureBase) -> dict[str, np.ndarray]:
                 values = list(np.asarray(coll.get_offsets(), float)[:, 1])
             found.setdefault(gid, []).extend(values)
     return {gid: np.asarray(v, dtype=float) for gid, v in found.items()}
-
-
-def demo_word(n: int) -> str:
-    """The ``n``-character word the theory panels segment: the alphabet, repeated.
-
-    Under the infinite vocabulary every word of the same length has the same
-    segmentations, so the letters only make tables readable.
-
-    Examples
-    --------
-    >>> demo_word(3), len(demo_word(29))
-    ('abc', 29)
-    """
-    n = check_int(n, "n", minimum=0)
-    return (_ALPHABET * (n // len(_ALPHABET) + 1))[:n]
-
-
-def check_samples(n_samples: object) -> int:
-    """A number of samples, ``1 <= n_samples <= MAX_SAMPLES``.
-
-    >>> check_samples(100)
-    100
-    """
-    return check_int(n_samples, "n_samples", minimum=1, maximum=MAX_SAMPLES)

@@ -7,7 +7,11 @@ beside them names its paper (:func:`workbench.figures.papers.cite`), figure numb
 parameters. Today: GRaMPa Figures 1, 2 (top row), 3, 4, 5, 6, 7, 8 and 9.
 
 This module computes nothing itself (it only chooses parameters and calls the figure
-modules), and it writes only into the ``out`` directory it is given.
+modules, which call :mod:`workbench.experiments`), and it writes only into the ``out``
+directory it is given: that directory is checked before any figure is built, and every file
+goes through :mod:`workbench._core.io` (atomic: a reader sees the old file or the whole new
+one). It stays in ``figures`` although it writes results because drawing is its work:
+``experiments`` (rank 5) may not import the ``plot_*`` functions (rank 6).
 
 Example
 -------
@@ -26,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.io import atomic_write, check_output_path, write_atomic
 from .papers import cite
 
 __all__ = ["FIGURES", "PaperFigure", "write_figures"]
@@ -191,7 +196,8 @@ def write_figures(out: str = "results/figures", *, fast: bool = False,
     Parameters
     ----------
     out : str
-        Output directory (created).
+        Output directory (created; its parent must exist and be writable, which is checked
+        before any figure is built).
     fast : bool
         Fewer samples and words (for tests); the captions say so.
     only : str, optional
@@ -212,6 +218,8 @@ def write_figures(out: str = "results/figures", *, fast: bool = False,
     if not chosen:
         raise ValueError(f"no figure matches {only!r}; figures: {', '.join(FIGURES)}")
     os.makedirs(out, exist_ok=True)
+    captions_path = os.path.join(out, "captions.md")
+    check_output_path(captions_path, "out")
     written, captions = [], ["# Reproduced paper figures", ""]
     if fast:
         captions += ["*Fast mode: fewer samples and words than the paper; shapes only.*", ""]
@@ -222,9 +230,9 @@ def write_figures(out: str = "results/figures", *, fast: bool = False,
         fig, params = item.build(fast)
         for ext in ("svg", "png"):
             path = os.path.join(out, f"{stem}.{ext}")
-            with warnings.catch_warnings():
+            with warnings.catch_warnings(), atomic_write(path, "wb") as handle:
                 warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from")
-                fig.savefig(path, bbox_inches="tight", dpi=150)
+                fig.savefig(handle, format=ext, bbox_inches="tight", dpi=150)
             written.append(path)
         _close(fig)
         shown = ", ".join(f"{k} = {v}" for k, v in params.items())
@@ -232,10 +240,8 @@ def write_figures(out: str = "results/figures", *, fast: bool = False,
                      f"![{item.number}]({stem}.svg)", "",
                      f"{item.number} of {cite(item.paper)}: {item.what}. Parameters: {shown}.",
                      ""]
-    path = os.path.join(out, "captions.md")
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write("\n".join(captions))
-    written.append(path)
+    write_atomic(captions_path, "\n".join(captions))
+    written.append(captions_path)
     return written
 
 
