@@ -105,6 +105,23 @@ class Scanned(NamedTuple):
         return [text[a:b] for a, b in zip(cuts[:-1], cuts[1:])]
 
 
+class _Spelling(NamedTuple):
+    """The kernels' constants: class table, marker (``-1``: none) and byte map (empty: none)."""
+
+    table: np.ndarray
+    mark: int
+    byte_map: np.ndarray
+
+
+class _Buffers(NamedTuple):
+    """The kernels' outputs, as :class:`Scanned` before trimming."""
+
+    out: np.ndarray
+    off: np.ndarray
+    sizes: np.ndarray
+    per_line: np.ndarray
+
+
 @njit(**JIT)
 def _word_char(cp, table):
     return (table[cp] & 1) != 0 or cp == 45  # \w or "-"
@@ -163,8 +180,10 @@ def _contraction_start(cps, a, b, table):
 
 
 @njit(**JIT)
-def _p2(cps, a, b, table, mark, byte_map, out, n_out, off, n_piece):
+def _p2(cps, a, b, spell, buf, n_out, n_piece):
     """P2 on the P1 pretoken ``cps[a:b]``; returns (n_out, n_piece, pieces added)."""
+    table, mark, byte_map = spell.table, spell.mark, spell.byte_map
+    out, off = buf.out, buf.off
     simple = True
     for i in range(a, b):
         cl = table[cps[i]]
@@ -209,8 +228,10 @@ def _p2(cps, a, b, table, mark, byte_map, out, n_out, off, n_piece):
 
 
 @njit(**JIT)
-def _scan(cps, line_len, table, mark, byte_map, out, off, sizes, per_line):
+def _scan(cps, line_len, spell, buf):
     """P1 then P2 over every line; returns (code points out, pieces, pretokens)."""
+    table = spell.table
+    off, sizes, per_line = buf.off, buf.sizes, buf.per_line
     n_out = 0
     n_piece = 0
     n_tok = 0
@@ -234,8 +255,7 @@ def _scan(cps, line_len, table, mark, byte_map, out, off, sizes, per_line):
                     j += 2
                     while j < end and _word_char(cps[j], table):
                         j += 1
-            n_out, n_piece, added = _p2(cps, i, j, table, mark, byte_map, out, n_out, off,
-                                        n_piece)
+            n_out, n_piece, added = _p2(cps, i, j, spell, buf, n_out, n_piece)
             sizes[n_tok] = added
             n_tok += 1
             count += 1
@@ -295,6 +315,6 @@ def scan_lines(lines: Sequence[str], alphabet: str = "byte-level") -> Scanned:
     off = np.empty(2 * n + 1, dtype=np.int64)
     sizes = np.empty(max(n, 1), dtype=np.int64)
     per_line = np.empty(len(lines), dtype=np.int64)
-    n_out, n_piece, n_tok = _scan(cps, line_len, _TABLE, mark, byte_map, out, off, sizes,
-                                  per_line)
+    n_out, n_piece, n_tok = _scan(cps, line_len, _Spelling(_TABLE, mark, byte_map),
+                                  _Buffers(out, off, sizes, per_line))
     return Scanned(out[:n_out], off[:n_piece + 1], sizes[:n_tok], per_line)

@@ -75,6 +75,35 @@ class Scheme(NamedTuple):
     max_trials: int
 
 
+class Samples(NamedTuple):
+    """Where a kernel writes its samples (flat, so a parallel kernel may carry it).
+
+    Attributes
+    ----------
+    lengths, ids : numpy.ndarray of int32
+        Token lengths and ids; sample ``s`` of an ``n``-character word at ``s * n``.
+    ntok : numpy.ndarray of int64
+        Tokens per sample (``-1`` from a sample that hit the guard on).
+    trials : numpy.ndarray of int64
+        Trials per sample.
+    """
+
+    lengths: np.ndarray
+    ids: np.ndarray
+    ntok: np.ndarray
+    trials: np.ndarray
+
+
+class Lattice(NamedTuple):
+    """A word's pruned lattice, as :func:`prune` leaves it (``n`` characters, arcs ``<= span``)."""
+
+    n: int
+    span: int
+    table: np.ndarray
+    alive: np.ndarray
+    logz: np.ndarray
+
+
 @njit(**JIT)
 def logaddexp(a, b):
     """``log(exp(a) + exp(b))`` without overflow (``-inf`` is the zero)."""
@@ -205,8 +234,10 @@ def bit_log_acceptance(table, n, p):
 
 
 @njit(**JIT)
-def _walk(n, span, table, alive, logz, scheme, state, out_len, out_id, start):
+def _walk(lat, scheme, state, out, start):
     """One Markov walk from node 0; writes tokens at ``start``; returns (count, Σ log Z, state)."""
+    n, span, table, alive, logz = lat.n, lat.span, lat.table, lat.alive, lat.logz
+    out_len, out_id = out.lengths, out.ids
     i = 0
     k = start
     acc = 0.0
@@ -283,14 +314,15 @@ def _bit_mask(n, table, state, out_len, out_id, start):
 
 
 @njit(**JIT)
-def sample_word(cps, scheme, seed, stream0, count, out_len, out_id, ntok, trials, info):
-    """``count`` samples of one word (sample ``s`` on stream ``stream0 + s``).
+def sample_word(cps, scheme, seed, stream0, count, out, info):
+    """``count`` samples of one word (sample ``s`` on stream ``stream0 + s``) into ``out``.
 
-    ``out_len`` / ``out_id`` hold ``count * n`` slots (sample ``s`` at ``s * n``);
+    ``out.lengths`` / ``out.ids`` hold ``count * n`` slots (sample ``s`` at ``s * n``);
     ``info[0]`` receives the expected number of trials per sample. Returns a status code
-    (``OK``, ``UNSEGMENTABLE``, ``TOO_EXPENSIVE`` or ``GUARD_HIT``; then ``ntok[s] = -1``
+    (``OK``, ``UNSEGMENTABLE``, ``TOO_EXPENSIVE`` or ``GUARD_HIT``; then ``out.ntok[s] = -1``
     from the sample that hit the guard on).
     """
+    out_len, out_id, ntok, trials = out.lengths, out.ids, out.ntok, out.trials
     n = cps.shape[0]
     for s in range(count):
         ntok[s] = -1
@@ -317,6 +349,7 @@ def sample_word(cps, scheme, seed, stream0, count, out_len, out_id, ntok, trials
             return UNSEGMENTABLE
         c2 = log_c2(n, span, alive, logz, scheme.kind == MARKOV_SAFE)
         info[0] = math.exp(c2 - total)
+        lat = Lattice(n, span, table, alive, logz)
     if info[0] > scheme.max_trials:
         return TOO_EXPENSIVE
     for s in range(count):
@@ -337,8 +370,7 @@ def sample_word(cps, scheme, seed, stream0, count, out_len, out_id, ntok, trials
                 if m > 0:
                     break
             else:
-                m, acc, state = _walk(n, span, table, alive, logz, scheme, state, out_len,
-                                      out_id, start)
+                m, acc, state = _walk(lat, scheme, state, out, start)
                 u, state = next_double(state)
                 if u == 0.0 or math.log(u) < acc - c2:
                     break
@@ -348,15 +380,18 @@ def sample_word(cps, scheme, seed, stream0, count, out_len, out_id, ntok, trials
 
 
 @njit(**JIT_PARALLEL)
-def sample_batch(cps, offsets, scheme, seed, out_len, out_id, ntok, trials, expected, status):
+def sample_batch(cps, offsets, scheme, seed, out, expected, status):
     """One sample per word (word ``w`` on stream ``w``), parallel over words.
 
-    Word ``w``'s tokens go to ``out_len[offsets[w]:]``; ``status[w]`` as :func:`sample_word`.
+    Word ``w``'s tokens go to ``out.lengths[offsets[w]:]``, its token count and trials to
+    ``out.ntok[w]`` / ``out.trials[w]``; ``status[w]`` as :func:`sample_word`.
     """
     n_words = offsets.shape[0] - 1
+    out_len, out_id, ntok, trials = out.lengths, out.ids, out.ntok, out.trials
     for w in prange(n_words):
         lo, hi = offsets[w], offsets[w + 1]
         info = np.zeros(1)
-        status[w] = sample_word(cps[lo:hi], scheme, seed, w, 1, out_len[lo:hi], out_id[lo:hi],
-                                ntok[w:w + 1], trials[w:w + 1], info)
+        status[w] = sample_word(cps[lo:hi], scheme, seed, w, 1,
+                                Samples(out_len[lo:hi], out_id[lo:hi], ntok[w:w + 1],
+                                        trials[w:w + 1]), info)
         expected[w] = info[0]

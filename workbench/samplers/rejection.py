@@ -137,8 +137,8 @@ class _RejectionSampler(TokenSampler):
         trials = np.zeros(len(words), dtype=np.int64)
         expected = np.zeros(len(words))
         status = np.zeros(len(words), dtype=np.int64)
-        kernels.sample_batch(cps, offsets, self._scheme(), base_seed(self._rng), out_len,
-                             out_id, ntok, trials, expected, status)
+        kernels.sample_batch(cps, offsets, self._scheme(), base_seed(self._rng),
+                             kernels.Samples(out_len, out_id, ntok, trials), expected, status)
         self.last_trials = trials
         bad = np.flatnonzero(status != kernels.OK)
         if bad.size:
@@ -185,7 +185,7 @@ class _RejectionSampler(TokenSampler):
         trials = np.zeros(max(n, 1), dtype=np.int64)
         info = np.zeros(1)
         status = kernels.sample_word(code_points(word), self._scheme(), base_seed(self._rng), 0,
-                                     n, out_len, out_id, ntok, trials, info)
+                                     n, kernels.Samples(out_len, out_id, ntok, trials), info)
         self.last_trials = trials[:n]
         if status != kernels.OK:
             self._raise(int(status), word, float(info[0]), int(trials.max(initial=0)))
@@ -214,7 +214,8 @@ class _RejectionSampler(TokenSampler):
         info = np.zeros(1)
         one = np.zeros(1, dtype=np.int64)
         kernels.sample_word(code_points(word), self._scheme()._replace(max_trials=0), np.uint64(0),
-                            0, 0, np.zeros(1, np.int32), np.zeros(1, np.int32), one, one, info)
+                            0, 0, kernels.Samples(np.zeros(1, np.int32), np.zeros(1, np.int32),
+                                                  one, one), info)
         return float(info[0])
 
 
@@ -325,7 +326,7 @@ def _length_samples(n: int, size: int, seed, kind: int, cap: int, expected, unit
     ntok = np.zeros(size, dtype=np.int64)
     trials = np.zeros(size, dtype=np.int64)
     kernels.sample_word(code_points("a" * n), scheme, base_seed(as_generator(seed)), 0, size,
-                        out_len, out_id, ntok, trials, np.zeros(1))
+                        kernels.Samples(out_len, out_id, ntok, trials), np.zeros(1))
     offsets = np.zeros(size + 1, dtype=np.int64)
     np.cumsum(ntok, out=offsets[1:])
     keep = (np.arange(n)[None, :] < ntok[:, None]).ravel()

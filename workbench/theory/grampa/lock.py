@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from math import comb
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
@@ -329,6 +330,19 @@ def _binomial_table(size: int) -> np.ndarray:
     return table
 
 
+class _Tables(NamedTuple):
+    """The batch kernel's constants for one ``n`` (flat: the parallel kernel carries it).
+
+    ``binom[a, b] = C(a, b)``; ``f1[m]`` is Eq. 59's ``f1`` for ``m`` tokens; ``direct``
+    (``n <= 57``) lets :func:`_mul_div` multiply before dividing.
+    """
+
+    n: int
+    binom: np.ndarray
+    f1: np.ndarray
+    direct: bool
+
+
 _BINOM = _binomial_table(MAX_KERNEL_N)
 _CHUNK = 4096  # samples per parallel task
 
@@ -360,11 +374,12 @@ def _mul_div(a, c, r, direct):
 
 
 @njit(**JIT)
-def _lock_one(lengths, a, b, n, binom, f1, counts, index, cnt, direct):
-    """LOCK of ``lengths[a:b]``, or -1 if it is not a composition of ``n``.
+def _lock_one(lengths, a, b, tables, counts, index, cnt):
+    """LOCK of ``lengths[a:b]``, or -1 if it is not a composition of ``tables.n``.
 
     ``counts`` (size ``n + 2``) must be all zero on entry and is all zero on exit.
     """
+    n, binom, f1, direct = tables.n, tables.binom, tables.f1, tables.direct
     m = b - a
     if m < 1 or m > n:
         return np.int64(-1)
@@ -426,19 +441,19 @@ def _lock_one(lengths, a, b, n, binom, f1, counts, index, cnt, direct):
 
 
 @njit(**JIT_PARALLEL)
-def _lock_keys_kernel(lengths, offsets, n, binom, f1, out, chunk):
+def _lock_keys_kernel(lengths, offsets, tables, out, chunk):
     """``out[s]`` = LOCK of sample ``s`` (-1 if invalid); samples in chunks over threads."""
+    n = tables.n
     n_samples = offsets.shape[0] - 1
     n_chunks = (n_samples + chunk - 1) // chunk
-    direct = n <= 57
     for c in prange(n_chunks):
         counts = np.zeros(n + 2, dtype=np.int64)
         index = np.zeros(n + 2, dtype=np.int64)
         cnt = np.zeros(n + 1, dtype=np.int64)
         stop = min(n_samples, (c + 1) * chunk)
         for s in range(c * chunk, stop):
-            out[s] = _lock_one(lengths, offsets[s], offsets[s + 1], n, binom, f1,
-                               counts, index, cnt, direct)
+            out[s] = _lock_one(lengths, offsets[s], offsets[s + 1], tables, counts, index,
+                               cnt)
 
 
 def lock_keys(lengths_flat: np.ndarray, offsets: np.ndarray, n: int) -> np.ndarray:
@@ -493,7 +508,7 @@ def lock_keys(lengths_flat: np.ndarray, offsets: np.ndarray, n: int) -> np.ndarr
     for m in range(2, n + 1):
         f1[m] = f1[m - 1] + comb(n - 1, m - 2)
     out = np.empty(offsets.size - 1, dtype=np.int64)
-    _lock_keys_kernel(lengths_flat, offsets, n, _BINOM, f1, out, _CHUNK)
+    _lock_keys_kernel(lengths_flat, offsets, _Tables(n, _BINOM, f1, n <= 57), out, _CHUNK)
     invalid = np.flatnonzero(out < 0)
     if invalid.size:
         bad = int(invalid[0])
