@@ -35,7 +35,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from .._core.config import JIT, JIT_PARALLEL
+from .._core.config import JIT, JIT_INLINE, JIT_PARALLEL
 from .._core.rng import next_double, stream_state
 from ..lattice import fill_arc_table
 
@@ -271,10 +271,21 @@ def _walk(lat, scheme, state, out, start):
     return k - start, acc, state
 
 
+@njit(**JIT_INLINE)
+def _emit_cut(table, pos, last, out_len, out_id, k):
+    """Write the token ``last:pos`` (a cut of a bit-mask trial) at ``k``; return ``k + 1``,
+    or -1 if it is longer than the table's span or not in the vocabulary."""
+    length = pos - last
+    if length > table.shape[1] - 1 or table[pos, length] < 0:
+        return -1
+    out_len[k] = length
+    out_id[k] = table[pos, length]
+    return k + 1
+
+
 @njit(**JIT)
 def _bits(n, table, p, state, out_len, out_id, start):
     """One bit-mask trial; returns (token count or -1 if a token is not in V, state)."""
-    span = table.shape[1] - 1
     last = 0
     k = start
     for pos in range(1, n + 1):
@@ -283,12 +294,9 @@ def _bits(n, table, p, state, out_len, out_id, start):
             u, state = next_double(state)
             cut = u < p
         if cut:
-            length = pos - last
-            if length > span or table[pos, length] < 0:
+            k = _emit_cut(table, pos, last, out_len, out_id, k)
+            if k < 0:
                 return -1, state
-            out_len[k] = length
-            out_id[k] = table[pos, length]
-            k += 1
             last = pos
     return k - start, state
 
@@ -296,19 +304,15 @@ def _bits(n, table, p, state, out_len, out_id, start):
 @njit(**JIT)
 def _bit_mask(n, table, state, out_len, out_id, start):
     """One ``BIT_MASK`` trial: one uniform ``(n-1)``-bit mask; as :func:`_bits` otherwise."""
-    span = table.shape[1] - 1
     u, state = next_double(state)
     mask = np.int64(u * float(np.int64(1) << (n - 1)))  # uniform on 0 .. 2^(n-1) - 1
     last = 0
     k = start
     for pos in range(1, n + 1):
         if pos == n or (mask >> (n - 1 - pos)) & 1:
-            length = pos - last
-            if length > span or table[pos, length] < 0:
+            k = _emit_cut(table, pos, last, out_len, out_id, k)
+            if k < 0:
                 return -1, state
-            out_len[k] = length
-            out_id[k] = table[pos, length]
-            k += 1
             last = pos
     return k - start, state
 
