@@ -37,6 +37,7 @@ __all__ = [
     "compute_stop_cutoff",
     "compute_table",
     "compute_token_lengths",
+    "describe_batch_sizes",
     "encoded_length",
     "plot_batch_sizes",
     "plot_merge_order",
@@ -82,8 +83,10 @@ def plot_merge_order(order: list[int | None], ax) -> None:
 
 
 def plot_stop_cutoff(result: dict):
-    """Held-out encoded length under ``(0, 1)`` and under the chosen setting (bars with gid
-    ``encoded-length``), the percent change in the title; returns the figure.
+    """Held-out encoded length under ``(0, 1)`` and under the chosen setting (left: bars from
+    zero, gid ``encoded-length``) and the percent change between them (right: one bar, gid
+    ``length-change``, on an axis around zero, so a change of a percent is visible); returns
+    the figure.
 
     The stop words (at most 12) are printed above the figure.
     """
@@ -94,7 +97,7 @@ def plot_stop_cutoff(result: dict):
     shown = ", ".join(repr(w) for w in words[:12]) + (" …" if len(words) > 12 else "")
     print(f"{result['chunks_kept']:,} chunks kept by freq_cutoff={cut}; "
           f"stop words ({len(words)}): {shown or 'none'}")
-    fig, ax = plt.subplots(figsize=(4.8, 3))
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(7.5, 3), width_ratios=(2, 1))
     labels = ["(0, 1)", f"({stop}, {cut})"]
     bars = ax.bar(labels, [result["base_length"], result["length"]],
                   color=["#868e96", "#4c6ef5"], width=0.6)
@@ -104,9 +107,37 @@ def plot_stop_cutoff(result: dict):
     ax.set_ylim(0, 1.15 * max(result["base_length"], result["length"]))
     ax.set_ylabel("tokens in the held-out text")
     ax.set_xlabel("(stop_list_size, freq_cutoff)")
-    ax.set_title(f"encoded length {result['change_percent']:+.3f}% against (0, 1)")
+    ax.set_title("encoded length (bars from zero)", fontsize=9)
+    change = result["change_percent"]
+    (bar,) = ax2.bar([labels[1]], [change], color="#e8590c" if change > 0 else "#2b8a3e",
+                     width=0.5)
+    bar.set_gid("length-change")
+    ax2.bar_label([bar], labels=[f"{change:+.2f} %"], padding=2, fontsize=8)
+    lim = max(2.0, 1.3 * abs(change))
+    ax2.set_ylim(-lim, lim)
+    ax2.axhline(0.0, color="black", lw=0.8)
+    ax2.set_ylabel("change against (0, 1), %")
+    ax2.set_title("the change", fontsize=9)
     fig.tight_layout()
     return fig
+
+
+def describe_batch_sizes(sizes: list[int]) -> str:
+    """Markdown stating where the largest batch falls and how the last batches shrink,
+    computed from ``sizes`` (what notebook 08's prose says about its figure).
+
+    >>> describe_batch_sizes([1, 4, 2, 1])[:52]
+    '4 batches make 8 merges. The largest batch (4 merges'
+    """
+    total = sum(sizes)
+    biggest = max(sizes)
+    start = sizes.index(biggest)
+    before = sum(sizes[:start])
+    tail = sizes[-6:]
+    return (f"{len(sizes)} batches make {total:,} merges. The largest batch ({biggest} merges) "
+            f"starts after {100 * before / total:.0f} % of the merges. The last batches have "
+            f"{', '.join(map(str, tail))} merges: near the end the cap `remaining // cap_divisor` "
+            f"(here `remaining // 2`) binds, so each batch is at most half of what is left.")
 
 
 def plot_token_lengths(hist: dict[int, int], ax) -> None:
