@@ -107,12 +107,13 @@ def plot_stop_cutoff(result: dict):
     ax.set_ylim(0, 1.15 * max(result["base_length"], result["length"]))
     ax.set_ylabel("tokens in the held-out text")
     ax.set_xlabel("(stop_list_size, freq_cutoff)")
-    ax.set_title("encoded length (bars from zero)", fontsize=9)
     change = result["change_percent"]
+    ax.set_title(f"encoded length {change:+.3f}% against (0, 1)", fontsize=9)
     (bar,) = ax2.bar([labels[1]], [change], color="#e8590c" if change > 0 else "#2b8a3e",
                      width=0.5)
     bar.set_gid("length-change")
-    ax2.bar_label([bar], labels=[f"{change:+.2f} %"], padding=2, fontsize=8)
+    ax2.annotate(f"{change:+.2f} %", (0, change), ha="center", fontsize=8,
+                 va="bottom" if change >= 0 else "top")
     lim = max(2.0, 1.3 * abs(change))
     ax2.set_ylim(-lim, lim)
     ax2.axhline(0.0, color="black", lw=0.8)

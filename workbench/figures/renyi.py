@@ -3,7 +3,8 @@
 The data come from :mod:`workbench.experiments.renyi` (corpus, baseline BPE, encoded corpus,
 ``compute_*``) and :mod:`workbench.datasets.corpora` (``text_lines``), re-exported here under
 the names notebook 10 uses; this module only draws (:func:`plot_live_table`,
-:func:`plot_condition_grid`). It computes, trains and checks nothing itself.
+:func:`plot_condition_grid`) and words what they show (:func:`describe_live_table`,
+:func:`readable_drops`). It computes, trains and checks nothing itself.
 """
 
 from __future__ import annotations
@@ -28,19 +29,25 @@ __all__ = [
     "compute_condition_grid",
     "compute_live_table",
     "compute_real_drops",
+    "describe_live_table",
     "encode_corpus",
     "gpt4_chunk_counts",
     "plot_condition_grid",
     "plot_live_table",
+    "readable_drops",
     "text_lines",
     "train_baseline",
 ]
 
 
-def plot_live_table(table) -> dict:
+def plot_live_table(table, readable: bool = False) -> dict:
     """Notebook 10's panel view of :func:`compute_live_table`: the table (rounded to 4
-    places) and a bar chart of its ``Eff_α`` column (bars with gid ``efficiency``; a
-    setting that is not allowed is a missing bar, labelled "not allowed").
+    places; with ``readable``, a setting that is not allowed reads "not allowed" rather
+    than NaN) and a
+    figure of its ``Eff_α`` column: bars from zero (gid ``efficiency``; a setting that is
+    not allowed is a missing bar, labelled "not allowed") and, beside them, each
+    counterexample's change against the baseline (gid ``efficiency-change``), where
+    differences of a hundredth are visible.
 
     Returns ``{"table": DataFrame, "efficiency": Figure}``.
     """
@@ -48,23 +55,68 @@ def plot_live_table(table) -> dict:
 
     col = next(c for c in table.columns if c.startswith("Eff_"))
     values = table[col].to_numpy(dtype=np.float64)
-    fig, ax = plt.subplots(figsize=(5, 2.6))
+    names = list(table.index)
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(7.5, 2.8), width_ratios=(3, 2))
     shown = np.nan_to_num(values, nan=0.0)
-    bars = ax.bar(list(table.index), shown, color=["#868e96", "#e8590c", "#4c6ef5"][:len(shown)],
-                  width=0.6)
+    colours = ["#868e96", "#e8590c", "#4c6ef5"][:len(shown)]
+    bars = ax.bar(names, shown, color=colours, width=0.6)
     for bar in bars:
         bar.set_gid("efficiency")
     ax.bar_label(bars, labels=["not allowed" if np.isnan(v) else f"{v:.4f}" for v in values],
                  padding=2, fontsize=8)
     finite = values[np.isfinite(values)]
-    low = float(finite.min()) if finite.size else 0.0
-    high = float(finite.max()) if finite.size else 1.0
-    pad = max(high - low, 1e-3)
-    ax.set_ylim(max(0.0, low - pad), high + pad)
-    ax.set_ylabel(col.replace("Eff_", "Eff_α, α = "))
-    ax.set_title("Rényi efficiency: baseline against the two counterexamples", fontsize=9)
+    ax.set_ylim(0.0, 1.15 * (float(finite.max()) if finite.size else 1.0))
+    ax.set_ylabel(col.replace("Eff_", "Eff_α, Rényi order α = "), fontsize=8)
+    ax.set_title("Rényi efficiency (bars from zero)", fontsize=9)
+    change = values[1:] - values[0]
+    bars2 = ax2.bar(names[1:], np.nan_to_num(change, nan=0.0), color=colours[1:], width=0.5)
+    for bar in bars2:
+        bar.set_gid("efficiency-change")
+    ax2.bar_label(bars2, labels=["not allowed" if np.isnan(v) else f"{v:+.4f}" for v in change],
+                  padding=2, fontsize=8)
+    lim = 1.3 * float(np.nanmax(np.abs(change))) if np.isfinite(change).any() else 1.0
+    ax2.set_ylim(-(lim or 1.0), lim or 1.0)
+    ax2.axhline(0.0, color="black", lw=0.8)
+    ax2.set_title("change against the baseline", fontsize=9)
     fig.tight_layout()
-    return {"table": table.round(4), "efficiency": fig}
+    shown_table = table.round(4)
+    if readable:
+        shown_table = shown_table.astype(object).where(table.notna(), "not allowed")
+    return {"table": shown_table, "efficiency": fig}
+
+
+def describe_live_table(table) -> str:
+    """Markdown saying, from ``table`` (:func:`compute_live_table`), which counterexample
+    raises the ``Eff_α`` column against the baseline and which lowers it.
+
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"Eff_2.5": [0.80, 0.78, 0.93]},
+    ...                  index=["baseline", "random-drop", "duplication"])
+    >>> describe_live_table(t)[:60]
+    'At this setting, Eff_α (Rényi order α = 2.5) is 0.8000 for t'
+    """
+    col = next(c for c in table.columns if c.startswith("Eff_"))
+    base = float(table.loc["baseline", col])
+    parts = []
+    for name, label in (("random-drop", "RANDOM-DROP"), ("duplication", "DUPLICATION")):
+        v = float(table.loc[name, col])
+        if np.isnan(v):
+            parts.append(f"{label} is not allowed")
+        else:
+            verb = "raises" if v > base else "lowers" if v < base else "keeps"
+            parts.append(f"{label} **{verb}** it to {v:.4f}")
+    return (f"At this setting, Eff_α (Rényi order α = {col[4:]}) is {base:.4f} for the baseline; "
+            + "; ".join(parts) + ".")
+
+
+def readable_drops(drops):
+    """:func:`compute_real_drops`'s table with its byte tokens shown as quoted text
+    (``' the'`` instead of ``b' the'``), for display."""
+    out = drops.copy()
+    for col in ("x", "y", "z"):
+        out[col] = [repr(t.decode("utf-8", errors="replace")) if isinstance(t, bytes) else t
+                    for t in out[col]]
+    return out
 
 
 def plot_condition_grid(cond, delta, cx, cy, cz: float, alpha: float):
