@@ -5,7 +5,8 @@
   :func:`compute_overlap` — how much their token sets share;
 * :func:`compute_beta` — β(k) = GreedTok / GreedWMC;
 * :func:`compute_reduction` — Theorem 1 on a small named graph (:data:`GRAPHS`);
-* :func:`compute_cover_steps` — one word's cover marks after each token that changes it.
+* :func:`compute_cover_steps` — one word's cover marks after each token that changes it;
+* :func:`cover_demo_words` — frequent lower-case words whose cover takes several steps.
 
 The three methods are the recipes of :mod:`.training`: GreedTok
 (:func:`~.training.train_greedtok_quietly`), our batched BPE
@@ -46,6 +47,7 @@ __all__ = [
     "compute_reduction",
     "compute_token_sets",
     "compute_tokens_per_word",
+    "cover_demo_words",
     "reduction_agrees",
 ]
 
@@ -204,3 +206,30 @@ def compute_cover_steps(model: GreedTokModel, word: str) -> list[CoverStep]:
                 marks += [1] * (len(p) - 1) + [0]
             steps.append(CoverStep(r, tok, pieces, marks[:-1]))
     return steps
+
+
+def cover_demo_words(model: GreedTokModel, counts: Mapping[str, int], n: int = 40,
+                     min_bytes: int = 9, min_steps: int = 4) -> list[str]:
+    """The ``n`` most frequent words of ``counts`` worth watching being covered.
+
+    A word qualifies when it is lower-case letters (after an optional leading space: no
+    speaker names in capitals, no proper names that become one token), has at least
+    ``min_bytes`` bytes, ends in at least two tokens under ``model`` and changes at least
+    ``min_steps`` times during training (:func:`compute_cover_steps`, the start excluded).
+    Ties in count keep the order of ``counts``.
+
+    >>> m = GreedTokModel([b"ab", b"cd", b"abcd"])
+    >>> cover_demo_words(m, {" abcdabcdx": 2, "ABCDABCDX": 5}, min_steps=2)
+    [' abcdabcdx']
+    """
+    words = []
+    for word, _ in sorted(counts.items(), key=lambda kv: -kv[1]):
+        letters = word[1:] if word.startswith(" ") else word
+        if not (letters.isalpha() and letters.islower() and len(word.encode()) >= min_bytes):
+            continue
+        if len(model.encode(word)) < 2 or len(compute_cover_steps(model, word)) - 1 < min_steps:
+            continue
+        words.append(word)
+        if len(words) == n:
+            break
+    return words

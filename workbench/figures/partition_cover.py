@@ -25,6 +25,7 @@ from ..experiments.greedtok import (
     compute_reduction,
     compute_token_sets,
     compute_tokens_per_word,
+    cover_demo_words,
     reduction_agrees,
 )
 
@@ -37,6 +38,7 @@ __all__ = [
     "compute_reduction",
     "compute_token_sets",
     "compute_tokens_per_word",
+    "cover_demo_words",
     "greedtok_text_chunk_counts",
     "plot_beta",
     "plot_cover_steps",
@@ -83,26 +85,56 @@ def plot_beta(curve):
     return fig
 
 
+#: Graphs drawn better than on one circle: the Petersen graph as its outer pentagon
+#: (vertices 0–4) around its inner pentagram (5–9); the bull as a triangle with two horns,
+#: without crossings.
+_TWO_RINGS = {"Petersen": 5}
+_POSITIONS = {"bull": [(0.0, 0.9), (-0.55, 0.0), (0.55, 0.0), (-1.0, -0.9), (1.0, -0.9)]}
+#: Above this many edges, edges carry numbers and the segmentations are listed beside.
+_MAX_EDGE_LABELS = 8
+
+
+def _layout(result: ReductionResult) -> np.ndarray:
+    n = result.n_vertices
+    if result.name in _POSITIONS:
+        return np.asarray(_POSITIONS[result.name], dtype=float)
+    outer = _TWO_RINGS.get(result.name, n)
+    angle = 2 * np.pi * (np.arange(n) % outer) / outer + np.pi / 2
+    radius = np.where(np.arange(n) < outer, 1.0, 0.5)
+    return np.c_[radius * np.cos(angle), radius * np.sin(angle)]
+
+
 def plot_reduction(result: ReductionResult):
-    """The graph on a circle, chosen vertices (tokens ``$v$``) filled, edge words segmented."""
+    """The graph (on a circle; the Petersen graph as two rings), chosen vertices (tokens
+    ``$v$``) filled, each edge word's best segmentation on the edge, or, for graphs of more
+    than eight edges, an edge number on the edge and the segmentations listed beside it."""
     import matplotlib.pyplot as plt
 
     n = result.n_vertices
-    angle = 2 * np.pi * np.arange(n) / n + np.pi / 2
-    xy = np.c_[np.cos(angle), np.sin(angle)]
+    xy = _layout(result)
     chosen = {t[1] for t in result.tokens}
-    fig, ax = plt.subplots(figsize=(5.5, 5.5))
-    for u, v in result.edges:
+    numbered = len(result.edges) > _MAX_EDGE_LABELS
+    fig, ax = plt.subplots(figsize=(8.0, 5.5) if numbered else (5.5, 5.5))
+    listing = []
+    for e, (u, v) in enumerate(result.edges, start=1):
         ax.plot(*xy[[u, v]].T, color="grey", lw=1.2, zorder=1)
         word = f"${result.letters[u]}${result.letters[v]}$"
+        segmentation = "|".join(result.segmentations[word]).replace("$", r"\$")
         mid = (xy[u] + xy[v]) / 2
-        ax.text(*mid, "|".join(result.segmentations[word]), fontsize=8, ha="center",
-                va="center", bbox={"fc": "white", "ec": "none", "alpha": 0.8})
+        ax.text(*mid, str(e) if numbered else segmentation, fontsize=7 if numbered else 8,
+                ha="center", va="center", bbox={"fc": "white", "ec": "none", "alpha": 0.8,
+                                                "pad": 0.5})
+        listing.append(f"{e:>2}  {segmentation}")
     for i in range(n):
         on = result.letters[i] in chosen
-        ax.scatter(*xy[i], s=500, color="tab:orange" if on else "white", ec="black", zorder=2)
+        ax.scatter(*xy[i], s=360, color="tab:orange" if on else "white", ec="black", zorder=2)
         ax.text(*xy[i], result.letters[i], ha="center", va="center", zorder=3)
-    ax.set_title(f"{result.name}: k = {result.k}, tokens {', '.join(result.tokens)}\n"
+    if numbered:
+        ax.text(1.25, 1.0, "edge  best segmentation\n" + "\n".join(listing), family="monospace",
+                fontsize=7.5, va="top", ha="left")
+        ax.set_xlim(-1.15, 2.45)
+    tokens = ", ".join(result.tokens).replace("$", r"\$")
+    ax.set_title(f"{result.name}: k = {result.k}, tokens {tokens}\n"
                  f"cost {result.cost} = 3|E|; with k - 1: {result.cost_below}", fontsize=9)
     ax.set_aspect("equal")
     ax.axis("off")
