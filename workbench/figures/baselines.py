@@ -45,8 +45,9 @@ __all__ = [
 ]
 
 
-_XLABEL = {"bpe-dropout": "dropout p_d", "ulm": f"smoothing α (k = {ULM_NBEST})",
-           "maxmatch-dropout": "dropout q", "grampa": "−1/τ (skew towards longer tokens →)"}
+_XLABEL = {"bpe-dropout": "dropout p_d", "ulm": f"ULM smoothing α (k = {ULM_NBEST})",
+           "maxmatch-dropout": "dropout q",
+           "grampa": "temperature τ, placed at −1/τ (longer tokens →)"}
 
 
 def _sparse_labels(taus: np.ndarray, gap: float = 0.07) -> list[str]:
@@ -100,8 +101,10 @@ def plot_regularisation_rates(curves: Mapping[str, Mapping[str, Any]],
                     label=f"this value: {point['rate'][0]:.3f}")
         if family == "grampa":
             taus = np.asarray(c["values"], float)
-            ax.set_xticks(0.0 - 1.0 / taus)
-            ax.set_xticklabels(_sparse_labels(taus), fontsize=7)
+            labels = _sparse_labels(taus, gap=0.09)
+            kept = [k for k, label in enumerate(labels) if label]  # no unlabelled ticks
+            ax.set_xticks(0.0 - 1.0 / taus[kept])
+            ax.set_xticklabels([labels[k] for k in kept], fontsize=8)
         name = c.get("vocabulary") or ""
         ax.set(title=f"{family} ({name})" if name else family, xlabel=_XLABEL[family],
                ylabel=f"regularisation rate vs {c['reference']}", ylim=(-0.02, 1.02))

@@ -2,8 +2,9 @@
 
 The data come from :mod:`workbench.experiments.grampa_efficiency` (setups, cached count
 arrays, ``compute_*``), re-exported here under the names the notebook uses; this module only
-draws them (``plot_*``) and saves them (:func:`save_figures`, which ``python -m workbench
-experiments`` passes to the runner). It computes, trains and checks nothing itself.
+draws them (``plot_*``), words what a figure shows (:func:`describe_regulariser`) and saves
+them (:func:`save_figures`, which ``python -m workbench experiments`` passes to the runner).
+It computes, trains and checks nothing itself.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ __all__ = [
     "compute_multiplex",
     "compute_regulariser",
     "compute_tau",
+    "describe_regulariser",
     "efficiency",
     "expected_counts",
     "make_setup",
@@ -110,6 +112,33 @@ def plot_regulariser(data: dict, *, title: str | None = None, ax=None) -> Figure
     return fig
 
 
+
+
+def describe_regulariser(data: dict) -> str:
+    """Markdown saying how Figure 11's sampled points move with the hyperparameter, from
+    ``data`` (:func:`compute_regulariser`): monotone, or up to a peak and back, against the
+    deterministic level.
+
+    >>> d = {"kind": "ulm", "param": np.array([0.1, 0.3, 1.0]), "deterministic": 0.45,
+    ...      "sampled": np.array([[0.40, 0.46, 0.45]])}
+    >>> "rises from 0.4000 at 0.1 to a peak of 0.4600 at 0.3" in describe_regulariser(d)
+    True
+    """
+    name = REGULARISER_NAME[data["kind"]]
+    x, y = np.asarray(data["param"], float), np.asarray(data["sampled"], float).mean(axis=0)
+    det = float(data["deterministic"])
+    steps = np.diff(y)
+    if (steps >= 0).all() or (steps <= 0).all():
+        verb = "rises" if y[-1] > y[0] else "falls"
+        return (f"{name}: E_α {verb} monotonically from {y[0]:.4f} at {x[0]:g} to {y[-1]:.4f} "
+                f"at {x[-1]:g} (deterministic: {det:.4f}).")
+    k = int(np.argmax(y)) if y.max() - max(y[0], y[-1]) >= min(y[0], y[-1]) - y.min() \
+        else int(np.argmin(y))
+    turn = "peak" if k == int(np.argmax(y)) else "trough"
+    first, second = ("rises", "falls") if turn == "peak" else ("falls", "rises")
+    return (f"{name}: E_α {first} from {y[0]:.4f} at {x[0]:g} to a {turn} of {y[k]:.4f} at "
+            f"{x[k]:g}, then {second} to {y[-1]:.4f} at {x[-1]:g} (deterministic: {det:.4f}): "
+            f"not monotone.")
 
 
 def plot_multiplex(data: dict, *, title: str | None = None, ax=None) -> Figure:

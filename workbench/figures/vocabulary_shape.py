@@ -24,7 +24,10 @@ __all__ = ["plot_length_distributions", "plot_segmentation_fraction", "segmentat
 def plot_length_distributions(dists: Sequence[Mapping[str, Any]]) -> Figure:
     """Grouped bars of :func:`token_length_distribution` results (share of types).
 
-    Gids: ``lengths-<k>`` for the ``k``-th distribution (bar heights = shares).
+    The x axis ends at the length below which ``COVERED`` of every distribution's types lie
+    (a few very long tokens, such as GPT-2's runs of dashes, would otherwise squeeze the bars
+    into slivers); the lengths cut off are said in a note under the title. Every bar is
+    still drawn. Gids: ``lengths-<k>`` for the ``k``-th distribution (bar heights = shares).
     """
     fig = Figure(figsize=(7, 3.6), layout="constrained")
     ax = fig.subplots()
@@ -37,8 +40,34 @@ def plot_length_distributions(dists: Sequence[Mapping[str, Any]]) -> Figure:
     marker = " (marker not counted)" if dists and dists[0]["without_marker"] else ""
     ax.set(xlabel=f"token length in characters{marker}", ylabel="share of types",
            title="Figure 7: token lengths of the vocabulary")
+    cut = _covering_length(dists)
+    if cut is not None:
+        hidden = [(d["name"], int(np.asarray(d["counts"])[np.asarray(d["lengths"]) > cut].sum()),
+                   int(np.max(d["lengths"]))) for d in dists]
+        hidden = [h for h in hidden if h[1]]
+        ax.set_xlim(0.4, cut + 0.6)
+        if hidden:
+            ax.set_title("Figure 7: token lengths of the vocabulary\n"
+                         + f"longer than {cut} characters, not shown: "
+                         + ", ".join(f"{n} {c:,}" for n, c, _ in hidden)
+                         + f" types (longest {max(m for *_, m in hidden)})", fontsize=9)
     ax.legend(fontsize=8)
     return fig
+
+
+#: Share of every vocabulary's types that Figure 7's x axis keeps in view.
+COVERED = 0.995
+
+
+def _covering_length(dists: Sequence[Mapping[str, Any]]) -> int | None:
+    """The smallest length below which :data:`COVERED` of each distribution's types lie."""
+    ends = []
+    for d in dists:
+        share = np.asarray(d["share"], dtype=float)
+        if share.size:
+            cum = np.cumsum(share) / share.sum()
+            ends.append(int(np.asarray(d["lengths"])[np.searchsorted(cum, COVERED - 1e-12)]))
+    return max(ends) if ends else None
 
 
 def plot_segmentation_fraction(results: Sequence[Mapping[str, Any]]) -> Figure:
