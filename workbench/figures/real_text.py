@@ -3,7 +3,8 @@ tables, and ``results/tables`` beside the paper's Tables 7 and 8.
 
 The data come from :mod:`workbench.experiments.grampa_live` (:func:`compute_live`, one
 multiplexed sample with its exact statistics) and :mod:`workbench.experiments.grampa_tables`,
-re-exported here under the names notebook 06 uses; this module only draws
+re-exported here under the names notebook 06 uses, with its τ slider's options
+(:data:`TAU_OPTIONS`, notebook 02's); this module only draws
 (:func:`plot_live`), tabulates (:func:`live_tables`) and reads results
 (:func:`load_results`). It computes, trains and checks nothing itself.
 """
@@ -18,10 +19,16 @@ from matplotlib.figure import Figure
 
 from ..experiments.grampa_live import TYPO_RATE, VOCABULARIES, compute_live, text_slice
 from ..experiments.grampa_tables import compare_with_paper
-from .common import ACCENT, GREY
+from .common import ACCENT, GREY, tau_label
+from .skew import TAU_SLIDER_GRID, skew_coordinate
 
-__all__ = ["TYPO_RATE", "VOCABULARIES", "compute_live", "live_tables", "load_results",
-           "plot_live", "text_slice"]
+__all__ = ["TAU_OPTIONS", "TYPO_RATE", "VOCABULARIES", "compute_live", "live_tables",
+           "load_results", "plot_live", "text_slice"]
+
+#: The τ slider's options, as notebook 02's: (label, τ) over ``skew.TAU_SLIDER_GRID`` in
+#: footnote 10's order (by −1/τ), so τ = 1 sits left of ±∞ and negative τ to its right.
+TAU_OPTIONS: list[tuple[str, float]] = [
+    (tau_label(t), float(t)) for t in sorted(TAU_SLIDER_GRID, key=skew_coordinate)]
 
 
 def plot_live(result: dict, title: str | None = None) -> Figure:
