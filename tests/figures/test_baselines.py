@@ -281,3 +281,32 @@ def test_figure6_on_shipped_data_is_in_the_papers_range(shipped) -> None:
     assert 0.03 <= curves["bpe-dropout"]["rate"][0] <= 0.25
     assert 0.2 <= curves["ulm"]["exact"][0] <= 0.7
     assert curves["grampa"]["exact"][0] > curves["ulm"]["exact"][0]
+
+
+def test_grampa_axis_ticks_are_labelled_and_apart() -> None:
+    """Issue 21: Figure 6's GRaMPa axis names τ (placed at −1/τ) and has no crowded ticks."""
+    taus = [0.25, 0.5, 1.0, 2.0, 5.0, 20.0, math.inf, -20.0, -5.0, -2.0, -1.0]
+    curves = {"grampa": bl.regularisation_rate("grampa", SMALL, WORDS, taus, n_samples=2)}
+    ax = bl.plot_regularisation_rates(curves).axes[0]
+    ticks = ax.get_xticks()
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert all(labels) and "±∞" in labels and "τ" in ax.get_xlabel()
+    assert np.diff(np.sort(ticks)).min() >= 0.09 * (max(ticks) - min(ticks)) - 1e-12
+    for tick, label in zip(ticks, labels):  # each label is the τ at its −1/τ position
+        tau = math.inf if label == "±∞" else float(label.replace("−", "-"))
+        assert math.isclose(tick, 0.0 - 1.0 / tau, abs_tol=1e-12)
+
+
+def test_length_axis_keeps_the_bulk_and_says_what_is_cut() -> None:
+    """Issue 21: one very long token does not stretch Figure 7's axis; the cut is said."""
+    from itertools import product
+
+    short = ["".join(p) for n in (1, 2, 3) for p in product("abcdefg", repeat=n)]  # 399 types
+    long_tail = Vocabulary(short + ["ab" * 40], name="tail")
+    dists = [vs.token_length_distribution(SMALL), vs.token_length_distribution(long_tail)]
+    fig = vs.plot_length_distributions(dists)
+    ax = fig.axes[0]
+    low, high = ax.get_xlim()
+    assert high < 10 and low < 1  # lengths 1–3 in view, not the 80-character token
+    assert "tail 1" in ax.get_title() and "longest 80" in ax.get_title()
+    assert figure_data(fig)["lengths-1"].tolist() == dists[1]["share"].tolist()  # still drawn

@@ -105,3 +105,17 @@ def test_regulariser(setup):
 def test_bad_kind():
     with pytest.raises(ValueError, match="kind"):
         E.make_setup("wordpiece")
+
+
+@pytest.mark.parametrize("ys,words", [
+    ([0.3, 0.4, 0.5], ["rises monotonically", "0.3000 at 0.1", "0.5000 at 1"]),
+    ([0.5, 0.4, 0.4], ["falls monotonically"]),
+    ([0.3, 0.6, 0.45], ["peak of 0.6000 at 0.3", "falls to 0.4500 at 1", "not monotone"]),
+    ([0.5, 0.2, 0.45], ["trough of 0.2000 at 0.3", "rises to 0.4500", "not monotone"]),
+])
+def test_describe_regulariser_says_what_the_points_do(ys, words):
+    """Issue 21: Figure 11's sentence is computed from its points (seed means)."""
+    data = {"kind": "ulm", "param": np.array([0.1, 0.3, 1.0]), "deterministic": 0.45,
+            "sampled": np.array([ys, ys])}
+    text = F.describe_regulariser(data)
+    assert all(w in text for w in words), text

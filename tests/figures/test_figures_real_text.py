@@ -71,3 +71,15 @@ def test_bad_arguments(kwargs, error):
         R.compute_live("a b", **kwargs)
     with pytest.raises(TypeError):
         R.compute_live(["a b"])
+
+
+def test_tau_slider_is_notebook_02s() -> None:
+    """Issue 21: notebook 06's τ slider has notebook 02's values, in −1/τ order, labelled."""
+    from workbench.figures.common import tau_label
+    from workbench.figures.skew import TAU_SLIDER_GRID
+
+    values = [v for _, v in R.TAU_OPTIONS]
+    assert sorted(values) == sorted(TAU_SLIDER_GRID)
+    x = [0.0 - 1.0 / v for v in values]
+    assert x == sorted(x) and values.index(1.0) < values.index(math.inf) < values.index(-1.0)
+    assert [label for label, _ in R.TAU_OPTIONS] == [tau_label(v) for v in values]

@@ -51,3 +51,41 @@ def test_overlap_and_unknown_graph():
     assert pc.compute_overlap({"A": {1}, "B": {1, 2}}) == {"A": 1, "B": 2, "A ∩ B": 1}
     with pytest.raises(ValueError, match="unknown graph"):
         pc.compute_reduction("no such graph")
+
+
+def test_cover_demo_words_show_a_cover():
+    """Issue 21: the cover panel's words are lower-case, end in several tokens and change
+    several times; capitalised names that become one token are left out."""
+    counts = {"CLEOPATRA": 50, " understand": 3, " under": 4, " stand": 2, " and": 5,
+              " Understand": 9}
+    model = train_greedtok(counts, 6, progress=False)
+    got = pc.cover_demo_words(model, counts, min_bytes=6, min_steps=2)
+    assert "CLEOPATRA" not in got and " Understand" not in got
+    for word in got:
+        assert word.strip().islower() and len(model.encode(word)) >= 2
+        assert len(pc.compute_cover_steps(model, word)) - 1 >= 2
+    expected = [w for w in sorted(counts, key=lambda w: -counts[w])
+                if w.strip().isalpha() and w.strip().islower() and len(w.encode()) >= 6
+                and len(model.encode(w)) >= 2 and len(pc.compute_cover_steps(model, w)) >= 3]
+    assert got == expected
+    with pytest.raises(ValueError):
+        pc.cover_demo_words(model, counts, n=0)
+
+
+@pytest.mark.parametrize("name", ["bull", "Petersen"])
+def test_reduction_drawing_has_no_overlapping_labels(name):
+    """Issue 21: the edge labels (or numbers) of the reduction's drawing never overlap."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from workbench.figures.partition_cover import plot_reduction
+
+    fig = plot_reduction(pc.compute_reduction(name))
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    ax = fig.axes[0]
+    boxes = [t.get_window_extent(renderer) for t in ax.texts if "\n" not in t.get_text()]
+    assert len(boxes) >= len(pc.GRAPHS[name])
+    overlaps = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if a.overlaps(b)]
+    assert overlaps == []
+    assert "$" not in ax.get_title().replace(r"\$", "")  # every $ escaped: no mathtext

@@ -26,6 +26,7 @@ from itertools import combinations
 
 import numpy as np
 
+from .._core.validate import check_int
 from ..greedtok import (
     GreedTokModel,
     beta_curve,
@@ -222,7 +223,10 @@ def cover_demo_words(model: GreedTokModel, counts: Mapping[str, int], n: int = 4
     >>> cover_demo_words(m, {" abcdabcdx": 2, "ABCDABCDX": 5}, min_steps=2)
     [' abcdabcdx']
     """
-    words = []
+    n = check_int(n, "n", minimum=1)
+    min_bytes = check_int(min_bytes, "min_bytes", minimum=1)
+    min_steps = check_int(min_steps, "min_steps", minimum=0)
+    words: list[str] = []
     for word, _ in sorted(counts.items(), key=lambda kv: -kv[1]):
         letters = word[1:] if word.startswith(" ") else word
         if not (letters.isalpha() and letters.islower() and len(word.encode()) >= min_bytes):
