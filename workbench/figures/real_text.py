@@ -22,13 +22,23 @@ from ..experiments.grampa_tables import compare_with_paper
 from .common import ACCENT, GREY, tau_label
 from .skew import TAU_SLIDER_GRID, skew_coordinate
 
-__all__ = ["TAU_OPTIONS", "TYPO_RATE", "VOCABULARIES", "compute_live", "live_tables",
-           "load_results", "plot_live", "text_slice"]
+__all__ = ["TAU_OPTIONS", "TYPO_RATE", "VOCABULARIES", "compute_live", "for_reading",
+           "live_tables", "load_results", "plot_live", "text_slice"]
 
 #: The τ slider's options, as notebook 02's: (label, τ) over ``skew.TAU_SLIDER_GRID`` in
 #: footnote 10's order (by −1/τ), so τ = 1 sits left of ±∞ and negative τ to its right.
 TAU_OPTIONS: list[tuple[str, float]] = [
     (tau_label(t), float(t)) for t in sorted(TAU_SLIDER_GRID, key=skew_coordinate)]
+
+
+def for_reading(frame: pd.DataFrame, digits: int) -> pd.DataFrame:
+    """``frame`` rounded to ``digits`` places for display, an undefined cell (NaN: no exact
+    law for a sampled baseline, no second segmentation for a deterministic one) shown as "–".
+
+    >>> for_reading(pd.DataFrame({"a": [1.234, float("nan")]}), 1)["a"].tolist()
+    [1.2, '–']
+    """
+    return frame.round(digits).astype(object).where(frame.notna(), "–")
 
 
 def plot_live(result: dict, title: str | None = None) -> Figure:
