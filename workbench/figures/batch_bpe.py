@@ -28,6 +28,7 @@ from ..experiments.batch_bpe import (
     compute_token_lengths,
     encoded_length,
 )
+from .common import GUIDE
 
 __all__ = [
     "colour_tokens",
@@ -73,7 +74,7 @@ def plot_merge_order(order: list[int | None], ax) -> None:
     """Position of each batched merge in the serial merge list (missing ones marked)."""
     xs = [k for k, v in enumerate(order) if v is not None]
     ys = [v for v in order if v is not None]
-    ax.scatter(xs, ys, s=2)
+    ax.scatter(xs, ys, s=2, label="batched merge at its serial rank")
     missing = [k for k, v in enumerate(order) if v is None]
     ax.scatter(missing, [0] * len(missing), marker="x", color="red",
                label=f"not in serial ({len(missing)})")
@@ -98,7 +99,7 @@ def plot_stop_cutoff(result: dict):
     print(f"{result['chunks_kept']:,} chunks kept by freq_cutoff={cut}; "
           f"stop words ({len(words)}): {shown or 'none'}")
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(7.5, 3), width_ratios=(2, 1))
-    labels = ["(0, 1)", f"({stop}, {cut})"]
+    labels = ["(0, 1)\nbaseline", f"({stop}, {cut})\nchosen"]
     bars = ax.bar(labels, [result["base_length"], result["length"]],
                   color=["#868e96", "#4c6ef5"], width=0.6)
     for bar in bars:
@@ -109,14 +110,17 @@ def plot_stop_cutoff(result: dict):
     ax.set_xlabel("(stop_list_size, freq_cutoff)")
     change = result["change_percent"]
     ax.set_title(f"encoded length {change:+.3f}% against (0, 1)", fontsize=9)
-    (bar,) = ax2.bar([labels[1]], [change], color="#e8590c" if change > 0 else "#2b8a3e",
-                     width=0.5)
-    bar.set_gid("length-change")
-    ax2.annotate(f"{change:+.2f} %", (0, change), ha="center", fontsize=8,
-                 va="bottom" if change >= 0 else "top")
+    colour = "#e8590c" if change > 0 else "#2b8a3e"
+    ax2.vlines([0.0], [0.0], [change], color=colour, lw=6, gid=f"{GUIDE}-stem")
+    ax2.plot([0.0], [change], marker="D", markersize=7, color=colour, linestyle="none",
+             gid="length-change")
+    ax2.annotate(f"{change:+.2f} %", (0.0, change), xytext=(8, 0), textcoords="offset points",
+                 ha="left", va="center", fontsize=8)
+    ax2.set_xlim(-0.5, 0.8)
+    ax2.set_xticks([0.0], [labels[1]])
     lim = max(2.0, 1.3 * abs(change))
     ax2.set_ylim(-lim, lim)
-    ax2.axhline(0.0, color="black", lw=0.8)
+    ax2.axhline(0.0, color="black", lw=0.8, gid=f"{GUIDE}-zero")
     ax2.set_ylabel("change against (0, 1), %")
     ax2.set_title("the change", fontsize=9)
     fig.tight_layout()

@@ -30,7 +30,7 @@ from ..experiments.grampa_efficiency import (
     sampled_multiplexed,
     sampled_regulariser,
 )
-from .common import ACCENT, GREEN, GREY, LAW, SAMPLE, tau_label
+from .common import ACCENT, GREEN, GREY, GUIDE, LAW, SAMPLE, tau_label
 
 __all__ = [
     "ALPHA",
@@ -57,12 +57,12 @@ def _points(ax, x, sampled, colour, gid, label):
     mean = sampled.mean(axis=0)
     lo, hi = sampled.min(axis=0), sampled.max(axis=0)
     yerr = np.maximum(0.0, [mean - lo, hi - mean])  # equal seeds: rounding may give −0
-    ax.errorbar(x, mean, yerr=yerr, fmt="none", ecolor=colour, capsize=3,
-                lw=1, zorder=3)
-    for row in sampled:
-        ax.scatter(x, row, s=12, color=colour, alpha=0.6, zorder=4, gid=gid,
-                   label=label)
-        label = None
+    bars = ax.errorbar(x, mean, yerr=yerr, fmt="none", ecolor=colour, capsize=3,
+                       lw=1, zorder=3)
+    bars.set_label("range over the seeds")
+    rows = np.atleast_2d(sampled)
+    ax.scatter(np.tile(np.asarray(x, float), len(rows)), rows.ravel(), s=12, color=colour,
+               alpha=0.6, zorder=4, gid=gid, label=label)
 
 
 
@@ -81,7 +81,7 @@ def plot_tau(data: dict, *, title: str | None = None, ax=None) -> Figure:
             label="exact (expected counts)")
     _points(ax, data["x"], data["sampled"], SAMPLE, "sampled",
             f"sampled corpus ({len(data['seeds'])} seeds)")
-    ax.axvline(-1.0, color=GREY, lw=0.8, ls=":", zorder=0)
+    ax.axvline(-1.0, color=GREY, lw=0.8, ls=":", zorder=0, gid=f"{GUIDE}-uniform")  # τ = 1
     ax.set_xticks(data["x"], [tau_label(t) for t in data["tau"]])
     ax.set_xlabel("GRaMPa temperature τ (axis: −1/τ; skew towards longer tokens →)")
     ax.set_ylabel("Rényi efficiency E_α")

@@ -28,6 +28,7 @@ from ..experiments.greedtok import (
     cover_demo_words,
     reduction_agrees,
 )
+from .common import GUIDE
 
 __all__ = [
     "GRAPHS",
@@ -76,7 +77,7 @@ def plot_beta(curve):
     a1.set_ylabel("covered pairs (count-weighted)")
     a1.legend()
     a2.plot(curve.k, curve.beta)
-    a2.axhline(1.0, color="grey", lw=0.8)
+    a2.axhline(1.0, color="grey", lw=0.8, gid=f"{GUIDE}-one")
     a2.set_xlabel("k")
     a2.set_ylabel("β = GreedTok / GreedWMC")
     for a in (a1, a2):
@@ -86,10 +87,11 @@ def plot_beta(curve):
 
 
 #: Graphs drawn better than on one circle: the Petersen graph as its outer pentagon
-#: (vertices 0–4) around its inner pentagram (5–9); the bull as a triangle with two horns,
-#: without crossings.
+#: (vertices 0–4) around its inner pentagram (5–9); the bull as a triangle with two horns
+#: and K4 as a triangle around its fourth vertex, without crossings.
 _TWO_RINGS = {"Petersen": 5}
-_POSITIONS = {"bull": [(0.0, 0.9), (-0.55, 0.0), (0.55, 0.0), (-1.0, -0.9), (1.0, -0.9)]}
+_POSITIONS = {"bull": [(0.0, 0.9), (-0.55, 0.0), (0.55, 0.0), (-1.0, -0.9), (1.0, -0.9)],
+              "K4": [(0.0, 1.0), (-0.87, -0.5), (0.87, -0.5), (0.0, 0.0)]}
 #: Above this many edges, edges carry numbers and the segmentations are listed beside.
 _MAX_EDGE_LABELS = 8
 
@@ -165,9 +167,12 @@ def plot_overlap(overlap: Mapping[str, int]):
     """Bar chart of the token-set sizes and their intersections."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 3))
-    ax.bar(range(len(overlap)), list(overlap.values()), color="tab:blue")
-    ax.set_xticks(range(len(overlap)), list(overlap), rotation=30, ha="right", fontsize=8)
-    ax.set_ylabel("multi-byte tokens")
+    fig, ax = plt.subplots(figsize=(7, 0.9 + 0.32 * len(overlap)))
+    names = list(overlap)[::-1]  # the first set on top
+    bars = ax.barh(range(len(names)), [overlap[n] for n in names], color="tab:blue")
+    ax.set_yticks(range(len(names)), names, fontsize=8)
+    ax.bar_label(bars, padding=2, fontsize=8)
+    ax.set_xlim(0, 1.12 * max(overlap.values(), default=1))
+    ax.set_xlabel("multi-byte tokens")
     fig.tight_layout()
     return fig

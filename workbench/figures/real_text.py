@@ -47,21 +47,21 @@ def plot_live(result: dict, title: str | None = None) -> Figure:
     ax_m, ax_l = fig.subplots(1, 2)
     m, m_det = result["m"], result["m_det"]
     bins = np.arange(1, max(int(m.max()), int(m_det.max())) + 2) - 0.5
-    ax_m.hist(m_det, bins=bins, color=GREY, alpha=0.6, label="deterministic")
+    ax_m.hist(m_det, bins=bins, color=GREY, alpha=0.6)[2].set_label("deterministic")
     ax_m.hist(m, bins=bins, histtype="step", color=ACCENT, lw=2, label="multiplexed GRaMPa")
     ax_m.axvline(result["exact"]["m_mean"], color=ACCENT, ls="--", lw=1,
                  label=f"exact E[m] = {result['exact']['m_mean']:.2f}")
     ax_m.set(xlabel="tokens per word m", ylabel="words", title="m per word")
     ell, ell_det = result["ell"], result["ell_det"]
     bins = np.arange(1, max(int(ell.max()), int(ell_det.max())) + 2) - 0.5
-    ax_l.hist(ell_det, bins=bins, color=GREY, alpha=0.6, label="deterministic")
+    ax_l.hist(ell_det, bins=bins, color=GREY, alpha=0.6)[2].set_label("deterministic")
     ax_l.hist(ell, bins=bins, histtype="step", color=ACCENT, lw=2, label="multiplexed GRaMPa")
     ax_l.set(xlabel="token length ℓ (characters, marker included)", ylabel="tokens",
              title="token length")
     for ax in (ax_m, ax_l):
         ax.legend(fontsize=8)
     s = result["settings"]
-    fig.suptitle(title or f"{s['vocabulary']}: τ = {s['tau']:g}, ℓ_min = {s['ell_min']}, "
+    fig.suptitle(title or f"{s['vocabulary']}: τ = {tau_label(s['tau'])}, ℓ_min = {s['ell_min']}, "
                  f"p = {s['p']:g}{', LD1 typos' if s['typos'] else ''} "
                  f"({result['words']:,} words)", fontsize=10)
     return fig

@@ -22,6 +22,7 @@ from ..experiments.renyi import (
     gpt4_chunk_counts,
     train_baseline,
 )
+from .common import GUIDE
 
 __all__ = [
     "ALPHAS",
@@ -76,7 +77,7 @@ def plot_live_table(table, readable: bool = False) -> dict:
                   padding=2, fontsize=8)
     lim = 1.3 * float(np.nanmax(np.abs(change))) if np.isfinite(change).any() else 1.0
     ax2.set_ylim(-(lim or 1.0), lim or 1.0)
-    ax2.axhline(0.0, color="black", lw=0.8)
+    ax2.axhline(0.0, color="black", lw=0.8, gid=f"{GUIDE}-zero")
     ax2.set_title("change against the baseline", fontsize=9)
     fig.tight_layout()
     shown_table = table.round(4)
@@ -120,13 +121,20 @@ def readable_drops(drops):
 
 
 def plot_condition_grid(cond, delta, cx, cy, cz: float, alpha: float):
-    """Heat map of ``ΔH_α`` with the region where Eq. 15 holds outlined."""
+    """Heat map of ``ΔH_α`` with the region where Eq. 15 holds outlined (both in a legend)."""
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
 
     fig, ax = plt.subplots(figsize=(5.5, 4.2))
     lim = float(np.abs(delta).max()) or 1.0
-    mesh = ax.pcolormesh(cy, cx, delta, cmap="RdBu", vmin=-lim, vmax=lim, shading="nearest")
-    ax.contour(cy, cx, cond.astype(float), levels=[0.5], colors="k", linewidths=1.5)
+    mesh = ax.pcolormesh(cy, cx, delta, cmap="RdBu", vmin=-lim, vmax=lim, shading="nearest",
+                         label="ΔH_α (colour bar)")
+    boundary = ax.contour(cy, cx, cond.astype(float), levels=[0.5], colors="k", linewidths=1.5)
+    boundary.set_label("Eq. 15's boundary")
+    ax.legend(handles=[Patch(color="#f4a582", label="ΔH_α (colour bar)"),
+                       Line2D([], [], color="k", lw=1.5, label="Eq. 15's boundary")],
+              fontsize=7, loc="lower right")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("c(y)")
