@@ -32,7 +32,7 @@ from ..experiments.grampa_regularisation import (
     regularisation_point,
     regularisation_rate,
 )
-from .common import GREY, LAW, PINK, SAMPLE, tau_label
+from .common import GREY, GUIDE, LAW, PINK, SAMPLE, tau_label
 
 __all__ = [
     "FAMILIES",
@@ -86,14 +86,15 @@ def plot_regularisation_rates(curves: Mapping[str, Mapping[str, Any]],
         order = np.argsort(x, kind="stable")
         xs = x[order]
         ax.fill_between(xs, np.asarray(c["low"])[order], np.asarray(c["high"])[order],
-                        color=SAMPLE, alpha=0.25, linewidth=0, gid=f"rr-band-{family}")
+                        color=SAMPLE, alpha=0.25, linewidth=0, gid=f"rr-band-{family}",
+                        label="± 2 standard errors")
         ax.plot(xs, np.asarray(c["rate"])[order], color=SAMPLE, marker="o", markersize=4,
                 label=f"sampled ({c['words']} words × {c['n_samples']})", gid=f"rr-{family}")
         exact = np.asarray(c["exact"], dtype=float)[order]
         if np.isfinite(exact).any():
             ax.plot(xs, exact, color=LAW, linewidth=1.2, label="exact",
                     gid=f"rr-exact-{family}")
-        ax.axhline(0.5, color=GREY, linestyle=":", linewidth=1)
+        ax.axhline(0.5, color=GREY, linestyle=":", linewidth=1, gid=f"{GUIDE}-half")
         if point is not None and point["family"] == family:
             v = float(point["values"][0])
             ax.plot([0.0 - 1.0 / v if family == "grampa" else v], point["rate"], color=PINK,

@@ -46,8 +46,8 @@ def plot_unigram_demo(demo: Mapping[str, Any], top: int = 16) -> Figure:
         ax.bar(x + (k - 1) * 0.27, np.asarray(demo[key])[order], width=0.27, color=colour,
                label=label, gid=key)
     ax.set_xticks(x)
-    ax.set_xticklabels([" | ".join(demo["tokens"][k]) for k in order], rotation=60,
-                       ha="right", fontsize=7)
+    ax.set_xticklabels([" | ".join(demo["tokens"][k]) for k in order], rotation=90,
+                       fontsize=7)
     ax.set(ylabel="probability", title=f"Segmentations of {demo['word']!r}")
     ax.legend(fontsize=8)
     return fig
@@ -65,14 +65,13 @@ def plot_rejection_words(table: Mapping[str, Any]) -> Figure:
         ax.semilogy(x, table[f"{name}_expected"], color=colour,
                     label=f"{name}: expected (median over words)", gid=f"expected-{name}")
         ax.semilogy(x, table[f"{name}_expected_max"], color=colour, linewidth=0.7,
-                    linestyle=":", gid=f"expected-max-{name}")
+                    linestyle=":", gid=f"expected-max-{name}", label=f"{name}: worst word")
         ax.semilogy(x, table[f"{name}_measured"], color=colour, linestyle="none", marker="o",
-                    markersize=3, gid=f"measured-{name}")
+                    markersize=3, gid=f"measured-{name}", label=f"{name}: measured")
     ax.semilogy(x, np.ones(x.size), color=GREEN, linewidth=2, label="GRaMPa: one pass",
                 gid="grampa")
     ax.set(xlabel="|s| (characters as spelled)", ylabel="trials per sample (log scale)",
-           title=f"Rejection cost on real words ({table['name']}); dots: measured, "
-                 "dotted: worst word")
+           title=f"Rejection cost on real words ({table['name']})")
     ax.set_ylim(0.5, None)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7, ncol=2)
     return fig

@@ -90,7 +90,7 @@ def plot_segmentation_fraction(results: Sequence[Mapping[str, Any]]) -> Figure:
                           gid=f"fraction-b-{k}")
         lengths, frac = np.asarray(r["lengths"]), np.asarray(r["fraction"])
         ax_w.scatter(lengths + 0.15 * (k - (len(results) - 1) / 2), frac, s=6, alpha=0.35,
-                     color=col, gid=f"fraction-words-{k}")
+                     color=col, gid=f"fraction-words-{k}", label=f"{r['name']}: one word")
         if lengths.size:
             ls = np.unique(lengths)
             ax_w.plot(ls, [frac[lengths == x].mean() for x in ls], color=col,
