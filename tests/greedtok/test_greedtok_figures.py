@@ -72,7 +72,7 @@ def test_cover_demo_words_show_a_cover():
         pc.cover_demo_words(model, counts, n=0)
 
 
-@pytest.mark.parametrize("name", ["bull", "Petersen"])
+@pytest.mark.parametrize("name", list(pc.GRAPHS))
 def test_reduction_drawing_has_no_overlapping_labels(name):
     """Issue 21: the edge labels (or numbers) of the reduction's drawing never overlap."""
     import matplotlib
@@ -89,3 +89,6 @@ def test_reduction_drawing_has_no_overlapping_labels(name):
     overlaps = [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if a.overlaps(b)]
     assert overlaps == []
     assert "$" not in ax.get_title().replace(r"\$", "")  # every $ escaped: no mathtext
+    from workbench.figures.common import readability_problems
+
+    assert readability_problems(fig) == []
