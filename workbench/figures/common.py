@@ -247,12 +247,20 @@ def readability_problems(fig: Any) -> list[str]:
     ['axis 0: 2 series but no legend entry for an unlabelled Line2D']
     """
     if isinstance(fig, FigureBase):
-        return _mpl_problems(fig)
+        return _once(_mpl_problems(fig))
     import plotly.graph_objects as go
 
     if isinstance(fig, go.Figure):
-        return _plotly_problems(fig)
+        return _once(_plotly_problems(fig))
     raise TypeError(f"fig must be a matplotlib or plotly figure, not {type(fig).__name__}")
+
+
+def _once(problems: list[str]) -> list[str]:
+    """Each problem once, in order, with ``(× k)`` when it was found ``k > 1`` times."""
+    counts: dict[str, int] = {}
+    for p in problems:
+        counts[p] = counts.get(p, 0) + 1
+    return [p if k == 1 else f"{p} (× {k})" for p, k in counts.items()]
 
 
 def _is_guide(artist: Any) -> bool:
