@@ -165,3 +165,14 @@ def test_plotly() -> None:
 def test_rejects_other_objects() -> None:
     with pytest.raises(TypeError):
         readability_problems("not a figure")
+
+
+def test_plotly_direct_labels() -> None:
+    """A trace may be explained by an annotation named like it (or like its legendgroup)."""
+    fig = go.Figure([go.Scatter(x=[0, 1], y=[1, 2], name="R-mean", meta="vline"),
+                     go.Scatter(x=[0, 1], y=[2, 1], name="R-law", legendgroup="key")],
+                    layout={"showlegend": False})
+    assert len(readability_problems(fig)) == 2
+    fig.add_annotation(x=0, y=1, text="sample mean", name="R-mean")
+    fig.add_annotation(x=1, y=1, text="dashes: closed forms", name="key")
+    assert readability_problems(fig) == []

@@ -220,14 +220,16 @@ def readability_problems(fig: Any) -> list[str]:
     * **overlapping texts** — two texts of the figure (``ax.text``, annotations, titles,
       ``fig.text``) whose rendered extents intersect.
 
-    Guides (artists whose gid starts with :data:`GUIDE`) are not data series. Axes turned
+    Guides (artists whose gid starts with :data:`GUIDE`; plotly traces whose ``meta`` is
+    :data:`GUIDE`) are not data series. Axes turned
     off (diagrams, message panels) are checked for overlapping texts only.
 
     A plotly figure is checked without a renderer: empty traces, two or more traces on one
-    pair of axes without names in a shown legend, bars whose value range excludes 0 (unless
-    the title says :data:`ZOOMED`) and log axes with no explicit ``tickvals`` or ``dtick``
-    (plotly's default log ticks ``2, 5`` read as ambiguous). Overlapping texts are not
-    measured for plotly.
+    pair of axes where a trace is neither in a shown legend nor keyed by an annotation
+    whose ``name`` is the trace's name or ``legendgroup`` (a direct label), bars whose
+    value range excludes 0 (unless the title says :data:`ZOOMED`) and log axes with no
+    explicit ``tickvals`` or ``dtick`` (plotly's default log ticks ``2, 5`` read as
+    ambiguous). Overlapping texts are not measured for plotly.
 
     Parameters
     ----------
@@ -463,9 +465,10 @@ def _plotly_problems(fig: Any) -> list[str]:
     problems: list[str] = []
     layout = fig.layout
     title = (layout.title.text or "") if layout.title else ""
+    keyed = {a.name for a in layout.annotations if a.name and a.text}
     by_axes: dict[tuple[str, str], list[Any]] = {}
     for trace in fig.data:
-        if trace.meta == GUIDE or trace.meta == "vline" or trace.visible is False:
+        if trace.meta == GUIDE or trace.visible is False:
             continue
         xaxis = trace.xaxis if "xaxis" in trace else None
         yaxis = trace.yaxis if "yaxis" in trace else None
@@ -475,9 +478,12 @@ def _plotly_problems(fig: Any) -> list[str]:
         if not np.any(np.isfinite(vals)):
             problems.append(f"trace {trace.name or trace.type!r} has no finite data")
     for (xa, ya), traces in by_axes.items():
-        if len(traces) >= 2 and layout.showlegend is not False:
+        if len(traces) >= 2:
             for trace in traces:
-                if not trace.name or trace.showlegend is False:
+                in_legend = (layout.showlegend is not False and bool(trace.name)
+                             and trace.showlegend is not False)
+                group = trace.legendgroup if "legendgroup" in trace else None
+                if not (in_legend or trace.name in keyed or group in keyed):
                     problems.append(f"axes {xa}/{ya}: {len(traces)} traces but trace "
                                     f"{trace.name or trace.type!r} has no legend entry")
         for trace in traces:
