@@ -221,8 +221,11 @@ def readability_problems(fig: Any) -> list[str]:
       ``fig.text``) whose rendered extents intersect.
 
     Guides (artists whose gid starts with :data:`GUIDE`; plotly traces whose ``meta`` is
-    :data:`GUIDE`) are not data series. Axes turned
-    off (diagrams, message panels) are checked for overlapping texts only.
+    :data:`GUIDE`) are not data series; an artist whose gid is ``"<g>/<part>"`` (a band,
+    the points of a line) belongs to the series whose gid is ``g``. Diagrams (plotly axes
+    whose x and y axes are both hidden) need no legend. Axes turned off (diagrams, message
+    panels) are checked for overlapping texts only; a twin axis (``ax.twiny()``: no data,
+    laid exactly over another axis) only for its ticks.
 
     A plotly figure is checked without a renderer: empty traces, two or more traces on one
     pair of axes where a trace is neither in a shown legend nor keyed by an annotation
@@ -284,10 +287,21 @@ def _series(ax: Axes) -> list[tuple[Any, list[Any]]]:
         owned.update(id(a) for a in parts)
         if parts and not all(_is_guide(a) for a in parts):
             series.append((container, parts))
+    parts_of: dict[str, list[Any]] = {}
     for artist in [*ax.lines, *ax.patches, *ax.collections, *ax.images]:
         if id(artist) in owned or _is_guide(artist) or not artist.get_visible():
             continue
+        gid = artist.get_gid()
+        if isinstance(gid, str) and "/" in gid:  # "<series gid>/band": part of that series
+            parts_of.setdefault(gid.split("/", 1)[0], []).append(artist)
+            continue
         series.append((artist, [artist]))
+    by_gid = {parts[0].get_gid(): parts for _, parts in series if parts[0].get_gid()}
+    for parent, extra in parts_of.items():
+        if parent in by_gid:
+            by_gid[parent].extend(extra)
+        else:
+            series.append((extra[0], extra))
     return series
 
 
@@ -410,7 +424,13 @@ def _mpl_problems(fig: FigureBase) -> list[str]:
         box = _pixel_box(ax)
         series = _series(ax)
         shown = [any(_visible(a, box) for a in parts) for _, parts in series]
-        if not any(shown):
+        twin = not series and any(
+            other is not ax and np.allclose(other.get_position().bounds,
+                                            ax.get_position().bounds)
+            for other in fig.axes)
+        if twin:
+            pass
+        elif not any(shown):
             problems.append(f"{name}: no visible data inside its limits")
         else:
             for (owner, parts), seen in zip(series, shown):
@@ -421,7 +441,7 @@ def _mpl_problems(fig: FigureBase) -> list[str]:
         if len(series) >= 2:
             legend_texts = {t.get_text() for leg in [ax.get_legend(), *fig.legends]
                             if leg is not None for t in leg.get_texts()}
-            written = {t.get_text() for t in ax.texts}
+            written = {t.get_text().strip() for t in ax.texts}
             for owner, _ in series:
                 label = _label(owner)
                 if not label:
@@ -478,7 +498,9 @@ def _plotly_problems(fig: Any) -> list[str]:
         if not np.any(np.isfinite(vals)):
             problems.append(f"trace {trace.name or trace.type!r} has no finite data")
     for (xa, ya), traces in by_axes.items():
-        if len(traces) >= 2:
+        diagram = (layout["xaxis" + xa[1:]].visible is False
+                   and layout["yaxis" + ya[1:]].visible is False)
+        if len(traces) >= 2 and not diagram:
             for trace in traces:
                 in_legend = (layout.showlegend is not False and bool(trace.name)
                              and trace.showlegend is not False)
