@@ -236,7 +236,7 @@ def plot_segmentality_curve(
 ) -> FigureBase:
     """Figures 4 and 8: mean ± sd of segmentality S against τ, placed on the −1/τ axis.
 
-    The x axis is −1/τ = −α (α the exponent of the power normalisation, Eq. 4), along
+    The x axis is −1/τ (1/τ the exponent of the power normalisation, Eq. 4), along
     which the skew towards longer tokens grows (footnote 10), drawn with an asinh scale so
     that τ = 5 … ±∞ … −5 do not pile up at 0. Tick labels are the τ values (``"±∞"`` at
     0); a secondary axis on top shows −1/τ; a colour strip at the bottom follows Figure 8
@@ -302,7 +302,7 @@ def plot_segmentality_curve(
         ax._skew_top.set_xlim(ax.get_xlim())
     if fresh:
         ax.set_ylim(-0.05, 1.05)
-        ax.set_xlabel("τ, placed at −1/τ = −α (skew towards longer tokens grows →)")
+        ax.set_xlabel("τ, placed at −1/τ (skew towards longer tokens grows →)")
         ax.set_ylabel("segmentality S = (m−1)/(n−1)")
         ax.axvline(-1.0, color=GREY, lw=0.8, ls=":", zorder=0, gid=GUIDE)
         ax.text(-1.0, 1.0, " uniform", fontsize=7, color=GREY, va="top",
