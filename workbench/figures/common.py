@@ -379,14 +379,14 @@ def _visible(artist: Any, box: Bbox) -> bool:
 
 
 def _overlaps(boxes: list[tuple[str, Bbox]], slack: float = 0.5) -> list[tuple[str, str]]:
-    found = []
-    for i, (a, box_a) in enumerate(boxes):
-        for b, box_b in boxes[i + 1:]:
-            w = min(box_a.x1, box_b.x1) - max(box_a.x0, box_b.x0)
-            h = min(box_a.y1, box_b.y1) - max(box_a.y0, box_b.y0)
-            if w > slack and h > slack:
-                found.append((a, b))
-    return found
+    """Pairs of labels whose boxes intersect by more than ``slack`` pixels both ways."""
+    if len(boxes) < 2:
+        return []
+    ext = np.array([[b.x0, b.y0, b.x1, b.y1] for _, b in boxes], dtype=float)
+    w = np.minimum(ext[:, None, 2], ext[None, :, 2]) - np.maximum(ext[:, None, 0], ext[None, :, 0])
+    h = np.minimum(ext[:, None, 3], ext[None, :, 3]) - np.maximum(ext[:, None, 1], ext[None, :, 1])
+    i, j = np.nonzero(np.triu((w > slack) & (h > slack), k=1))
+    return [(boxes[a][0], boxes[b][0]) for a, b in zip(i.tolist(), j.tolist())]
 
 
 def _tick_boxes(axis: Any) -> list[tuple[str, Bbox]]:
