@@ -36,6 +36,7 @@ def test_disagreement_rule() -> None:
     assert start_here.run_time_disagrees(60, 16)
     assert not start_here.run_time_disagrees(16, 30)  # a busy machine
     assert not start_here.run_time_disagrees(10, 70)  # a cold numba cache
+    assert not start_here.run_time_disagrees(20, 5)  # recorded on a loaded machine
     assert start_here.run_time_disagrees(10, 100)
 
 
