@@ -21,6 +21,7 @@ Example
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -145,7 +146,8 @@ def cost_frame(table: Mapping[str, Any], timings: Mapping[str, Any],
 
     Indexed by word length ``n``, columns :data:`COST_COLUMNS` plus the microseconds per
     sample of the Markov sampler and of GRaMPa; ``rows`` picks word lengths (all by
-    default). A mean over no samples is shown as ``"—"`` (not measured), never ``NaN``.
+    default). A mean over no samples is shown as ``"—"`` (not measured), never ``NaN``;
+    whole numbers exactly, others to four significant digits.
     """
     frame = pd.DataFrame({heading: np.asarray(table[key]) for key, heading in
                           COST_COLUMNS.items()}, index=pd.Index(np.asarray(table["ns"]), name="n"))
@@ -153,7 +155,15 @@ def cost_frame(table: Mapping[str, Any], timings: Mapping[str, Any],
     frame["GRaMPa µs/sample"] = np.asarray(timings["grampa_infinite"], dtype=float) * 1e6
     if rows is not None:
         frame = frame.loc[list(rows)]
-    return frame.astype(object).where(frame.notna(), "—")
+
+    def cell(v: Any) -> Any:  # counts exact, other numbers to four significant digits
+        if isinstance(v, float) and math.isnan(v):
+            return "—"
+        if isinstance(v, (int, np.integer)) or float(v).is_integer() and abs(v) < 1e15:
+            return int(v)
+        return f"{float(v):.4g}"
+
+    return frame.astype(object).map(cell)
 
 
 def time_summary(table: Mapping[str, Any], timings: Mapping[str, Any],
