@@ -6,6 +6,10 @@ in a kernel started from *this* interpreter: the test writes a throw-away kernel
 not depend on any kernelspec installed on the machine. The working directory of the kernel
 is ``notebooks/`` (for relative paths); nothing is written back to the working tree.
 
+With ``WORKBENCH_RECORD_RUN_TIMES=1`` each notebook's measured time is written into
+``notebooks/run_times.json`` (notebook 00's run-time column); otherwise a time far from the
+recorded one fails the test (``workbench.figures.start_here.run_time_disagrees``).
+
 Waiting for kernel replies is done in short slices: with ipywidgets in a notebook, the
 asyncio poll of a zmq channel sometimes misses the reply and only returns at its timeout
 (jupyter/nbclient#312), which would stall a cell for the whole cell timeout.
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -126,6 +131,27 @@ def test_notebook_executes(path: Path, kernel_dir: Path) -> None:
                  and "checks" in cell.metadata.get("tags", []) and cell.outputs}
         assert not noisy, f"{path.name}: passing checks must print nothing: {noisy}"
     print(f"{path.name}: executed in {elapsed:.1f} s")
+    _check_or_record_run_time(path.stem, elapsed)
+
+
+RECORD = "WORKBENCH_RECORD_RUN_TIMES"  # set to 1: write the measured times for notebook 00
+
+
+def _check_or_record_run_time(stem: str, elapsed: float) -> None:
+    """Notebook 00's run-time column is measured here: recorded with ``RECORD=1``, else
+    compared with the recorded time (``start_here.run_time_disagrees``)."""
+    from workbench.figures import start_here
+
+    times_file = NOTEBOOK_DIR / start_here.RUN_TIMES
+    if stem == "00_start_here":
+        return  # 00 lists the others; its own time is not in its table
+    if os.environ.get(RECORD) == "1":
+        start_here.record_run_time(times_file, stem, elapsed)
+        return
+    recorded = start_here.load_run_times(times_file).get(stem)
+    assert recorded is None or not start_here.run_time_disagrees(recorded, elapsed), (
+        f"{stem}: ran in {elapsed:.0f} s but notebook 00 says {recorded:.0f} s; re-record with "
+        f"{RECORD}=1 (on a warm numba cache) if the notebook changed")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])

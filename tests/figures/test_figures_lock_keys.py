@@ -149,3 +149,25 @@ def test_plot_lock_order_and_histograms() -> None:
     assert title.startswith(tau_label(math.inf, prefix=True) + ":")
 
 
+
+
+def test_figure5_default_is_readable_and_zooms_where_the_samples_are() -> None:
+    """Issue 21 item 3: τ = −2 puts every sample in span 0, a 512th of the axis."""
+    import numpy as np
+
+    from workbench.figures import lock_keys as lk
+    from workbench.figures.common import readability_problems
+
+    hists = [lk.lock_histogram(29, t, 20_000, 512, 0) for t in lk.FIGURE5_TAUS]
+    views = {h["tau"]: lk.lock_view(h) for h in hists}
+    assert views[1.0] == (0, 512) and views[-2.0] == (0, lk.MIN_VIEW_SPANS)
+    for h in hists:
+        first, stop = views[h["tau"]]
+        kept = np.asarray(h["counts"])[first:stop].sum() / np.sum(h["counts"])
+        assert kept >= lk.ZOOM_SHARE - 1e-12
+    fig = lk.plot_lock_histograms(hists)
+    assert readability_problems(fig) == []
+    zoomed = [ax.get_xlabel() for ax in fig.axes if "zoomed" in ax.get_xlabel()]
+    assert len(zoomed) == sum(v != (0, 512) for v in views.values())
+    caption = lk.figure5_caption(hists)
+    assert "τ = −2: zoomed to spans 0–15 of 512; 100.0% of the samples in span 0" in caption

@@ -143,3 +143,27 @@ def test_panel_is_ui_only_and_imports_no_notebook_module() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "['workbench.figures', 'workbench.figures.panel']"
+
+
+def test_panel_height_never_shrinks() -> None:
+    """Issue 21 item 4: 01's output area went 1059 → 726 → 396 px, and the page jumped."""
+    import ipywidgets as widgets
+    from matplotlib.figure import Figure
+
+    from workbench.figures.panel import PANEL_MIN_HEIGHT, interactive_panel, set_panel_values
+
+    def draw(rows: int) -> Figure:
+        print("\n".join("line" for _ in range(rows)))
+        return Figure(figsize=(3, 1 + rows / 10))
+
+    panel = interactive_panel(lambda rows: rows, draw,
+                              rows=widgets.IntSlider(value=30, min=0, max=40))
+    tall = int(panel.out.layout.min_height.removesuffix("px"))
+    assert tall > PANEL_MIN_HEIGHT  # the first result already sets the height
+    set_panel_values(panel, rows=0)
+    assert int(panel.out.layout.min_height.removesuffix("px")) == tall
+    set_panel_values(panel, rows=40)
+    taller = int(panel.out.layout.min_height.removesuffix("px"))
+    assert taller > tall
+    set_panel_values(panel, rows=5)
+    assert int(panel.out.layout.min_height.removesuffix("px")) == taller

@@ -165,3 +165,36 @@ def test_plotly() -> None:
 def test_rejects_other_objects() -> None:
     with pytest.raises(TypeError):
         readability_problems("not a figure")
+
+
+def test_plotly_direct_labels() -> None:
+    """A trace may be explained by an annotation named like it (or like its legendgroup)."""
+    fig = go.Figure([go.Scatter(x=[0, 1], y=[1, 2], name="R-mean", meta="vline"),
+                     go.Scatter(x=[0, 1], y=[2, 1], name="R-law", legendgroup="key")],
+                    layout={"showlegend": False})
+    assert len(readability_problems(fig)) == 2
+    fig.add_annotation(x=0, y=1, text="sample mean", name="R-mean")
+    fig.add_annotation(x=1, y=1, text="dashes: closed forms", name="key")
+    assert readability_problems(fig) == []
+
+
+def test_plotly_diagram_needs_no_legend() -> None:
+    fig = go.Figure([go.Scatter(x=[0, 1], y=[1, 2], name="arcs"),
+                     go.Scatter(x=[0, 1], y=[2, 1], name="nodes", showlegend=False)])
+    assert readability_problems(fig)
+    fig.update_xaxes(visible=False)
+    assert readability_problems(fig)  # one hidden axis is not a diagram
+    fig.update_yaxes(visible=False)
+    assert readability_problems(fig) == []
+
+
+def test_parts_of_a_series_and_twin_axes() -> None:
+    fig, ax = _ax()
+    ax.plot([0, 1], [0, 1], gid="mean")
+    ax.fill_between([0, 1], [0, 0.5], [0.5, 1], gid="mean/band")
+    ax.scatter([0, 1], [0, 1], gid="mean/points")
+    top = ax.twiny()  # carries ticks only
+    top.set_xlim(0, 2)
+    assert readability_problems(fig) == []
+    ax.fill_between([0, 1], [0, 0.5], [0.5, 1])  # a band of no series: a second series
+    assert any("no legend entry" in p for p in readability_problems(fig))

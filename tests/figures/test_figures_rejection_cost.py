@@ -119,3 +119,24 @@ def d_fig_legend(t):
     return fig.axes[0].get_legend().get_texts()
 
 
+
+
+def test_cost_frame_and_time_summary() -> None:
+    """Readable headings, "—" for what was not measured, the prose's numbers from the timings."""
+    import numpy as np
+
+    from workbench.figures import rejection_cost as rc
+
+    table = rc.rejection_cost_table(range(1, 7), 50, 0, 2, 10**3)
+    timings = {"ns": np.arange(1, 7), "threads": 1,
+               "markov": np.array([1e-6, 2e-6, 4e-6, 8e-6, np.nan, np.nan]),
+               "markov_per_trial": np.array([1e-6, 1e-6, 1e-6, 1e-6, np.nan, np.nan]),
+               "grampa_infinite": np.full(6, 2e-7)}
+    frame = rc.cost_frame(table, timings, rows=[1, 6])
+    assert list(frame.index) == [1, 6] and "Markov E[T] (Eq. 47)" in frame.columns
+    assert not any(c.startswith(("markov_", "bit_")) for c in frame.columns)
+    assert frame.loc[6, "Markov µs/sample"] == "—" and not frame.isna().any().any()
+    text = rc.time_summary(table, timings, extrapolate=[6])
+    assert "n = 4" in text and "× 40" in text  # 8 µs / 0.2 µs, at the last timed n
+    walks = 6 * 5 * 4 * 3 * 2 / 2**5  # Eq. 47 at n = 6: 22.5 walks of 6 steps at 0.25 µs
+    assert f"{walks:.3g} walks" in text and f"{walks * 0.25e-6 * 6:.3g} s" in text

@@ -284,6 +284,10 @@ def test_skew_widget_result_equals_direct_call(monkeypatch) -> None:
                                                           2_000, 0))
     assert math.isclose(panel.result["arc_probabilities"][(3, 4)], 4 / 7)
     assert set(panel.last_figures) == {"histograms", "lattice", "per_tau", "curve"}
+    # issue 21: the figure with the τ marker comes first, right under the τ slider
+    assert list(panel.last_figures) == ["curve", "histograms", "lattice", "per_tau"]
+    from workbench.figures.common import readability_problems
+    assert all(readability_problems(f) == [] for f in panel.last_figures.values())
 
     # one control at a time, as clicks would
     controls["vocabulary"].value = "scored"

@@ -123,3 +123,19 @@ def test_plot_length_law_errors() -> None:
     assert d["deficit27"] == pytest.approx(e["deficit_at_n"])
 
 
+
+
+def test_default_figures_are_readable() -> None:
+    """Issue 21 item 3: panel (c) has explicit log ticks and labels its two lines."""
+    from workbench.figures import uniform_laws as ul
+    from workbench.figures.common import readability_problems
+    from workbench.figures.uniform_laws_plotly import plotly_uniform_laws
+
+    for n in (2, 29):
+        panel = ul.uniform_laws_panel(n, 2_000, 0)
+        fig = plotly_uniform_laws(panel)
+        assert readability_problems(fig) == []
+        assert fig.layout.xaxis3.tickvals and max(fig.layout.xaxis3.tickvals) <= n
+        labels = {a.name: a.text for a in fig.layout.annotations if a.name}
+        assert labels["R-mean"] == "sample mean" and "Eq. 36" in labels["R-expected"]
+    assert readability_problems(ul.plot_uniform_laws(ul.uniform_laws_panel(29, 2_000, 0))) == []

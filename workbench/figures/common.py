@@ -220,14 +220,19 @@ def readability_problems(fig: Any) -> list[str]:
     * **overlapping texts** — two texts of the figure (``ax.text``, annotations, titles,
       ``fig.text``) whose rendered extents intersect.
 
-    Guides (artists whose gid starts with :data:`GUIDE`) are not data series. Axes turned
-    off (diagrams, message panels) are checked for overlapping texts only.
+    Guides (artists whose gid starts with :data:`GUIDE`; plotly traces whose ``meta`` is
+    :data:`GUIDE`) are not data series; an artist whose gid is ``"<g>/<part>"`` (a band,
+    the points of a line) belongs to the series whose gid is ``g``. Diagrams (plotly axes
+    whose x and y axes are both hidden) need no legend. Axes turned off (diagrams, message
+    panels) are checked for overlapping texts only; a twin axis (``ax.twiny()``: no data,
+    laid exactly over another axis) only for its ticks.
 
     A plotly figure is checked without a renderer: empty traces, two or more traces on one
-    pair of axes without names in a shown legend, bars whose value range excludes 0 (unless
-    the title says :data:`ZOOMED`) and log axes with no explicit ``tickvals`` or ``dtick``
-    (plotly's default log ticks ``2, 5`` read as ambiguous). Overlapping texts are not
-    measured for plotly.
+    pair of axes where a trace is neither in a shown legend nor keyed by an annotation
+    whose ``name`` is the trace's name or ``legendgroup`` (a direct label), bars whose
+    value range excludes 0 (unless the title says :data:`ZOOMED`) and log axes with no
+    explicit ``tickvals`` or ``dtick`` (plotly's default log ticks ``2, 5`` read as
+    ambiguous). Overlapping texts are not measured for plotly.
 
     Parameters
     ----------
@@ -247,12 +252,20 @@ def readability_problems(fig: Any) -> list[str]:
     ['axis 0: 2 series but no legend entry for an unlabelled Line2D']
     """
     if isinstance(fig, FigureBase):
-        return _mpl_problems(fig)
+        return _once(_mpl_problems(fig))
     import plotly.graph_objects as go
 
     if isinstance(fig, go.Figure):
-        return _plotly_problems(fig)
+        return _once(_plotly_problems(fig))
     raise TypeError(f"fig must be a matplotlib or plotly figure, not {type(fig).__name__}")
+
+
+def _once(problems: list[str]) -> list[str]:
+    """Each problem once, in order, with ``(× k)`` when it was found ``k > 1`` times."""
+    counts: dict[str, int] = {}
+    for p in problems:
+        counts[p] = counts.get(p, 0) + 1
+    return [p if k == 1 else f"{p} (× {k})" for p, k in counts.items()]
 
 
 def _is_guide(artist: Any) -> bool:
@@ -274,10 +287,21 @@ def _series(ax: Axes) -> list[tuple[Any, list[Any]]]:
         owned.update(id(a) for a in parts)
         if parts and not all(_is_guide(a) for a in parts):
             series.append((container, parts))
+    parts_of: dict[str, list[Any]] = {}
     for artist in [*ax.lines, *ax.patches, *ax.collections, *ax.images]:
         if id(artist) in owned or _is_guide(artist) or not artist.get_visible():
             continue
+        gid = artist.get_gid()
+        if isinstance(gid, str) and "/" in gid:  # "<series gid>/band": part of that series
+            parts_of.setdefault(gid.split("/", 1)[0], []).append(artist)
+            continue
         series.append((artist, [artist]))
+    by_gid = {parts[0].get_gid(): parts for _, parts in series if parts[0].get_gid()}
+    for parent, extra in parts_of.items():
+        if parent in by_gid:
+            by_gid[parent].extend(extra)
+        else:
+            series.append((extra[0], extra))
     return series
 
 
@@ -355,14 +379,14 @@ def _visible(artist: Any, box: Bbox) -> bool:
 
 
 def _overlaps(boxes: list[tuple[str, Bbox]], slack: float = 0.5) -> list[tuple[str, str]]:
-    found = []
-    for i, (a, box_a) in enumerate(boxes):
-        for b, box_b in boxes[i + 1:]:
-            w = min(box_a.x1, box_b.x1) - max(box_a.x0, box_b.x0)
-            h = min(box_a.y1, box_b.y1) - max(box_a.y0, box_b.y0)
-            if w > slack and h > slack:
-                found.append((a, b))
-    return found
+    """Pairs of labels whose boxes intersect by more than ``slack`` pixels both ways."""
+    if len(boxes) < 2:
+        return []
+    ext = np.array([[b.x0, b.y0, b.x1, b.y1] for _, b in boxes], dtype=float)
+    w = np.minimum(ext[:, None, 2], ext[None, :, 2]) - np.maximum(ext[:, None, 0], ext[None, :, 0])
+    h = np.minimum(ext[:, None, 3], ext[None, :, 3]) - np.maximum(ext[:, None, 1], ext[None, :, 1])
+    i, j = np.nonzero(np.triu((w > slack) & (h > slack), k=1))
+    return [(boxes[a][0], boxes[b][0]) for a, b in zip(i.tolist(), j.tolist())]
 
 
 def _tick_boxes(axis: Any) -> list[tuple[str, Bbox]]:
@@ -400,7 +424,13 @@ def _mpl_problems(fig: FigureBase) -> list[str]:
         box = _pixel_box(ax)
         series = _series(ax)
         shown = [any(_visible(a, box) for a in parts) for _, parts in series]
-        if not any(shown):
+        twin = not series and any(
+            other is not ax and np.allclose(other.get_position().bounds,
+                                            ax.get_position().bounds)
+            for other in fig.axes)
+        if twin:
+            pass
+        elif not any(shown):
             problems.append(f"{name}: no visible data inside its limits")
         else:
             for (owner, parts), seen in zip(series, shown):
@@ -411,7 +441,7 @@ def _mpl_problems(fig: FigureBase) -> list[str]:
         if len(series) >= 2:
             legend_texts = {t.get_text() for leg in [ax.get_legend(), *fig.legends]
                             if leg is not None for t in leg.get_texts()}
-            written = {t.get_text() for t in ax.texts}
+            written = {t.get_text().strip() for t in ax.texts}
             for owner, _ in series:
                 label = _label(owner)
                 if not label:
@@ -455,9 +485,10 @@ def _plotly_problems(fig: Any) -> list[str]:
     problems: list[str] = []
     layout = fig.layout
     title = (layout.title.text or "") if layout.title else ""
+    keyed = {a.name for a in layout.annotations if a.name and a.text}
     by_axes: dict[tuple[str, str], list[Any]] = {}
     for trace in fig.data:
-        if trace.meta == GUIDE or trace.meta == "vline" or trace.visible is False:
+        if trace.meta == GUIDE or trace.visible is False:
             continue
         xaxis = trace.xaxis if "xaxis" in trace else None
         yaxis = trace.yaxis if "yaxis" in trace else None
@@ -467,9 +498,14 @@ def _plotly_problems(fig: Any) -> list[str]:
         if not np.any(np.isfinite(vals)):
             problems.append(f"trace {trace.name or trace.type!r} has no finite data")
     for (xa, ya), traces in by_axes.items():
-        if len(traces) >= 2 and layout.showlegend is not False:
+        diagram = (layout["xaxis" + xa[1:]].visible is False
+                   and layout["yaxis" + ya[1:]].visible is False)
+        if len(traces) >= 2 and not diagram:
             for trace in traces:
-                if not trace.name or trace.showlegend is False:
+                in_legend = (layout.showlegend is not False and bool(trace.name)
+                             and trace.showlegend is not False)
+                group = trace.legendgroup if "legendgroup" in trace else None
+                if not (in_legend or trace.name in keyed or group in keyed):
                     problems.append(f"axes {xa}/{ya}: {len(traces)} traces but trace "
                                     f"{trace.name or trace.type!r} has no legend entry")
         for trace in traces:

@@ -2,6 +2,8 @@
 
 * :func:`plot_lock_order`, :func:`plot_lock_histogram`, :func:`plot_lock_histograms` —
   the figures of App. C and Figure 5, every data series tagged with a ``gid``;
+  :func:`figure5_caption` — what each panel shows, as Markdown, from the same histograms;
+  :func:`lock_view` — the spans a Figure 5 panel shows (zoomed to where the samples are);
 * :func:`lock_order_table`, :func:`lock_histogram`, :data:`FIGURE5_TAUS`,
   :data:`MAX_TABLE_N`, :data:`MAX_HISTOGRAM_N` — re-exported from
   :mod:`workbench.experiments.grampa_lock`, which checks the arguments and computes.
@@ -31,17 +33,21 @@ from ..experiments.grampa_lock import (
     lock_histogram,
     lock_order_table,
 )
-from .common import ACCENT, LAW, SAMPLE, tau_label
+from .common import ACCENT, GUIDE, LAW, SAMPLE, tau_label
 
 __all__ = [
     "FIGURE5_TAUS",
     "MAX_HISTOGRAM_N",
     "MAX_TABLE_N",
+    "MIN_VIEW_SPANS",
+    "ZOOM_SHARE",
     "lock_histogram",
     "lock_order_table",
     "plot_lock_histogram",
     "plot_lock_histograms",
     "plot_lock_order",
+    "figure5_caption",
+    "lock_view",
 ]
 
 
@@ -62,10 +68,44 @@ def plot_lock_order(table: Mapping[str, Any]) -> Figure:
     fig.colorbar(points, ax=ax, label="token count m")
     starts = [k for k in range(1, len(cols["m"])) if cols["m"][k] != cols["m"][k - 1]]
     for k in starts:
-        ax.axvline(k - 0.5, color=LAW, linestyle=":", linewidth=0.7)
+        ax.axvline(k - 0.5, color=LAW, linestyle=":", linewidth=0.7, gid=GUIDE)
     ax.set(title=f"n = {n}: LOCK (App. C.2) against bit key (C.1)", xlabel="LOCK",
            ylabel="bit key")
     return fig
+
+
+ZOOM_SHARE = 0.999
+"""Share of the samples the x-axis of :func:`plot_lock_histogram` keeps in view when the
+samples fill less than a quarter of the LOCK axis (the rest lie in the tails)."""
+
+MIN_VIEW_SPANS = 16
+"""Fewest spans a zoomed view shows, so that a single filled span is 1/16 of the axis."""
+
+
+def lock_view(hist: Mapping[str, Any]) -> tuple[int, int]:
+    """The spans ``[first, stop)`` that :func:`plot_lock_histogram` shows.
+
+    All spans when the central :data:`ZOOM_SHARE` of the samples fills at least a quarter of
+    them; otherwise those spans, widened to at least :data:`MIN_VIEW_SPANS` (kept inside the
+    axis). So a temperature whose samples all fall in span 0 (τ = −2 at ``n = 29``) shows
+    span 0 as a sixteenth of the axis instead of a sliver under the y-axis.
+
+    >>> lock_view({"counts": np.array([5, 0, 0, 0] + [0] * 60)})
+    (0, 16)
+    >>> lock_view({"counts": np.ones(64)})
+    (0, 64)
+    """
+    counts = np.asarray(hist["counts"], dtype=float)
+    k = counts.size
+    share = np.cumsum(counts) / counts.sum()
+    tail = (1.0 - ZOOM_SHARE) / 2
+    first = int(np.searchsorted(share, tail, side="right"))
+    stop = int(np.searchsorted(share, 1.0 - tail, side="left")) + 1
+    if stop - first >= k / 4:
+        return 0, k
+    width = min(k, max(MIN_VIEW_SPANS, stop - first))
+    first = max(0, min(first - (width - (stop - first)) // 2, k - width))
+    return first, first + width
 
 
 def plot_lock_histogram(hist: Mapping[str, Any], ax: Axes | None = None,
@@ -74,11 +114,14 @@ def plot_lock_histogram(hist: Mapping[str, Any], ax: Axes | None = None,
 
     ``log=True`` (default) uses a log share axis, on which the uniform histogram of τ = 1
     and the few spans the skewed temperatures fill are both visible; empty spans are
-    then not drawn. Dotted lines separate the token-count blocks ``[f1(m), f1(m+1))``;
-    the ``label_blocks`` widest are labelled.
+    then not drawn. The x-axis shows the spans of :func:`lock_view`: the whole LOCK axis,
+    or, when the samples fill less than a quarter of it, the spans holding
+    :data:`ZOOM_SHARE` of them (the axis label then says "zoomed"). Dotted lines (guides)
+    separate the token-count blocks ``[f1(m), f1(m+1))``; the ``label_blocks`` widest
+    blocks in view are labelled.
 
     Gids: ``lock-samples`` (a filled step outline of ``freq``), ``lock-uniform`` (the
-    share each span would get at τ = 1).
+    share each span would get at τ = 1); the block separators are :data:`GUIDE`.
     """
     if ax is None:
         fig = Figure(figsize=(9, 3.4), layout="constrained")
@@ -98,17 +141,26 @@ def plot_lock_histogram(hist: Mapping[str, Any], ax: Axes | None = None,
     ax.stairs(hist["freq"], edges, baseline=floor, fill=True, color=SAMPLE, label="samples",
               gid="lock-samples")
     ax.stairs(hist["uniform"], edges, baseline=None, color=ACCENT, linewidth=0.8,
-              label="uniform", gid="lock-uniform")
+              label="uniform (τ = 1)", gid="lock-uniform")
+    first, stop = lock_view(hist)
+    lo, hi = float(edges[first]), float(edges[stop])
     m_edges = np.asarray(hist["m_edges"], dtype=float)
-    widest = set(np.argsort(np.diff(m_edges))[::-1][:label_blocks].tolist())
+    shown = np.clip(m_edges, lo, hi)
+    widths = np.diff(shown)
+    widest = [j for j in np.argsort(widths)[::-1][:label_blocks]
+              if widths[j] >= (hi - lo) / 12]
     for j, start in enumerate(m_edges[:-1]):
-        if j:
-            ax.axvline(start, color=LAW, linestyle=":", linewidth=0.5)
-        if j in widest:
-            ax.text((start + m_edges[j + 1]) / 2, label_y, f"m={j + 1}", ha="center",
-                    va="bottom", fontsize=6, color=LAW)
-    ax.set(xlim=(0, hist["n_keys"]), ylim=ylim, xlabel="LOCK",
+        if j and lo < start < hi:
+            ax.axvline(start, color=LAW, linestyle=":", linewidth=0.5, gid=GUIDE)
+    for j in widest:
+        ax.text((shown[j] + shown[j + 1]) / 2, label_y, f"m={j + 1}", ha="center",
+                va="bottom", fontsize=6, color=LAW, clip_on=True)
+    zoomed = (first, stop) != (0, len(edges) - 1)
+    xlabel = "LOCK" + (f" (zoomed to spans {first}–{stop - 1} of {len(edges) - 1}: "
+                       f"{ZOOM_SHARE:.1%} of the samples)" if zoomed else "")
+    ax.set(xlim=(lo, hi), ylim=ylim, xlabel=xlabel,
            ylabel="share of samples" + (" (log)" if log else ""))
+    ax.legend(fontsize=7, loc="lower right" if log else "upper right")
     ax.set_title(f"{tau_label(hist['tau'], prefix=True)}: {hist['n_samples']:,} samples, "
                  f"n = {hist['n']}, {hist['counts'].size} spans   "
                  f"(E[m] = {hist['expected_m']:.2f})",
@@ -134,3 +186,22 @@ def plot_lock_histograms(hists: Iterable[Mapping[str, Any]], ncols: int = 2,
     return fig
 
 
+
+
+def figure5_caption(hists: Iterable[Mapping[str, Any]]) -> str:
+    """What each Figure 5 panel shows, as Markdown, from the histograms it draws.
+
+    One item per temperature: the share of samples in the first span, and for a zoomed
+    panel (:func:`lock_view`) the spans it shows.
+    """
+    lines = []
+    for hist in hists:
+        counts = np.asarray(hist["counts"])
+        first, stop = lock_view(hist)
+        where = ("the whole axis" if (first, stop) == (0, counts.size)
+                 else f"zoomed to spans {first}–{stop - 1} of {counts.size}")
+        lines.append(f"* {tau_label(hist['tau'], prefix=True)}: {where}; "
+                     f"{counts[0] / counts.sum():.1%} of the samples in span 0, "
+                     f"{np.count_nonzero(counts)} spans hold any; E[m] = "
+                     f"{hist['expected_m']:.2f}")
+    return "\n".join(lines)

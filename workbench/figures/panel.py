@@ -130,7 +130,8 @@ def _remember(panel: Any, shown: Any) -> None:
 
 
 PANEL_MIN_HEIGHT = 360
-"""Smallest height (px) of a panel's output area, so a short result does not jump."""
+"""Smallest height (px) of a panel's output area; it then grows to the tallest result shown
+and never shrinks, so a short result does not make the page jump."""
 
 _GLYPH_WARNING = r"Glyph \d+ .*missing from"
 
@@ -269,7 +270,8 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
 
     On every change the panel shows a "computing…" cue, computes, draws and renders
     everything (:func:`render_outputs`), and only then swaps its output area in one go; the
-    area keeps at least the height of what it showed last, so the page does not jump. A
+    area keeps the height of the tallest result it has shown (it never shrinks), so moving
+    a control never makes the page below jump. A
     "save" button writes the figures shown (PNG or SVG, :func:`save_figures`) to
     ``figures/`` in the working directory.
 
@@ -324,11 +326,12 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
         finally:
             status.value = ""
         state["shown"] = shown
+        # the area never shrinks: a shorter result keeps the height of the tallest one
+        # shown so far, so moving a control never makes the page jump up
+        state["height"] = max(state["height"], _height(bundles, text.getvalue()))
         if holder:
             _remember(holder[0], shown)
-            out = holder[0].out
-            state["height"] = max(PANEL_MIN_HEIGHT, _height(bundles, text.getvalue()))
-            out.layout.min_height = f"{state['height']}px"
+            holder[0].out.layout.min_height = f"{state['height']}px"
         if text.getvalue():
             publish_display_data({"text/plain": text.getvalue().rstrip("\n")})
         for data, meta in bundles:
@@ -338,7 +341,7 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
     panel = ipywidgets.interactive(show, **controls)  # runs show() once, before `holder` is set
     holder.append(panel)
     _remember(panel, state["shown"])
-    panel.out.layout.min_height = f"{PANEL_MIN_HEIGHT}px"
+    panel.out.layout.min_height = f"{state['height']}px"
     panel.out.add_class("workbench-output")
 
     fmt = ipywidgets.Dropdown(options=["png", "svg"], value="png",

@@ -2,6 +2,9 @@
 
 * :func:`plot_rejection_cost` — expected and measured trials (and optionally seconds) per
   sample against ``n``, every data series tagged with a ``gid``;
+* :func:`cost_frame` — the table of notebook 05 with readable column names, "—" where
+  nothing was measured; :func:`time_summary` — the measured speed-up and Eq. 47's
+  extrapolation as Markdown, from the same objects the figure draws;
 * :func:`rejection_cost_table`, :func:`sampler_timings`, :data:`MAX_COST_N` — re-exported
   from :mod:`workbench.experiments.grampa_rejection`, which checks the arguments, samples and
   times.
@@ -18,17 +21,19 @@ Example
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from matplotlib.figure import Figure
 
 from ..experiments.grampa_rejection import MAX_COST_N, rejection_cost_table, sampler_timings
 from .common import ACCENT, GREEN, SAMPLE
 
-__all__ = ["MAX_COST_N", "MIN_MEASURED", "plot_rejection_cost", "rejection_cost_table",
-           "sampler_timings"]
+__all__ = ["COST_COLUMNS", "MAX_COST_N", "MIN_MEASURED", "cost_frame", "plot_rejection_cost",
+           "rejection_cost_table", "sampler_timings", "time_summary"]
 
 
 # --------------------------------------------------------------------------- figures
@@ -110,9 +115,80 @@ def plot_rejection_cost(table: Mapping[str, Any],
         top = np.nanmax([np.nanmax(timings[k]) for k in
                          ("markov", "bit", "grampa_infinite", "grampa_bounded")])
         ax.set_ylim(None, top * 100)
-        ax.set(title=f"Wall time per sample ({timings['threads'] or 'all'} thread(s))",
+        threads = timings["threads"]
+        ax.set(title="Wall time per sample (" + ("all threads" if not threads else
+                                                 "one thread" if threads == 1 else
+                                                 f"{threads} threads") + ")",
                xlabel="word length n", ylabel="seconds (log scale)")
         ax.legend(fontsize=8)
     return fig
 
 
+
+
+# --------------------------------------------------------------------------- tables, prose
+COST_COLUMNS = {
+    "markov_expected": "Markov E[T] (Eq. 47)",
+    "markov_samples": "Markov samples",
+    "markov_mean": "Markov mean T",
+    "bit_n_valid": "N_V (valid segmentations)",
+    "bit_expected": "bit-mask E[T]",
+    "bit_samples": "bit-mask samples",
+    "bit_mean": "bit-mask mean T",
+    "grampa_valid": "GRaMPa valid share",
+}
+"""The columns of :func:`cost_frame`: table key -> heading."""
+
+
+def cost_frame(table: Mapping[str, Any], timings: Mapping[str, Any],
+               rows: Iterable[int] | None = None) -> pd.DataFrame:
+    """The numbers behind :func:`plot_rejection_cost` as a ``pandas.DataFrame``.
+
+    Indexed by word length ``n``, columns :data:`COST_COLUMNS` plus the microseconds per
+    sample of the Markov sampler and of GRaMPa; ``rows`` picks word lengths (all by
+    default). A mean over no samples is shown as ``"—"`` (not measured), never ``NaN``;
+    whole numbers exactly, others to four significant digits.
+    """
+    frame = pd.DataFrame({heading: np.asarray(table[key]) for key, heading in
+                          COST_COLUMNS.items()}, index=pd.Index(np.asarray(table["ns"]), name="n"))
+    frame["Markov µs/sample"] = np.asarray(timings["markov"], dtype=float) * 1e6
+    frame["GRaMPa µs/sample"] = np.asarray(timings["grampa_infinite"], dtype=float) * 1e6
+    if rows is not None:
+        frame = frame.loc[list(rows)]
+
+    def cell(v: Any) -> Any:  # counts exact, other numbers to four significant digits
+        if isinstance(v, float) and math.isnan(v):
+            return "—"
+        if isinstance(v, (int, np.integer)) or float(v).is_integer() and abs(v) < 1e15:
+            return int(v)
+        return f"{float(v):.4g}"
+
+    return frame.astype(object).map(cell)
+
+
+def time_summary(table: Mapping[str, Any], timings: Mapping[str, Any],
+                 extrapolate: Iterable[int] = (16, 20, 29)) -> str:
+    """The measured speed-up of GRaMPa over Markov rejection, and Eq. 47 extrapolated.
+
+    At the longest ``n`` the Markov sampler was timed on: both samplers' microseconds per
+    sample and their ratio. For each ``n`` of ``extrapolate``: Eq. 47's expected walks times
+    the measured seconds per walk and character, as seconds and years per sample.
+    Returns Markdown.
+    """
+    markov = np.asarray(timings["markov"], dtype=float)
+    last = int(np.flatnonzero(np.isfinite(markov))[-1])
+    n_last = int(timings["ns"][last])
+    grampa = np.asarray(timings["grampa_infinite"], dtype=float)
+    ratio = markov[last] / grampa[last]
+    lines = [f"At n = {n_last}, the longest word it was timed on, one Markov rejection sample "
+             f"took {markov[last] * 1e6:,.1f} µs and one GRaMPa sample "
+             f"{grampa[last] * 1e6:.3f} µs: **× {ratio:,.0f}**.", ""]
+    per_walk = timings["markov_per_trial"][last] / n_last  # seconds per walk and character
+    ns = list(np.asarray(table["ns"]))
+    for n in extrapolate:
+        walks = table["markov_expected"][ns.index(n)]
+        seconds = walks * per_walk * n
+        lines.append(f"* n = {n}: Eq. 47 expects {walks:.3g} walks, about {seconds:.3g} s "
+                     f"({seconds / 3.15e7:.3g} years) per Markov sample; GRaMPa: "
+                     f"{grampa[list(timings['ns']).index(n)] * 1e6:.2f} µs.")
+    return "\n".join(lines)

@@ -64,7 +64,7 @@ TAU_SLIDER_GRID: tuple[float, ...] = (
 
 
 def skew_coordinate(tau: float) -> float:
-    """−1/τ (−α): increases with the skew towards longer tokens; ±inf both map to 0."""
+    """−1/τ: increases with the skew towards longer tokens; ±inf both map to 0."""
     return 0.0 - check_tau(tau)  # 0.0 - 0.0 is +0.0 (plain negation would give -0.0)
 
 

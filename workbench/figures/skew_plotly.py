@@ -85,9 +85,11 @@ def plotly_segmentality_curve(
     fig.add_trace(go.Scatter(
         x=[*x, *x[::-1]], y=[*(mean + sd), *(mean - sd)[::-1]], fill="toself",
         fillcolor="rgba(28,126,214,0.15)", line={"width": 0}, name="sd band",
+        legendgroup="key",
         hoverinfo="skip"))
     fig.add_trace(go.Scatter(
         x=x, y=mean, mode="lines+markers", name="mean", line={"color": "#1c7ed6"},
+        legendgroup="key",
         marker={"size": 8, "color": ["black" if t == 1.0 else "#1c7ed6" for t in tau]},
         customdata=[[float(t), skew_coordinate(t), float(m), float(s)]
                     for t, m, s in zip(tau, mean, sd)],
@@ -115,8 +117,11 @@ def plotly_segmentality_curve(
         fig.add_vline(x=xc, line={"color": PINK, "width": 2})
         fig.add_annotation(x=xc, y=1.04, text=f"τ = {tau_label(current_tau)}",
                            showarrow=False, font={"color": PINK, "size": 11},
-                           xanchor="left")
+                           xanchor="left", name="current τ")
     pad = 0.04 * (hi - lo) + 0.1
+    fig.add_annotation(name="key", text="line: exact mean E[S] · band: ± 1 sd · black: τ = 1",
+                       x=0.0, y=1.0, xref="paper", yref="paper", xanchor="left",
+                       yanchor="bottom", showarrow=False, font={"size": 11, "color": "#1c7ed6"})
     fig.update_layout(
         width=820, height=380, showlegend=False, plot_bgcolor="white",
         margin={"l": 60, "r": 20, "t": 50 if title else 20, "b": 60},
@@ -167,17 +172,20 @@ def plotly_skew_panel(panel: Mapping[str, Any], title: str | None = None) -> Any
         values = np.arange(1, freq.size)
         ax = "" if col == 0 else "2"
         traces.append({"type": "bar", "x": values, "y": freq[1:], "name": f"{key}-samples",
-                       "xaxis": f"x{ax}", "yaxis": f"y{ax}",
+                       "legendgroup": "key", "xaxis": f"x{ax}", "yaxis": f"y{ax}",
                        "marker": {"color": "#a5d8ff", "line": {"color": "#1c7ed6",
                                                                "width": 0.5}},
                        "hovertemplate": f"{key} = %{{x}}: sampled share %{{y:.4f}}"
                                         "<extra></extra>"})
         traces.append({"type": "scatter", "x": values, "y": pmf[1:], "mode": "lines+markers",
-                       "name": f"{key}-pmf", "xaxis": f"x{ax}", "yaxis": f"y{ax}",
+                       "name": f"{key}-pmf", "legendgroup": "key",
+                       "xaxis": f"x{ax}", "yaxis": f"y{ax}",
                        "line": {"color": "#c92a2a"}, "marker": {"size": 6},
                        "hovertemplate": f"{key} = %{{x}}: exact %{{y:.4f}}<extra></extra>"})
         seen = np.flatnonzero(pmf > 0).tolist() + np.flatnonzero(freq > 0).tolist()
         lo, hi = (min(seen), max(seen)) if seen else (1, max(pmf.size - 1, 1))
+        # one empty value either side: the law's line comes down to 0 inside the axis
+        lo, hi = max(lo - 1, 1), min(hi + 1, max(pmf.size - 1, 1))
         layout[f"xaxis{ax}"] = {"domain": domains[col], "anchor": f"y{ax}",
                                 "title": {"text": xlabel}, "range": [lo - 0.6, hi + 0.6],
                                 "dtick": 1 if hi - lo <= 20 else None}
@@ -188,6 +196,10 @@ def plotly_skew_panel(panel: Mapping[str, Any], title: str | None = None) -> Any
             "x": sum(domains[col]) / 2, "y": 1.0, "xref": "paper", "yref": "paper",
             "xanchor": "center", "yanchor": "bottom", "showarrow": False,
             "font": {"size": 12}})
+    layout["annotations"].append({
+        "name": "key", "text": "bars: samples · red: exact law", "x": 1.0, "y": 1.12,
+        "xref": "paper", "yref": "paper", "xanchor": "right", "yanchor": "bottom",
+        "showarrow": False, "font": {"size": 11, "color": "#c92a2a"}})
     layout.update(width=980, height=360, showlegend=False, plot_bgcolor="white", bargap=0.2,
                   margin={"l": 60, "r": 20, "t": 70 if title else 40, "b": 50})
     if title:

@@ -26,7 +26,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure, FigureBase
 
 from ..stats import frequencies, tv_distance
-from .common import GREY, PINK, tau_label
+from .common import GREY, GUIDE, PINK, tau_label
 from .skew import skew_coordinate
 
 __all__ = [
@@ -151,7 +151,13 @@ def plot_skew_panel(
         ax.set_ylabel("probability")
         seen = np.flatnonzero(pmf > 0).tolist() + np.flatnonzero(freq > 0).tolist()
         lo, hi = (min(seen), max(seen)) if seen else (1, max(pmf.size - 1, 1))
+        # one value of zero probability either side (where there is one), so that the law's
+        # line comes down to 0 inside the axis instead of running out of it (p < 1 puts a
+        # spike next to an empty value)
+        lo, hi = max(lo - 1, 1), min(hi + 1, max(pmf.size - 1, 1))
         ax.set_xlim(lo - 0.6, hi + 0.6)
+        top = max(float(np.max(freq[1:], initial=0.0)), float(np.max(pmf[1:], initial=0.0)))
+        ax.set_ylim(0.0, 1.15 * top if top > 0 else 1.0)
         ax.xaxis.get_major_locator().set_params(integer=True)
         ax.legend(fontsize=8, frameon=False)
     if title:
@@ -205,15 +211,16 @@ def plot_m_histograms_per_tau(
         if samples and counts.sum() > 0:
             offset = (k - (len(taus) - 1) / 2) * width
             ax.bar(np.arange(1, counts.size) + offset, counts[1:] / counts.sum(), width=width,
-                   color=colour, alpha=0.35, linewidth=0, gid=f"samples-{tau_label(tau)}")
+                   color=colour, alpha=0.35, linewidth=0, gid=f"samples-{tau_label(tau)}",
+                   label=label)  # the line's legend entry (same τ, same colour) names it
         ax.plot(np.arange(1, pmf.size), pmf[1:], "o-", color=colour, ms=3, lw=1.3,
                 label=label, gid=f"pmf-{tau_label(tau)}")
     ax.set_xlim(0.4, hi + 0.6)
     ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_xlabel("number of tokens m")
     ax.set_ylabel("probability")
-    ax.legend(fontsize=8, frameon=False, title="exact (lines), samples (bars)",
-              title_fontsize=8)
+    ax.legend(handles=ax.lines, fontsize=8, frameon=False,
+              title="exact (lines), samples (bars)", title_fontsize=8)
     if title:
         ax.set_title(title, fontsize=9, loc="left")
     return fig
@@ -229,7 +236,7 @@ def plot_segmentality_curve(
 ) -> FigureBase:
     """Figures 4 and 8: mean ± sd of segmentality S against τ, placed on the −1/τ axis.
 
-    The x axis is −1/τ = −α (α the exponent of the power normalisation, Eq. 4), along
+    The x axis is −1/τ (1/τ the exponent of the power normalisation, Eq. 4), along
     which the skew towards longer tokens grows (footnote 10), drawn with an asinh scale so
     that τ = 5 … ±∞ … −5 do not pile up at 0. Tick labels are the τ values (``"±∞"`` at
     0); a secondary axis on top shows −1/τ; a colour strip at the bottom follows Figure 8
@@ -276,9 +283,11 @@ def plot_segmentality_curve(
     gid = "mean" if label is None else f"mean-{label}"
     (line,) = ax.plot(x, mean, "-", lw=1.5, color=colour, label=label, gid=gid, zorder=3)
     c = line.get_color()
-    ax.fill_between(x, mean - sd, mean + sd, color=c, alpha=0.15, lw=0, zorder=1)
+    # the band and the points belong to the line: gids "<gid>/band", "<gid>/points"
+    ax.fill_between(x, mean - sd, mean + sd, color=c, alpha=0.15, lw=0, zorder=1,
+                    gid=f"{gid}/band")
     ax.scatter(x, mean, s=22, c=[_skew_colour(t) for t in tau], edgecolors=c,
-               linewidths=0.6, zorder=4)
+               linewidths=0.6, zorder=4, gid=f"{gid}/points")
     # ticks: the τ values of every curve drawn so far, one per position
     ticks = dict(getattr(ax, "_skew_ticks", {}))
     for t, xi in zip(tau, x):
@@ -293,9 +302,9 @@ def plot_segmentality_curve(
         ax._skew_top.set_xlim(ax.get_xlim())
     if fresh:
         ax.set_ylim(-0.05, 1.05)
-        ax.set_xlabel("τ, placed at −1/τ = −α (skew towards longer tokens grows →)")
+        ax.set_xlabel("τ, placed at −1/τ (skew towards longer tokens grows →)")
         ax.set_ylabel("segmentality S = (m−1)/(n−1)")
-        ax.axvline(-1.0, color=GREY, lw=0.8, ls=":", zorder=0)
+        ax.axvline(-1.0, color=GREY, lw=0.8, ls=":", zorder=0, gid=GUIDE)
         ax.text(-1.0, 1.0, " uniform", fontsize=7, color=GREY, va="top",
                 transform=ax.get_xaxis_transform())
         top = ax.twiny()  # the −1/τ values themselves, on the same asinh scale
@@ -315,7 +324,7 @@ def plot_segmentality_curve(
         mids = 0.5 * (grid[:-1] + grid[1:])
         strip = PolyCollection(cells, transform=ax.get_xaxis_transform(), linewidths=0,
                                facecolors=[_skew_colour(math.inf if m == 0 else -1.0 / m)
-                                           for m in mids], zorder=0, gid="skew-strip")
+                                           for m in mids], zorder=0, gid=f"{GUIDE}-skew-strip")
         ax.add_collection(strip, autolim=False)
     if current_tau is not None:  # the axis always includes the slider's value
         xc = skew_coordinate(current_tau)
@@ -324,11 +333,13 @@ def plot_segmentality_curve(
         ax.set_xlim(min(lo, xc - pad), max(hi, xc + pad))
         if getattr(ax, "_skew_top", None) is not None:
             ax._skew_top.set_xlim(ax.get_xlim())
-        ax.axvline(xc, color=PINK, lw=1.2, zorder=2, gid="current-tau")
+        ax.axvline(xc, color=PINK, lw=1.2, zorder=2, gid="current-tau",
+                   label=f"τ = {tau_label(current_tau)}")  # labelled by the text beside it
         ax.text(xc, 0.97, f" τ = {tau_label(current_tau)}", color=PINK, fontsize=7, va="top",
                 transform=ax.get_xaxis_transform())
     if label is not None:
-        ax.legend(fontsize=8, frameon=False)
+        ax.legend(handles=[ln for ln in ax.lines if ln.get_gid().startswith("mean")],
+                  fontsize=8, frameon=False)
     if title:
         ax.set_title(title, fontsize=9, loc="left")
     return fig

@@ -140,15 +140,15 @@ def skew_widget(
     """The interactive skew panel: word, vocabulary, τ, ℓ_min, direction and p.
 
     τ is a selection slider over ``tau_grid`` in footnote 10's order (by −1/τ), so
-    negative temperatures sit to the right of +∞. Each change shows the sampled m and
-    token-length histograms with their exact laws
-    (:func:`~.skew_plotly.plotly_skew_panel`), a few sampled segmentations (and the
-    deterministic one when p < 1), the lattice with the current τ's arc probabilities
-    (:func:`~.lattice_plotly.plotly_lattice`, with hover; a static
-    :func:`draw_lattice` sketch past its size limit), Figure 3
-    (:func:`plot_m_histograms_per_tau`, a picture: it does not change with τ or p) and
-    Figures 4/8
-    (:func:`~.skew_plotly.plotly_segmentality_curve`, with hover) for the word.
+    negative temperatures sit to the right of +∞. Each change shows, in this order (the
+    figure carrying the current τ's marker first, right under the τ slider): a few sampled
+    segmentations (and the deterministic one when p < 1), Figures 4/8
+    (:func:`~.skew_plotly.plotly_segmentality_curve`, with hover), the sampled m and
+    token-length histograms with their exact laws (:func:`~.skew_plotly.plotly_skew_panel`),
+    the lattice with the current τ's arc probabilities
+    (:func:`~.lattice_plotly.plotly_lattice`, with hover; a static :func:`draw_lattice`
+    sketch past its size limit) and Figure 3 (:func:`plot_m_histograms_per_tau`, a picture:
+    it does not change with τ or p).
 
     ``panel.result`` is the :func:`skew_summary` shown, so after setting the controls,
     ``same_result(panel.result, skew_summary(word, vocab, tau, ell_min, direction, p,
@@ -220,7 +220,10 @@ def skew_widget(
                 summary["curve"], current_tau=tau, current=summary["current"],
                 title="Figures 4 and 8 for this word: exact mean ± sd of S (p = 1); "
                       "hover the points")
-        return figures
+        # the curve with the current τ's marker first, right under the τ slider; then the
+        # histograms it moves, the lattice and Figure 3 (which τ does not change)
+        order = ("curve", "histograms", "lattice", "per_tau")
+        return {name: figures[name] for name in order if name in figures}
 
     panel = interactive_panel(
         summary, draw,

@@ -32,7 +32,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from ..experiments.grampa_uniform_laws import MAX_PANEL_N, length_law_errors, uniform_laws_panel
-from .common import ACCENT, GREEN, LAW, SAMPLE
+from .common import ACCENT, GREEN, GUIDE, LAW, SAMPLE
 
 __all__ = [
     "MAX_PANEL_N",
@@ -133,7 +133,7 @@ def plot_length_law_errors(errors: Mapping[str, Any],
         ax1.plot(ell, errors["err27"][n - 1, :n], color=colour, linestyle="none",
                  marker="x", markersize=7, label=f"Eq. 27 - Eq. 12, n = {n}",
                  gid=f"err27-n{n}")
-    ax1.axhline(0, color=LAW, linewidth=0.6)
+    ax1.axhline(0, color=LAW, linewidth=0.6, gid=GUIDE)
     ax1.set(title="(a) approximation minus exact law, by token length",
             xlabel="ℓ", ylabel="P_approx(ℓ|n) - P(ℓ|n)",
             xlim=(0.5, min(n_max, max(ns, default=1)) + 0.5))

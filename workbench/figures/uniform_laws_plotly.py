@@ -34,7 +34,7 @@ __all__ = ["plotly_uniform_laws"]
 def _law(x: np.ndarray, y: np.ndarray, name: str, what: str) -> Any:
     import plotly.graph_objects as go
 
-    return go.Scatter(x=x, y=y, mode="markers", name=name,
+    return go.Scatter(x=x, y=y, mode="markers", name=name, legendgroup="key",
                       marker={"symbol": "line-ew", "size": 16,
                               "line": {"width": 2.5, "color": LAW}},
                       hovertemplate=f"{what}: %{{y:.5f}}<extra></extra>")
@@ -87,7 +87,10 @@ def plotly_uniform_laws(panel: Mapping[str, Any]) -> Any:
                                       "yanchor": "bottom", "showarrow": False,
                                       "font": {"size": 12}})
     layout["xaxis2"]["range"] = [0.3, min(n, 12) + 0.7]
-    layout["xaxis3"]["type"] = "log"
+    layout["xaxis3"]["type"] = "log"  # R in [1, n]: plain tick values, never plotly's 2, 5
+    layout["xaxis3"]["tickvals"] = [v for v in (1, 1.25, 1.5, 2, 3, 4, 6, 10, 15, 20, 30)
+                                    if v <= n] or [1]
+    layout["xaxis3"]["ticktext"] = [f"{v:g}" for v in layout["xaxis3"]["tickvals"]]
     layout["xaxis4"]["range"] = [-0.05, 1.05]
 
     def on(k: int, trace: Any) -> Any:
@@ -105,6 +108,7 @@ def plotly_uniform_laws(panel: Mapping[str, Any]) -> Any:
                      hovertemplate="ℓ = %{x}: sampled share %{y:.5f}<extra></extra>")),
         on(2, _law(ell["values"], ell["pmf"], "ell-law", "Eq. 12")),
         on(2, go.Scatter(x=ell["values"], y=ell["limit"], mode="lines", name="ell-limit",
+                         legendgroup="key",
                          line={"color": ACCENT, "dash": "dash", "width": 1},
                          hovertemplate="Eq. 28, 2^−ℓ: %{y:.5f}<extra></extra>")),
         on(3, go.Scatter(
@@ -123,10 +127,26 @@ def plotly_uniform_laws(panel: Mapping[str, Any]) -> Any:
                      hovertemplate="S = %{x:.4f}: sampled %{y:.5f}<extra></extra>")),
         on(4, _law(s["values"], s["pmf"], "S-law", "Binom(n−1, ½)/(n−1)")),
     ]
+    for trace in traces:
+        if trace.name.endswith("-samples"):
+            trace.legendgroup = "key"
+    # direct labels instead of a legend: the two lines of (c) at their tops, and one key
+    for name, x, text, colour, shift in (
+            ("R-mean", r["mean"], "sample mean", SAMPLE, -4),
+            ("R-expected", r["expected_mean"], "E[R], Eq. 36", ACCENT, 4)):
+        layout["annotations"].append({
+            "name": name, "text": text, "x": float(np.log10(x)), "y": top, "xref": "x3",
+            "yref": "y3", "xanchor": "right" if shift < 0 else "left", "xshift": shift,
+            "yanchor": "top", "showarrow": False, "font": {"size": 10, "color": colour}})
+    layout["annotations"].append({
+        "name": "key", "text": "bars, dots: GRaMPa samples · black dashes: closed forms · "
+        "orange dashes in (b): the limit 2^−ℓ (Eq. 28)", "x": 1.0, "y": 1.07,
+        "xref": "paper", "yref": "paper", "xanchor": "right", "yanchor": "bottom",
+        "showarrow": False, "font": {"size": 11}})
     layout.update(
         width=1080, height=700, showlegend=False, plot_bgcolor="white", bargap=0.2,
         margin={"l": 60, "r": 20, "t": 80, "b": 50},
         title={"text": f"Uniform segmentations of a {n}-character word: {size:,} GRaMPa "
-                       "samples (τ = 1, infinite vocabulary); black dashes: closed forms; "
-                       "hover for values", "x": 0.01, "font": {"size": 13}})
+                       "samples (τ = 1, infinite vocabulary); hover "
+                       "for values", "x": 0.01, "font": {"size": 13}})
     return go.Figure(data=traces, layout=layout)
