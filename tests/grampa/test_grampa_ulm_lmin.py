@@ -109,3 +109,17 @@ def test_tables_rerun_keeps_hand_written_notes(tmp_path):
     assert readme.endswith(notes) and readme.count(T.KEEP_MARKER) == 1
     assert T.main(args) == 0  # twice: still exactly one copy
     assert (tmp_path / "README.md").read_text(encoding="utf-8").count("hand-written, kept.") == 1
+
+
+def test_markdown_states_the_evidence_numbers(evidence):
+    from workbench.experiments.grampa_ulm_lmin import lmin2_markdown
+
+    text = lmin2_markdown(evidence)
+    rows = evidence["rows"]
+    assert len(text.splitlines()) <= 12
+    assert f"{rows.loc['ULM', 'm_l2']:.2f}" in text and f"{rows.loc['BPE', 'm_l2']:.2f}" in text
+    assert f"{rows.loc['ULM + BPE interior', 'm_l2']:.2f}" in text
+    assert f"{100 * rows.loc['ULM', 'interior_share']:.0f} %" in text
+    assert "1.86" in text and "2.25" in text  # the paper's Table 7
+    with pytest.raises(TypeError):
+        lmin2_markdown({"rows": None})
