@@ -123,3 +123,42 @@ def test_markdown_states_the_evidence_numbers(evidence):
     assert "1.86" in text and "2.25" in text  # the paper's Table 7
     with pytest.raises(TypeError):
         lmin2_markdown({"rows": None})
+
+
+def _authors_l2r_token_counts(s: str, vocab: set[str], ell_min: int) -> list[int]:
+    """Token counts of every path of the authors' L2R graph (TkTkT's GRaMPa, written anew).
+
+    Nodes are built from the right end; for each node the arcs to its left are tried shortest
+    first, and a short arc is kept only while its start node has no arc yet.
+    """
+    n = len(s)
+    out: list[list[int]] = [[] for _ in range(n + 1)]
+    for i in range(n, 0, -1):
+        for j in range(i - 1, -1, -1):
+            if (i - j >= ell_min or not out[j]) and s[j:i] in vocab:
+                out[j].append(i)
+    counts: list[int] = []
+
+    def walk(k: int, m: int) -> None:
+        if k == n:
+            counts.append(m)
+        for i in out[k]:
+            walk(i, m + 1)
+
+    walk(0, 0)
+    return counts
+
+
+@pytest.mark.parametrize("kind", ["ULM", "BPE"])
+def test_soft_lmin_is_the_authors_rule(kind):
+    """E[m] at τ = 1, ℓ_min = 2 equals the mean over the authors' graph's paths, per piece."""
+    from workbench.experiments.grampa_settings import Setting, exact_words
+
+    vocab = load_vocabularies()[kind]
+    words = pretokenised_words(load_text("shakespeare"), limit=1_500)
+    pieces = sorted({p for w in words for p in w})
+    exact = exact_words(Setting(kind, "GRaMPa", tau=1.0, ell_min=2), vocab, [(p,) for p in pieces])
+    toks = set(vocab.tokens)
+    for p, e in zip(pieces, exact):
+        counts = _authors_l2r_token_counts(p, toks, 2)
+        assert e[1] == pytest.approx(sum(counts) / len(counts), abs=1e-12), p
