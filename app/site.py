@@ -157,6 +157,7 @@ def _sliced(get_msg):
 
 
 def _preprocessor():
+    from jupyter_core.utils import run_sync
     from nbconvert.preprocessors import ExecutePreprocessor
 
     class SlicedExecutePreprocessor(ExecutePreprocessor):
@@ -167,6 +168,10 @@ def _preprocessor():
             kc.shell_channel.get_msg = _sliced(kc.shell_channel.get_msg)
             kc.iopub_channel.get_msg = _sliced(kc.iopub_channel.get_msg)
             return kc
+
+        # nbclient binds the sync name to the base class's coroutine (run_sync at class
+        # definition), and preprocess() takes the sync path: bind it to the override
+        start_new_kernel_client = run_sync(async_start_new_kernel_client)
 
     return SlicedExecutePreprocessor(
         timeout=CELL_TIMEOUT, store_widget_state=True, skip_cells_with_tag="checks",

@@ -193,3 +193,12 @@ def test_pages_work_offline_with_widgets_math_and_plotly(built):
     state = json.loads(page.split('<script type="application/vnd.jupyter.widget-state+json">')[1]
                        .split("</script>")[0])  # the stored widget state is in the page
     assert state["version_major"] == 2 and state["state"]
+
+
+def test_execution_polls_in_slices_on_the_sync_path():
+    """preprocess() starts its client through the sync name; it must reach the override."""
+    from nbclient import NotebookClient
+
+    ep = site._preprocessor()
+    assert type(ep).start_new_kernel_client is not NotebookClient.start_new_kernel_client
+    assert ep.store_widget_state and ep.skip_cells_with_tag == "checks"
