@@ -30,6 +30,9 @@ Where ``_static/`` comes from. Nothing is downloaded when a page is opened:
   built, into ``.venv/share/workbench-site/`` (``VENDOR_CACHE``), where ``make clean-venv``
   removes them. They are never committed.
 
+Measured (2026-11-24, 2 cores, warm numba cache): all twelve notebooks in 117 s wall
+(81 s CPU), 23 MB; no page requests anything but its own files, no console error.
+
 Every file is written atomically (temporary file + ``os.replace``). This script is not part
 of the ``workbench`` package: it builds pages and changes no notebook (the executed copies
 live in memory only).
