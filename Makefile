@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: lab app test lint bench data clean-venv chromium warmup
+.PHONY: lab app site test lint bench data clean-venv chromium warmup
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -45,6 +45,13 @@ lab: $(STAMP)
 # a reply and hang on "Executing i of n"), cells tagged `checks` not run in the app.
 app: $(STAMP)
 	$(VENV)/bin/voila notebooks/ --no-browser --Voila.config_file_paths=app
+
+# The executed course as static HTML in site/ (index.html + one page per notebook), for
+# students without Python: plotly hover kept, widgets drawn from their stored state, every
+# script in site/_static (app/site.py explains where each comes from; two npm packages are
+# fetched once with `npm pack` into .venv/share/workbench-site). Nothing loads from the network.
+site: $(STAMP)
+	$(PY) app/site.py --out site
 
 test: $(STAMP) chromium
 	$(VENV)/bin/ruff check workbench tests benchmarks

@@ -85,6 +85,8 @@ MAX_SAMPLES = 100_000
 FULL = {"words": 200_000, "type_words": 20_000, "samples": 100}
 #: Sizes of ``--quick`` (seconds).
 QUICK = {"words": 2_000, "type_words": 200, "samples": 20}
+#: ``results/tables/README.md`` from this line on is hand-written and kept by :func:`main`.
+KEEP_MARKER = "<!-- notes below are kept by `python -m workbench tables` -->"
 
 
 # ------------------------------------------------------------------------------ words
@@ -411,7 +413,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "notebook `06_skew_on_real_text`.",
         "",
     ]
-    _write(out / "README.md", "\n".join(readme))
+    kept = ""
+    if (out / "README.md").is_file():  # hand-written notes after KEEP_MARKER survive a rerun
+        old = (out / "README.md").read_text(encoding="utf-8")
+        kept = old[old.index(KEEP_MARKER):] if KEEP_MARKER in old else ""
+    _write(out / "README.md", "\n".join(readme) + kept)
     print(f"wrote {out / 'table7.csv'}, {out / 'table8.csv'}, {out / 'README.md'} "
           f"in {seconds:.1f} s", file=sys.stderr)
     return 0
