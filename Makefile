@@ -18,6 +18,9 @@ $(STAMP): pyproject.toml
 	# compile every numba kernel once into the cache, so the first notebook, test or CLI
 	# call of a fresh clone does not wait for it (python -m workbench warmup)
 	$(PY) -m workbench warmup
+	# the static site's two npm packages (widget renderer, MathJax), fetched once here so no
+	# test or `make site` downloads anything later; without npm, tests/test_site.py skips
+	if command -v npm >/dev/null 2>&1; then $(PY) app/site.py --fetch-only; fi
 	touch $(STAMP)
 
 warmup: $(STAMP)

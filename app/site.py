@@ -287,7 +287,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("names", nargs="*", help="notebooks (file name or stem); default all")
     parser.add_argument("--out", default=str(ROOT / "site"), help="output directory")
     parser.add_argument("--notebooks", default=str(ROOT / "notebooks"), help="notebook folder")
+    parser.add_argument("--fetch-only", action="store_true",
+                        help="only fetch the npm tarballs into the cache (run by `make` at install)")
     args = parser.parse_args(argv)
+    if args.fetch_only:
+        for name, version in NPM_FILES:
+            print(f"site: {_npm_tarball(name, version)}", file=sys.stderr)
+        return 0
     folder = Path(args.notebooks)
     every = sorted(folder.glob("[0-9][0-9]_*.ipynb"))
     chosen = every if not args.names else [
