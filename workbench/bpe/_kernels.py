@@ -148,29 +148,38 @@ def _better(heap, i, j):
 
 @njit(**JIT)
 def _heap_push(heap, n, count, key, pid):
-    """Push ``(count, key, pid)`` onto the heap of size ``n``; return the (grown) heap."""
+    """Push ``(count, key, pid)`` onto the heap of size ``n``; return the (grown) heap.
+
+    Sift-up with a hole: parents that rank below the new entry move down one level and the
+    entry is written once, where the swap-based sift would have left it (same layout).
+    """
     heap = _grow_rows(heap, n + 1)
-    heap[n, 0] = count
-    heap[n, 1] = key
-    heap[n, 2] = pid
     i = n
     while i > 0:
         parent = (i - 1) >> 1
-        if not _better(heap, i, parent):
+        pc = heap[parent, 0]
+        if not (count > pc or (count == pc and key < heap[parent, 1])):
             break
-        for f in range(3):
-            heap[i, f], heap[parent, f] = heap[parent, f], heap[i, f]
+        heap[i, 0] = pc
+        heap[i, 1] = heap[parent, 1]
+        heap[i, 2] = heap[parent, 2]
         i = parent
+    heap[i, 0] = count
+    heap[i, 1] = key
+    heap[i, 2] = pid
     return heap
 
 
 @njit(**JIT)
 def _heap_pop(heap, n):
-    """Remove the top of a heap of size ``n`` (> 0); return ``(count, key, pid)``."""
+    """Remove the top of a heap of size ``n`` (> 0); return ``(count, key, pid)``.
+
+    Sift-down of the last entry with a hole (children that outrank it move up; it is
+    written once): the same layout as swapping it down level by level.
+    """
     count, key, pid = heap[0, 0], heap[0, 1], heap[0, 2]
     n -= 1
-    for f in range(3):
-        heap[0, f] = heap[n, f]
+    xc, xk, xp = heap[n, 0], heap[n, 1], heap[n, 2]
     i = 0
     while True:
         left = 2 * i + 1
@@ -179,11 +188,16 @@ def _heap_pop(heap, n):
         best = left
         if left + 1 < n and _better(heap, left + 1, left):
             best = left + 1
-        if not _better(heap, best, i):
+        bc = heap[best, 0]
+        if not (bc > xc or (bc == xc and heap[best, 1] < xk)):
             break
-        for f in range(3):
-            heap[i, f], heap[best, f] = heap[best, f], heap[i, f]
+        heap[i, 0] = bc
+        heap[i, 1] = heap[best, 1]
+        heap[i, 2] = heap[best, 2]
         i = best
+    heap[i, 0] = xc
+    heap[i, 1] = xk
+    heap[i, 2] = xp
     return count, key, pid
 
 
