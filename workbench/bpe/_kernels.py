@@ -421,6 +421,15 @@ def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):
     sc = state.sc
     nonoverlap = cfg.nonoverlap
     target = cfg.target
+    # Pairs a batch found unsafe wait in ``side[sh:sn]`` rather than in the heap: they were
+    # popped in order, so they are sorted (count descending, tie key ascending) and at least
+    # as good as anything left unpopped; the next batch takes the better of the heap's top
+    # and the side list's head. The stored entries are the same multiset as if they had been
+    # pushed back, so every pop (and every merge) is the same; only the heap work is saved.
+    # (Entries of equal count and tie key are the same pair: the tie key is its rank pair.)
+    side = np.empty((0, 3), dtype=np.int64)
+    sh = 0
+    sn = 0
     for _ in range(n_steps):
         remaining = target - sc[_S_NMERGES]
         if remaining <= 0 or sc[_S_EXHAUSTED] != 0:
@@ -437,9 +446,17 @@ def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):
         heap = state.heap
         top = np.empty(num, dtype=np.int64)
         k = 0
-        while k < num and sc[_S_HEAPN] > 0:
-            count, key, pid = _heap_pop(heap, sc[_S_HEAPN])
-            sc[_S_HEAPN] -= 1
+        while k < num and (sc[_S_HEAPN] > 0 or sh < sn):
+            from_side = sh < sn
+            if from_side and sc[_S_HEAPN] > 0:
+                hc = heap[0, 0]
+                from_side = side[sh, 0] > hc or (side[sh, 0] == hc and side[sh, 1] <= heap[0, 1])
+            if from_side:
+                count, key, pid = side[sh, 0], side[sh, 1], side[sh, 2]
+                sh += 1
+            else:
+                count, key, pid = _heap_pop(heap, sc[_S_HEAPN])
+                sc[_S_HEAPN] -= 1
             actual = P[pid, _C_COUNT]
             if actual <= 0 or P[pid, _C_PICKED] == batch_no:
                 continue
@@ -457,6 +474,8 @@ def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):
         # Code Block 1, lines 9-18: position-sensitive safety, keep searching after a skip.
         accept = np.empty(k, dtype=np.int64)
         n_acc = 0
+        waiting = np.empty((k + sn - sh, 3), dtype=np.int64)  # the next side list
+        n_wait = 0
         for t in range(k):
             pid = top[t]
             first = P[pid, _C_LEFT]
@@ -465,13 +484,21 @@ def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):
             seen[0, first] = batch_no
             seen[1, last] = batch_no
             if unsafe:
-                key = (rank[first] << 32) | rank[last]
-                heap = _heap_push(heap, sc[_S_HEAPN], P[pid, _C_COUNT], key, pid)
-                sc[_S_HEAPN] += 1
+                waiting[n_wait, 0] = P[pid, _C_COUNT]
+                waiting[n_wait, 1] = (rank[first] << 32) | rank[last]
+                waiting[n_wait, 2] = pid
+                n_wait += 1
             else:
                 accept[n_acc] = pid
                 n_acc += 1
-        state = _with_heap(state, heap)
+        for t in range(sh, sn):  # what this batch did not reach ranks below all it popped
+            waiting[n_wait, 0] = side[t, 0]
+            waiting[n_wait, 1] = side[t, 1]
+            waiting[n_wait, 2] = side[t, 2]
+            n_wait += 1
+        side = waiting
+        sh = 0
+        sn = n_wait
         for t in range(n_acc):
             pid = accept[t]
             m = sc[_S_NMERGES]
@@ -483,4 +510,8 @@ def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):
         batches_out[batch_no, 0] = n_acc
         batches_out[batch_no, 1] = k
         sc[_S_NBATCHES] += 1
-    return state
+    heap = state.heap
+    for t in range(sh, sn):  # the side list goes back into the heap between calls
+        heap = _heap_push(heap, sc[_S_HEAPN], side[t, 0], side[t, 1], side[t, 2])
+        sc[_S_HEAPN] += 1
+    return _with_heap(state, heap)
