@@ -16,6 +16,8 @@ Pair bookkeeping (all rows grow by doubling):
   entry whose count differs from ``P[pid, count]`` is pushed back with the true count. Counts
   of existing pairs only ever fall (new occurrences only arise next to a new token, and those
   pairs are new), so a stored count is an upper bound and the first valid pop is the maximum.
+  Pairs a batch examined but found unsafe wait in a sorted side list until the next batch
+  (see :func:`train_steps`) instead of going back through the heap.
 
 A merge visits only the chunks on the merged pair's list; in each it subtracts the counts of
 the pairs in a window around the merge sites (one symbol either side, widened to whole runs
