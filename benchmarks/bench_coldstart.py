@@ -10,6 +10,9 @@ end of the first result:
   five-token vocabulary, ``Grampa(...).sample("abab")``;
 * ``first GRaMPa sample (ulm-8k)``          -- the same on the shipped 8k vocabulary
   (loading it and building its tries included);
+* ``CLI first sample (ulm-8k)``            -- ``python -m workbench sample -n 1 --space
+  tokenisation`` (the same through the command line, which also skips the interpreter's
+  last garbage collection, see ``workbench.__main__._exit``);
 * ``SentencePiece first sample``            -- ``spm.SentencePieceProcessor(model_file=...)``
   and one ``encode(..., enable_sampling=True)`` on the shipped 8k ULM model (when installed;
   its path is found beforehand, so the process imports nothing of workbench).
@@ -47,6 +50,7 @@ CASES = {
         "from workbench import Grampa, datasets\n"
         "v = datasets.load_vocabulary('ulm-8k')\n"
         "Grampa(v, tau=2.0, seed=0).sample(v.to_alphabet(' tokenisation'))"),
+    "CLI first sample (ulm-8k)": ["sample", "-n", "1", "--space", "tokenisation"],
     "SentencePiece first sample": (
         "import sentencepiece as spm\n"
         "sp = spm.SentencePieceProcessor(model_file={model!r})\n"
@@ -54,13 +58,15 @@ CASES = {
 }
 
 
-def _command(code: str | None) -> list[str]:
+def _command(code: str | list[str] | None) -> list[str]:
     if code is None:
         return [sys.executable, "-m", "workbench", "--help"]
+    if isinstance(code, list):  # CLI arguments
+        return [sys.executable, "-m", "workbench", *code]
     return [sys.executable, "-c", code]
 
 
-def _time(code: str | None) -> float:
+def _time(code: str | list[str] | None) -> float:
     start = time.perf_counter()
     subprocess.run(_command(code), cwd=ROOT, check=True, stdout=subprocess.DEVNULL,
                    env={**os.environ, "PYTHONPATH": str(ROOT)})

@@ -113,3 +113,70 @@ def test_warmup_reaches_every_kernel_and_a_new_process_loads_from_cache():
     hits, misses = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
                                   text=True, check=True).stdout.split()
     assert (int(hits), int(misses)) == (1, 0)
+
+
+def _modules_after(code: str, names: tuple[str, ...]) -> dict[str, bool]:
+    """Which of ``names`` are in ``sys.modules`` after running ``code`` in a fresh process."""
+    probe = (f"import sys\n{code}\nimport json\n"
+             f"print(json.dumps({{n: n in sys.modules for n in {list(names)!r}}}))")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+FIRST_SAMPLE = ("from workbench import Grampa, Vocabulary\n"
+                "Grampa(Vocabulary(['a', 'b', 'ab']), tau=2.0, seed=0).sample('abab')")
+
+
+def test_first_sample_skips_scipy_linalg_and_f2py():
+    """numba's start-up BLAS probe is answered without importing SciPy's linear algebra
+    (and, through its array-API shim, numpy.f2py): ~0.2 s of the cold start."""
+    loaded = _modules_after(FIRST_SAMPLE, ("numba.np.arraymath", "scipy.linalg",
+                                           "scipy.linalg.cython_blas", "numpy.f2py"))
+    assert loaded == {"numba.np.arraymath": True, "scipy.linalg": False,
+                      "scipy.linalg.cython_blas": False, "numpy.f2py": False}
+
+
+def test_kernels_needing_blas_still_compile_and_run_after_the_first_sample():
+    code = (FIRST_SAMPLE + "\nimport numpy as np\nfrom numba import njit\n"
+            "@njit\ndef f(a, b):\n    return np.dot(a, b), np.linalg.solve(a, b), a @ b\n"
+            "a = np.array([[2.0, 1.0], [1.0, 3.0]]); b = np.array([1.0, 2.0])\n"
+            "d, x, m = f(a, b)\n"
+            "assert d.tolist() == [4.0, 7.0] and m.tolist() == [4.0, 7.0]\n"
+            "assert np.allclose(x, [0.2, 0.6])\n"
+            "import numba.np.arraymath as am\nassert am._HAVE_BLAS is False\n")
+    loaded = _modules_after(code, ("scipy.linalg.cython_blas", "scipy.linalg.cython_lapack"))
+    assert loaded == {"scipy.linalg.cython_blas": True, "scipy.linalg.cython_lapack": True}
+
+
+def test_blas_probe_untouched_when_scipy_blas_is_already_loaded():
+    code = ("import scipy.linalg.cython_blas\n" + FIRST_SAMPLE
+            + "\nimport numba.np.arraymath as am\nassert am._HAVE_BLAS is True\n")
+    assert _modules_after(code, ("scipy.linalg.cython_blas",)) == {
+        "scipy.linalg.cython_blas": True}
+
+
+def test_blas_probe_block_is_lifted():
+    """The ``None`` placed in ``sys.modules`` for the probe is gone after the import."""
+    code = "import workbench._core.config as c\nassert c.BLAS_PROBE not in sys.modules\n"
+    assert _modules_after(code, ("numba.np.arraymath",)) == {"numba.np.arraymath": True}
+
+
+def test_cli_exit_keeps_its_output_and_code():
+    """``python -m workbench`` freezes the GC before exiting: output and codes intact."""
+    args = ["sample", "-n", "3", "--seed", "1", "--space", "hello", "tokens"]
+    out = subprocess.run([sys.executable, "-m", "workbench", *args], cwd=ROOT,
+                         capture_output=True, text=True)
+    import contextlib
+    import io
+
+    from workbench.__main__ import main
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        code = main(args)
+    assert (out.returncode, out.stdout) == (0, buffer.getvalue()) and code == 0
+    assert len(out.stdout.splitlines()) == 6
+    bad = subprocess.run([sys.executable, "-m", "workbench", "sample", "--tau", "0", "x"],
+                         cwd=ROOT, capture_output=True, text=True)
+    assert bad.returncode == 2 and "error" in bad.stderr

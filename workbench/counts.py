@@ -161,6 +161,13 @@ def as_counts(counts: Mapping[str, int] | str | os.PathLike, *,
                         f"not {type(counts).__name__}")
     if not counts:
         raise ValueError(f"{name} is empty: nothing to learn from (empty corpus)")
+    values = counts.values()
+    # Fast path, one C-level pass per check: plain str keys, plain int counts in range. Any
+    # other table (np.integer counts, subclasses, a bad entry) takes the loop below, which
+    # accepts or names the first bad entry exactly as before.
+    if ({*map(type, counts)} == {str} and {*map(type, values)} == {int} and "" not in counts
+            and 0 < min(values) and max(values) <= MAX_COUNT):
+        return dict(counts.items())
     out: dict[str, int] = {}
     for chunk, count in counts.items():
         if not isinstance(chunk, str):

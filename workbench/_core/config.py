@@ -25,6 +25,7 @@ import hashlib
 import os
 import re
 import shutil
+import sys
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -178,6 +179,38 @@ def remove_per_hash_directories() -> list[str]:
 
 if DependencyKeyedLocator not in _numba_caching.CacheImpl._locator_classes:
     _numba_caching.CacheImpl._locator_classes.insert(0, DependencyKeyedLocator)
+
+#: The module numba's CPU target probes for BLAS when it starts (``numba.np.arraymath``).
+BLAS_PROBE = "scipy.linalg.cython_blas"
+
+
+def _import_arraymath_without_blas_probe() -> None:
+    """Import ``numba.np.arraymath`` while its start-up BLAS probe is told "no SciPy".
+
+    The first kernel of a process (even one loaded from the cache) starts numba's CPU
+    target, which imports ``numba.np.arraymath``; at import that module runs
+    ``_HAVE_BLAS = _check_blas()``, an ``import scipy.linalg.cython_blas`` that pulls in all
+    of ``scipy.linalg`` and, through SciPy's array-API shim, ``numpy.f2py`` (~0.2 s, half
+    the cold start of a first GRaMPa sample). The flag decides one thing only: whether
+    ``np.convolve`` / ``np.correlate`` *compiled in numba* use BLAS for their inner product
+    (no kernel of this package calls them). So the probe runs with ``sys.modules`` holding
+    ``None`` for that one module — Python's documented way to make an import fail at once —
+    and the entry is removed right after. Nothing of numba is patched: ``np.dot``,
+    ``@`` and ``np.linalg`` in kernels still call numba's ``ensure_blas`` /
+    ``ensure_lapack`` when they compile, which import the real SciPy modules then (tested in
+    ``tests/test_coldstart.py``). If SciPy's BLAS module is already loaded, nothing is done.
+    """
+    if "numba.np.arraymath" in sys.modules or BLAS_PROBE in sys.modules:
+        return
+    sys.modules[BLAS_PROBE] = None  # type: ignore[assignment]
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        if sys.modules.get(BLAS_PROBE, 0) is None:
+            del sys.modules[BLAS_PROBE]
+
+
+_import_arraymath_without_blas_probe()
 
 JIT = {"cache": True, "nogil": True, "fastmath": False, "error_model": "numpy"}
 JIT_PARALLEL = {**JIT, "parallel": True}

@@ -16,6 +16,8 @@ Pair bookkeeping (all rows grow by doubling):
   entry whose count differs from ``P[pid, count]`` is pushed back with the true count. Counts
   of existing pairs only ever fall (new occurrences only arise next to a new token, and those
   pairs are new), so a stored count is an upper bound and the first valid pop is the maximum.
+  Pairs a batch examined but found unsafe wait in a sorted side list until the next batch
+  (see :func:`train_steps`) instead of going back through the heap.
 
 A merge visits only the chunks on the merged pair's list; in each it subtracts the counts of
 the pairs in a window around the merge sites (one symbol either side, widened to whole runs
@@ -148,29 +150,38 @@ def _better(heap, i, j):
 
 @njit(**JIT)
 def _heap_push(heap, n, count, key, pid):
-    """Push ``(count, key, pid)`` onto the heap of size ``n``; return the (grown) heap."""
+    """Push ``(count, key, pid)`` onto the heap of size ``n``; return the (grown) heap.
+
+    Sift-up with a hole: parents that rank below the new entry move down one level and the
+    entry is written once, where the swap-based sift would have left it (same layout).
+    """
     heap = _grow_rows(heap, n + 1)
-    heap[n, 0] = count
-    heap[n, 1] = key
-    heap[n, 2] = pid
     i = n
     while i > 0:
         parent = (i - 1) >> 1
-        if not _better(heap, i, parent):
+        pc = heap[parent, 0]
+        if not (count > pc or (count == pc and key < heap[parent, 1])):
             break
-        for f in range(3):
-            heap[i, f], heap[parent, f] = heap[parent, f], heap[i, f]
+        heap[i, 0] = pc
+        heap[i, 1] = heap[parent, 1]
+        heap[i, 2] = heap[parent, 2]
         i = parent
+    heap[i, 0] = count
+    heap[i, 1] = key
+    heap[i, 2] = pid
     return heap
 
 
 @njit(**JIT)
 def _heap_pop(heap, n):
-    """Remove the top of a heap of size ``n`` (> 0); return ``(count, key, pid)``."""
+    """Remove the top of a heap of size ``n`` (> 0); return ``(count, key, pid)``.
+
+    Sift-down of the last entry with a hole (children that outrank it move up; it is
+    written once): the same layout as swapping it down level by level.
+    """
     count, key, pid = heap[0, 0], heap[0, 1], heap[0, 2]
     n -= 1
-    for f in range(3):
-        heap[0, f] = heap[n, f]
+    xc, xk, xp = heap[n, 0], heap[n, 1], heap[n, 2]
     i = 0
     while True:
         left = 2 * i + 1
@@ -179,11 +190,16 @@ def _heap_pop(heap, n):
         best = left
         if left + 1 < n and _better(heap, left + 1, left):
             best = left + 1
-        if not _better(heap, best, i):
+        bc = heap[best, 0]
+        if not (bc > xc or (bc == xc and heap[best, 1] < xk)):
             break
-        for f in range(3):
-            heap[i, f], heap[best, f] = heap[best, f], heap[i, f]
+        heap[i, 0] = bc
+        heap[i, 1] = heap[best, 1]
+        heap[i, 2] = heap[best, 2]
         i = best
+    heap[i, 0] = xc
+    heap[i, 1] = xk
+    heap[i, 2] = xp
     return count, key, pid
 
 
@@ -407,6 +423,15 @@ def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):
     sc = state.sc
     nonoverlap = cfg.nonoverlap
     target = cfg.target
+    # Pairs a batch found unsafe wait in ``side[sh:sn]`` rather than in the heap: they were
+    # popped in order, so they are sorted (count descending, tie key ascending) and at least
+    # as good as anything left unpopped; the next batch takes the better of the heap's top
+    # and the side list's head. The stored entries are the same multiset as if they had been
+    # pushed back, so every pop (and every merge) is the same; only the heap work is saved.
+    # (Entries of equal count and tie key are the same pair: the tie key is its rank pair.)
+    side = np.empty((0, 3), dtype=np.int64)
+    sh = 0
+    sn = 0
     for _ in range(n_steps):
         remaining = target - sc[_S_NMERGES]
         if remaining <= 0 or sc[_S_EXHAUSTED] != 0:
@@ -423,9 +448,17 @@ def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):
         heap = state.heap
         top = np.empty(num, dtype=np.int64)
         k = 0
-        while k < num and sc[_S_HEAPN] > 0:
-            count, key, pid = _heap_pop(heap, sc[_S_HEAPN])
-            sc[_S_HEAPN] -= 1
+        while k < num and (sc[_S_HEAPN] > 0 or sh < sn):
+            from_side = sh < sn
+            if from_side and sc[_S_HEAPN] > 0:
+                hc = heap[0, 0]
+                from_side = side[sh, 0] > hc or (side[sh, 0] == hc and side[sh, 1] <= heap[0, 1])
+            if from_side:
+                count, key, pid = side[sh, 0], side[sh, 1], side[sh, 2]
+                sh += 1
+            else:
+                count, key, pid = _heap_pop(heap, sc[_S_HEAPN])
+                sc[_S_HEAPN] -= 1
             actual = P[pid, _C_COUNT]
             if actual <= 0 or P[pid, _C_PICKED] == batch_no:
                 continue
@@ -443,6 +476,8 @@ def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):
         # Code Block 1, lines 9-18: position-sensitive safety, keep searching after a skip.
         accept = np.empty(k, dtype=np.int64)
         n_acc = 0
+        waiting = np.empty((k + sn - sh, 3), dtype=np.int64)  # the next side list
+        n_wait = 0
         for t in range(k):
             pid = top[t]
             first = P[pid, _C_LEFT]
@@ -451,13 +486,21 @@ def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):
             seen[0, first] = batch_no
             seen[1, last] = batch_no
             if unsafe:
-                key = (rank[first] << 32) | rank[last]
-                heap = _heap_push(heap, sc[_S_HEAPN], P[pid, _C_COUNT], key, pid)
-                sc[_S_HEAPN] += 1
+                waiting[n_wait, 0] = P[pid, _C_COUNT]
+                waiting[n_wait, 1] = (rank[first] << 32) | rank[last]
+                waiting[n_wait, 2] = pid
+                n_wait += 1
             else:
                 accept[n_acc] = pid
                 n_acc += 1
-        state = _with_heap(state, heap)
+        for t in range(sh, sn):  # what this batch did not reach ranks below all it popped
+            waiting[n_wait, 0] = side[t, 0]
+            waiting[n_wait, 1] = side[t, 1]
+            waiting[n_wait, 2] = side[t, 2]
+            n_wait += 1
+        side = waiting
+        sh = 0
+        sn = n_wait
         for t in range(n_acc):
             pid = accept[t]
             m = sc[_S_NMERGES]
@@ -469,4 +512,8 @@ def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):
         batches_out[batch_no, 0] = n_acc
         batches_out[batch_no, 1] = k
         sc[_S_NBATCHES] += 1
-    return state
+    heap = state.heap
+    for t in range(sh, sn):  # the side list goes back into the heap between calls
+        heap = _heap_push(heap, sc[_S_HEAPN], side[t, 0], side[t, 1], side[t, 2])
+        sc[_S_HEAPN] += 1
+    return _with_heap(state, heap)

@@ -1,9 +1,11 @@
-"""Chunk counting: text → chunk→count table with the GPT-4 split pattern, at any scale.
+"""Chunk counting: text → chunk→count table with a split pattern, at any scale.
 
 :func:`count_chunks` splits text into *chunks* with the GPT-4 pretokenisation pattern
-(:data:`workbench.bpe.pattern.GPT4_PATTERN`; the numba pretokeniser of
-:mod:`workbench.bpe.split`, equal to ``regex.findall``) and counts them in one numba pass per
-block (a hash table of distinct chunks; Python strings are made only for distinct chunks).
+(:data:`workbench.bpe.pattern.GPT4_PATTERN`, the default) or GPT-2's (``pattern="gpt2"``)
+— the numba pretokeniser of :mod:`workbench.bpe.split`, equal to ``regex.findall`` — and
+counts them in one numba pass per block (a hash table of distinct chunks; Python strings
+are made only for distinct chunks). A user regex (``pattern=r"..."``) is counted with
+:mod:`regex` instead, one whole text or file per unit of work (see *User patterns*).
 The same counting runs three ways, with identical results (same dict, same order):
 
 * in the calling thread (``processes=1``);
@@ -19,7 +21,7 @@ whatever the file size (up to the caveat under *Block cuts*). In-memory texts (a
 
 **Block cuts.** A block may only end where the pattern itself always ends a chunk and the
 chunking of what follows does not depend on what precedes (the pattern has no look-behind).
-Two kinds of positions qualify, and blocks are cut only there:
+For the GPT-4 pattern two kinds of positions qualify, and blocks are cut only there:
 
 * after a ``"\\n"`` that is followed by a non-whitespace character (the chunk holding the
   newline always ends there), and
@@ -31,6 +33,22 @@ position, found from the range's nominal offsets by each task on its own, so nei
 tasks agree on the cut without talking to each other. A text with no such position (a
 single line without spaces, a file whose every line starts with whitespace) is counted as
 one block: correct, but not split.
+
+**GPT-2 cuts.** GPT-2's ``\\s+(?!\\S)`` leaves the last whitespace character of a run
+before ``\\S`` to a chunk of its own (``"\\n\\nA"`` → ``"\\n"``, ``"\\n"``, ``"A"``), so a
+block may not end after a run of two or more whitespace characters (GPT-4's
+``\\s*[\\r\\n]`` keeps ``"\\n\\n"`` whole, hence its first kind of cut). With
+``pattern="gpt2"`` blocks are cut only between ``\\S`` and non-line-break whitespace, or
+after a ``"\\n"`` that follows ``\\S`` and precedes ``\\S``; and a file is one unit of
+work (still streamed in blocks, memory bounded, but not split across threads: several
+files run in parallel).
+
+**User patterns.** For any other regex nothing guarantees a safe cut, so each text and
+each file is one unit of work, split by :func:`workbench.bpe.split_patterns.split_with_gaps`
+(the matches, and the stretches the pattern leaves unmatched as chunks of their own, as
+:meth:`BPEModel.split <workbench.bpe.model.BPEModel.split>` cuts text). A file is then
+read whole (streamed in pieces, joined before splitting): memory grows with the largest
+file. Several files or texts still run in parallel.
 
 **Undecodable bytes.** Files are read as UTF-8 (no BOM stripping, no newline translation:
 ``"\\r\\n"`` stays two characters). With ``errors="strict"`` (the default) an invalid byte
@@ -49,8 +67,7 @@ On a Dask cluster (``pip install "tokenisation-workbench[scale]"``; every worker
                              block_size=64 << 20, freq_cutoff=2, out="counts.tsv")
 
 This module does not train anything, does not pick stop words (the trainer takes the
-``stop_list_size`` most common chunks of the table), does not normalise Unicode and
-does not split on any pattern but GPT-4's (the block cuts above are proven for it only).
+``stop_list_size`` most common chunks of the table) and does not normalise Unicode.
 
 Example
 -------
@@ -79,6 +96,7 @@ from .._core.config import JIT
 from .._core.validate import check_choice, check_int
 from ..counts import as_counts, write_counts
 from .split import chunk_end, class_table, code_points
+from .split_patterns import NAMED_PATTERNS, resolve_pattern, split_with_gaps
 
 __all__ = ["DEFAULT_BLOCK_SIZE", "TextDecodeError", "apply_freq_cutoff", "count_chunks"]
 
@@ -98,6 +116,8 @@ _READ = 1 << 20
 # Positions where a block may be cut (see the module docstring): after "\n" before \S, or
 # between \S and whitespace that is not a line break.
 _CUT = regex.compile(r"(?<=\n)(?=\S)|(?<=\S)(?=[^\S\r\n])")
+# The same for GPT-2: a "\n" cut only after \S (see "GPT-2 cuts" in the module docstring).
+_CUT_GPT2 = regex.compile(r"(?<=\S\n)(?=\S)|(?<=\S)(?=[^\S\r\n])")
 _NON_SPACE = regex.compile(r"\S")
 
 
@@ -114,11 +134,13 @@ class TextDecodeError(UnicodeDecodeError):
 
 
 # --------------------------------------------------------------------------- blocks
-def _safe_blocks(pieces: Iterable[str], size: int) -> Iterator[str]:
+def _safe_blocks(pieces: Iterable[str], size: int, cut: regex.Pattern = _CUT
+                 ) -> Iterator[str]:
     """Concatenate ``pieces`` and cut the text again into blocks of about ``size`` characters.
 
-    Every block but the last has at least ``size`` characters and ends at a safe cut, so
-    counting block by block equals counting the whole text.
+    Every block but the last has at least ``size`` characters and ends at a safe cut
+    (``cut``: GPT-4's by default, ``_CUT_GPT2`` for GPT-2), so counting block by block
+    equals counting the whole text.
 
     >>> list(_safe_blocks(["ab c", "d\\n", " e\\nf"], 2))
     ['ab', ' cd\\n e\\n', 'f']
@@ -134,7 +156,7 @@ def _safe_blocks(pieces: Iterable[str], size: int) -> Iterator[str]:
             continue
         text = "".join(parts)
         start = 0
-        while (match := _CUT.search(text, searched)) is not None:
+        while (match := cut.search(text, searched)) is not None:
             yield text[start:match.start()]
             start = match.start()
             searched = start + size
@@ -233,23 +255,31 @@ def _range_text(path: str, start: int, stop: int | None, errors: str) -> Iterato
 def _count_task(task: tuple, counter: Counter[str] | None = None) -> Counter[str]:
     """Count one unit of work into ``counter`` (a new one by default) and return it.
 
-    ``task`` is ``("text", str, size)`` or ``("file", path, start, stop, errors, size)``.
-    Module-level so that worker processes and Dask can pickle it by name.
+    ``task`` is ``("text", str, size, pattern)`` or ``("file", path, start, stop, errors,
+    size, pattern)``; ``pattern`` is ``"gpt4"``, ``"gpt2"`` or a user regex (then the task
+    is a whole text or file, split with :mod:`regex`). Module-level so that worker
+    processes and Dask can pickle it by name.
 
-    >>> dict(_count_task(("text", "to be, or not to be", 4)))
+    >>> dict(_count_task(("text", "to be, or not to be", 4, "gpt4")))
     {'to': 1, ' be': 2, ',': 1, ' or': 1, ' not': 1, ' to': 1}
+    >>> dict(_count_task(("text", "to be, or", 4, r"\\w+")))
+    {'to': 1, ' ': 1, 'be': 1, ', ': 1, 'or': 1}
     """
     if task[0] == "text":
-        pieces: Iterable[str] = (task[1],)
-        size = task[2]
+        _, text, size, pattern = task
+        pieces: Iterable[str] = (text,)
     else:
-        _, path, start, stop, errors, size = task
+        _, path, start, stop, errors, size, pattern = task
         pieces = _range_text(path, start, stop, errors)
     if counter is None:
         counter = Counter()
+    if pattern not in NAMED_PATTERNS:
+        counter.update(split_with_gaps(resolve_pattern(pattern)[2], "".join(pieces)))
+        return counter
     table = class_table()
-    for block in _safe_blocks(pieces, size):
-        starts, ends, counts = _count_block(code_points(block), table)
+    gpt4 = pattern == "gpt4"
+    for block in _safe_blocks(pieces, size, _CUT if gpt4 else _CUT_GPT2):
+        starts, ends, counts = _count_block(code_points(block), table, gpt4)
         counter.update(dict(zip([block[a:b] for a, b in zip(starts.tolist(), ends.tolist())],
                                 counts.tolist())))
     return counter
@@ -261,9 +291,9 @@ _FNV_P = np.uint64(0x100000001B3)
 
 
 @njit(**JIT)
-def _count_block(cps, table):
-    """Distinct GPT-4 chunks of ``cps`` with counts: ``(starts, ends, counts)`` of their
-    first occurrences, in order of first occurrence.
+def _count_block(cps, table, gpt4):
+    """Distinct chunks (GPT-4 pattern if ``gpt4`` else GPT-2) of ``cps`` with counts:
+    ``(starts, ends, counts)`` of their first occurrences, in order of first occurrence.
 
     Open addressing on an FNV-1a hash of the code points; a slot is one 32-byte row
     ``hash, start, end, count`` (one cache line per probe), chunks compared code point by
@@ -275,7 +305,7 @@ def _count_block(cps, table):
     m = 0
     i = 0
     while i < n:
-        e = chunk_end(cps, i, n, table, True)
+        e = chunk_end(cps, i, n, table, gpt4)
         h = _FNV
         for k in range(i, e):
             h = (h ^ np.uint64(cps[k])) * _FNV_P
@@ -370,22 +400,26 @@ def _check_texts(texts: object) -> list[str]:
     return texts
 
 
-def _plan(paths: list[str], texts: list[str], block_size: int,
-          errors: str) -> tuple[int, Iterator[tuple[tuple, int]]]:
-    """Total input size and a lazy stream of ``(task, size)`` units of work."""
+def _plan(paths: list[str], texts: list[str], block_size: int, errors: str,
+          pattern: str = "gpt4") -> tuple[int, Iterator[tuple[tuple, int]]]:
+    """Total input size and a lazy stream of ``(task, size)`` units of work (whole texts
+    and files for a user pattern, which has no proven safe cut; whole files for GPT-2,
+    whose byte ranges would need cuts after ``\\S\\n``, see the module docstring)."""
     sizes = [os.path.getsize(path) for path in paths]
     total = sum(sizes) + sum(len(text) for text in texts)
     scan = min(block_size, DEFAULT_BLOCK_SIZE)
+    whole = pattern not in NAMED_PATTERNS
+    cut = _CUT if pattern == "gpt4" else _CUT_GPT2
 
     def tasks() -> Iterator[tuple[tuple, int]]:
         for path, size in zip(paths, sizes):
-            starts = list(range(0, size, block_size)) or [0]
+            starts = [0] if pattern != "gpt4" else (list(range(0, size, block_size)) or [0])
             for i, start in enumerate(starts):
                 stop = starts[i + 1] if i + 1 < len(starts) else None
-                yield ("file", path, start, stop, errors, scan), (stop or size) - start
+                yield ("file", path, start, stop, errors, scan, pattern), (stop or size) - start
         for text in texts:
-            for block in _safe_blocks((text,), block_size):
-                yield ("text", block, scan), len(block)
+            for block in ((text,) if whole else _safe_blocks((text,), block_size, cut)):
+                yield ("text", block, scan, pattern), len(block)
 
     return total, tasks()
 
@@ -468,8 +502,9 @@ def count_chunks(paths: str | os.PathLike | Iterable[str | os.PathLike] = (), *,
                  processes: int | None = None, block_size: int = DEFAULT_BLOCK_SIZE,
                  errors: str = "strict", client: object | None = None,
                  progress: bool | None = None,
-                 out: str | os.PathLike | None = None) -> dict[str, int]:
-    """Count the GPT-4-pattern chunks of text files and/or in-memory texts.
+                 out: str | os.PathLike | None = None,
+                 pattern: str = "gpt4") -> dict[str, int]:
+    """Count the chunks (GPT-4 pattern by default) of text files and/or in-memory texts.
 
     Parameters
     ----------
@@ -499,6 +534,11 @@ def count_chunks(paths: str | os.PathLike | Iterable[str | os.PathLike] = (), *,
     out : path, optional
         Also write the table there as ``chunk<TAB>count`` TSV (:func:`workbench.counts.
         write_counts`; an empty table is refused).
+    pattern : str
+        The split pattern: ``"gpt4"`` (default), ``"gpt2"`` (numba pretokeniser, equal to
+        ``regex.findall``) or a user regex (:mod:`regex`; one unit of work per text or
+        file, unmatched stretches kept as chunks, see the module docstring). Train with
+        the same pattern: ``train_bpe(table, ..., pattern=pattern)``.
 
     Returns
     -------
@@ -511,8 +551,8 @@ def count_chunks(paths: str | os.PathLike | Iterable[str | os.PathLike] = (), *,
     TypeError
         Wrong argument types.
     ValueError
-        Bad values (``freq_cutoff < 1``, ``block_size < 1``, unknown ``errors``), or neither
-        ``paths`` nor ``texts`` given.
+        Bad values (``freq_cutoff < 1``, ``block_size < 1``, unknown ``errors``, a
+        ``pattern`` that does not compile), or neither ``paths`` nor ``texts`` given.
     FileNotFoundError
         A path that is not a file.
     TextDecodeError
@@ -523,8 +563,11 @@ def count_chunks(paths: str | os.PathLike | Iterable[str | os.PathLike] = (), *,
     --------
     >>> count_chunks(texts=["See you at 12:30.", "See you!"], processes=1)
     {' you': 2, 'See': 2, ' ': 1, ' at': 1, '!': 1, '.': 1, '12': 1, '30': 1, ':': 1}
+    >>> count_chunks(texts=["year 12345"], pattern="gpt2", processes=1)
+    {' 12345': 1, 'year': 1}
     """
     freq_cutoff = check_int(freq_cutoff, "freq_cutoff", minimum=1)
+    pattern = resolve_pattern(pattern)[0]
     block_size = check_int(block_size, "block_size", minimum=1)
     errors = check_choice(errors, "errors", _ERRORS)
     if processes is not None:
@@ -538,7 +581,7 @@ def count_chunks(paths: str | os.PathLike | Iterable[str | os.PathLike] = (), *,
     if not path_list and texts is None:
         raise ValueError("nothing to count: give paths and/or texts=[...]")
 
-    total, tasks = _plan(path_list, text_list, block_size, errors)
+    total, tasks = _plan(path_list, text_list, block_size, errors, pattern)
     if processes is None:
         processes = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
             else (os.cpu_count() or 1)

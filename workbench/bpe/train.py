@@ -37,10 +37,11 @@ from collections.abc import Mapping
 import numpy as np
 
 from .._core.validate import MEMORY_BUDGET, check_budget, check_choice, check_int
-from ..counts import as_counts, check_pair_total
+from ..counts import MAX_COUNT, as_counts, check_pair_total
 from . import _kernels as K
 from .bytelevel import HF_BYTE_RANK, to_bytelevel
 from .model import Batch, BPEModel
+from .split_patterns import resolve_pattern
 
 PAIR_COUNTING = ("nonoverlapping", "overlapping")
 #: Rough bytes of kernel state per symbol of the training table (pair rows, lists, hash, heap).
@@ -115,6 +116,17 @@ def _chunk_bytes(chunk: str) -> bytes:
                          f"position {err.start}); it has no UTF-8 bytes") from None
 
 
+def _check_pair_total(table: dict[str, int]) -> None:
+    """:func:`workbench.counts.check_pair_total`, skipped when a cheap bound settles it.
+
+    A chunk of ``c`` characters has at most ``4c`` UTF-8 bytes, so
+    ``Σ count · (bytes − 1) <= Σ count · (4 · longest − 1)``; when that bound fits in int64
+    the exact sum does too (same verdict, without encoding every chunk).
+    """
+    if sum(table.values()) * (4 * max(map(len, table)) - 1) > MAX_COUNT:
+        check_pair_total(table)
+
+
 def _show_progress(progress: bool | None, target: int) -> bool:
     if progress is None:
         return target >= 4096 and sys.stderr.isatty()
@@ -134,6 +146,7 @@ def train_bpe(
     stop_list_size: int = 0,
     freq_cutoff: int = 1,
     progress: bool | None = None,
+    pattern: str = "gpt4",
 ) -> BPEModel:
     """Train a byte-level BPE model on a chunk→count table.
 
@@ -158,10 +171,18 @@ def train_bpe(
         Chunks occurring fewer times are dropped before training (§2.2); 1 keeps all.
     progress : bool or None
         tqdm progress bar; ``None`` shows it for long runs on a terminal.
+    pattern : str
+        The split pattern of the returned model: ``"gpt4"`` (default), ``"gpt2"`` or a
+        user regex (:mod:`workbench.bpe.split_patterns`). Use the pattern the table was
+        counted with (:func:`~workbench.bpe.counting.count_chunks` takes the same
+        argument): training only sees the chunks, encoding cuts text with this pattern.
 
     Returns
     -------
     BPEModel
+        Built by the trusted constructor path (``BPEModel._from_trained``: the merges
+        come from the kernel, so the constructor's per-merge checks are skipped; the
+        model equals the one the public constructor builds from the same merges).
 
     Raises
     ------
@@ -186,8 +207,9 @@ def train_bpe(
     check_int(freq_cutoff, "freq_cutoff", minimum=1)
     check_int(vocab_size, "vocab_size", minimum=256 + stop_list_size,
               maximum=2**30, why=" (ids are int32)")
+    pattern = resolve_pattern(pattern)[0]
     table = as_counts(counts)
-    check_pair_total(table)
+    _check_pair_total(table)
     stop, kept = select_chunks(table, stop_list_size, freq_cutoff)
     target = vocab_size - 256 - len(stop)
     params = {"batch": batch, "cap_divisor": cap_divisor, "max_batch_size": max_batch_size,
@@ -207,7 +229,7 @@ def train_bpe(
     check_budget(n_pos * _BYTES_PER_SYMBOL + target * 64, "BPE training state",
                  budget=MEMORY_BUDGET, hint=" (raise freq_cutoff to train on fewer chunks)")
     if target == 0:
-        return BPEModel([], stop, batches=[], params=params)
+        return BPEModel([], stop, batches=[], params=params, pattern=pattern)
     # byte length of every chunk, vectorised: UTF-8 length of each code point, summed per chunk
     points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
     width = 1 + (points >= 0x80).astype(np.int64) + (points >= 0x800) + (points >= 0x10000)
@@ -217,7 +239,7 @@ def train_bpe(
     if not keys or int(np.max(np.diff(cstart))) < 2:
         warnings.warn("no chunk of two or more bytes: no pair to merge, no merges made",
                       BPEExhaustedWarning, stacklevel=2)
-        return BPEModel([], stop, batches=[], params=params)
+        return BPEModel([], stop, batches=[], params=params, pattern=pattern)
     sym = np.frombuffer(data, dtype=np.uint8).astype(np.int32)
     ccnt = np.fromiter(kept.values(), dtype=np.int64, count=len(keys))
     rank = np.arange(256 + target, dtype=np.int64)
@@ -251,14 +273,11 @@ def train_bpe(
         warnings.warn(f"ran out of pairs after {n_merges} merges: vocabulary has "
                       f"{256 + len(stop) + n_merges} tokens, not vocab_size={vocab_size}",
                       BPEExhaustedWarning, stacklevel=2)
-    tokens: list[bytes] = [bytes([b]) for b in range(256)]
-    merges = []
-    for left, right in merges_out[:n_merges].tolist():
-        merges.append((tokens[left], tokens[right]))
-        tokens.append(tokens[left] + tokens[right])
+    model = BPEModel._from_trained(merges_out[:n_merges], stop, params=params,
+                                   pattern=pattern)
     batches, first = [], 0
     for size, searched in batches_out[:n_batches].tolist():
-        batches.append(Batch(size, searched, tuple(merges[first:first + size])))
+        batches.append(Batch(size, searched, tuple(model.merges[first:first + size])))
         first += size
-    return BPEModel(merges, stop, batches=batches, params=params,
-                    merge_symbols=merges_out[:n_merges].tolist())
+    model.batches = batches
+    return model
