@@ -32,7 +32,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._core.rng import base_seed, next_double, stream_state
-from .._core.validate import check_int, check_real
+from .._core.validate import check_int, check_real, check_work
 from ..lattice import SegmentationError, check_vocab, check_word
 from ..vocab import Vocabulary
 from .interface import TokenSampler, as_words
@@ -40,6 +40,11 @@ from .interface import TokenSampler, as_words
 #: Largest ``k`` accepted (SentencePiece's own limit is far higher; lists are cached).
 MAX_NBEST = 1024
 _CACHE_SIZE = 200_000
+#: Units per second of :func:`kbest_segmentations`' cost model, measured on its worst case
+#: (tokens "a" ... "a" * 16 favouring one-character tokens: 3,000 characters at k = 1 in
+#: 3.1 s, 1,500 at k = 4 in 3.4 s); on the 8k ULM vocabulary the estimate is ~10x the time
+#: (``"▁" + "ab" * 4000``: k = 1 in 2.3 s, so words up to ~8,600 characters pass at k = 1).
+KBEST_RATE = 1e9
 
 
 def kbest_segmentations(word: str, score: dict[str, float], longest: int, k: int
@@ -49,10 +54,24 @@ def kbest_segmentations(word: str, score: dict[str, float], longest: int, k: int
     A k-best Viterbi over the lattice: node ``j`` keeps its ``k`` best partial paths; ties
     go to fewer tokens, then to the lexicographically smaller length sequence.
 
+    Time: every arc ``(i, j)`` with ``j - i <= longest`` slices and looks up ``word[i:j]``
+    (``1400 + (j - i)`` units, as in :mod:`workbench.segmenters.deterministic`), and each
+    of up to ``k`` paths into ``i`` is copied with its length sequence (at most ``i``
+    entries, 50 units each), so the estimate is ``sum over l <= min(n, longest) of
+    (n-l+1)(1400 + l) + 50 k (n-l+1)(n-l)/2`` units at :data:`KBEST_RATE` per second
+    (an upper bound: it assumes every arc is a token and one-character tokens). Over the
+    time budget it raises :class:`~workbench._core.validate.BudgetError` before any work.
+
     >>> kbest_segmentations("ab", {"a": -1.0, "b": -1.0, "ab": -1.5}, 2, 3)
     [(-1.5, ('ab',)), (-2.0, ('a', 'b'))]
     """
     n = len(word)
+    top_length = min(n, longest)
+    check_work(sum((n - length + 1) * (1400 + length + 25 * k * (n - length))
+                   for length in range(1, top_length + 1)),
+               f"the {k} best segmentations of a {n}-character word (tokens up to "
+               f"{longest} characters)", rate=KBEST_RATE,
+               hint=" (split the word or lower nbest)")
     best: list[list[tuple[float, int, tuple[int, ...]]]] = [[(0.0, 0, ())]] + [[] for _ in range(n)]
     for j in range(1, n + 1):
         cands = []
