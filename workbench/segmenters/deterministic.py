@@ -29,6 +29,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .._core.cost import SLICE_RATE, slice_units
 from .._core.validate import check_choice, check_work
 from ..lattice import SegmentationError, check_vocab, check_word
 from ..vocab import Vocabulary
@@ -43,25 +44,18 @@ def _checked(word: str, vocab: Vocabulary) -> tuple[str, Vocabulary]:
     return word, vocab
 
 
-#: Rate of :func:`_check_slice_work`'s units on the reference machine: one slice and lookup
-#: costs ``1400 + l`` units for a slice of ``l`` characters (measured: ~0.7 µs per lookup
-#: plus ~0.5 ns per character; 3.2 M lookups of <= 16 characters in 2.2 s, 20,000 characters
-#: against 500 lengths in 8.6 s).
-SLICE_RATE = 2e9
-
-
 def _check_slice_work(word: str, vocab: Vocabulary, what: str) -> tuple[int, ...]:
     """The token lengths that fit in ``word``, longest first, after the time budget.
 
     Cost model of the plain-Python segmenters: at each of the ``n - l + 1`` positions a
-    token length ``l`` fits, one slice of ``l`` characters is hashed and looked up, so
-    ``sum over distinct token lengths l <= n of (n - l + 1)(l + 1400)`` units at
-    :data:`SLICE_RATE` per second (a 100,000-character token over a 100,000-character word
-    is refused at once instead of running for minutes).
+    token length ``l`` fits, one slice of ``l`` characters is hashed and looked up:
+    :func:`workbench._core.cost.slice_units` over the vocabulary's distinct token lengths,
+    at ``SLICE_RATE`` (2e9) units per second (longest match is charged its worst case).
+    2,000 token lengths over a 100,000-character word are refused at once (~240 s).
     """
     n = len(word)
     lengths = tuple(length for length in reversed(vocab.token_lengths) if length <= n)
-    check_work(sum((n - length + 1) * (length + 1400) for length in lengths),
+    check_work(slice_units(n, lengths),
                f"{what} of a {n}-character word with tokens of {len(lengths)} lengths up to "
                f"{lengths[0] if lengths else 0}", rate=SLICE_RATE,
                hint=" (split the word, or use DeterministicSegmenter.encode)")
