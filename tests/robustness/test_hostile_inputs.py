@@ -156,6 +156,10 @@ def _lengths_vocab(top: int) -> wb.Vocabulary:
     return wb.Vocabulary(tokens, scores=[-1.0] * len(tokens))
 
 
+def _long_token_grampa(n: int) -> wb.Grampa:
+    return wb.Grampa(wb.Vocabulary(["a", "b", "a" * n]), seed=0)
+
+
 def _greedtok_partition(word, tokens):
     from workbench.greedtok.objective import partition
     return partition(word, tokens)
@@ -206,6 +210,8 @@ TIME_REFUSED: dict[str, Callable[[], object]] = {
                                                                                  2_500_000),
     "ULMSampler.sample_many('▁a', 5*10**7)": lambda: wb.ULMSampler(_vocab()).sample_many(
         "\u2581a", 5 * 10**7),
+    "Grampa.encode(['a'*100000+'b']) with a 100,000-char token":
+        lambda: _long_token_grampa(100_000).encode(["a" * 100_000 + "b"]),
     "theory.lock_f2_by_partitions([4]*30+[8])":
         lambda: theory.lock_f2_by_partitions([4] * 30 + [8]),
 }
@@ -232,8 +238,11 @@ TIME_ANSWERED: dict[str, tuple[Callable[[], object], object]] = {
 #: name → (call just inside the cost model, call just outside), under EDGE_BUDGET seconds
 TIME_EDGE: dict[str, tuple[Callable[[], object], Callable[[], object]]] = {
     "ULMSampler.encode(long word)": (
-        lambda: wb.ULMSampler(_vocab()).encode(["\u2581" + "ab" * 700]),
-        lambda: wb.ULMSampler(_vocab()).encode(["\u2581" + "ab" * 1000])),
+        lambda: wb.ULMSampler(_vocab()).encode(["\u2581" + "ab" * 500]),
+        lambda: wb.ULMSampler(_vocab()).encode(["\u2581" + "ab" * 700])),
+    "Grampa.encode(a long word over a long token)": (
+        lambda: _long_token_grampa(7000).encode(["a" * 7000 + "b"]),
+        lambda: _long_token_grampa(9000).encode(["a" * 9000 + "b"])),
     "UnigramRejectionSampler.sample_many(w, n)": (
         lambda: _unigram_rejection().sample_many(_WORD, 20),
         lambda: _unigram_rejection().sample_many(_WORD, 40)),
