@@ -212,6 +212,10 @@ TIME_REFUSED: dict[str, Callable[[], object]] = {
         "\u2581a", 5 * 10**7),
     "Grampa.encode(['a'*100000+'b']) with a 100,000-char token":
         lambda: _long_token_grampa(100_000).encode(["a" * 100_000 + "b"]),
+    "count_segmentations('a'*100000+'b') with a 100,000-char token":
+        lambda: wb.count_segmentations("a" * 100_000 + "b", _long_token_grampa(100_000).vocab),
+    "Grampa.sample_lengths('a'*100000+'b', 2) with a 100,000-char token":
+        lambda: _long_token_grampa(100_000).sample_lengths("a" * 100_000 + "b", 2),
     "theory.lock_f2_by_partitions([4]*30+[8])":
         lambda: theory.lock_f2_by_partitions([4] * 30 + [8]),
 }
@@ -241,8 +245,11 @@ TIME_EDGE: dict[str, tuple[Callable[[], object], Callable[[], object]]] = {
         lambda: wb.ULMSampler(_vocab()).encode(["\u2581" + "ab" * 500]),
         lambda: wb.ULMSampler(_vocab()).encode(["\u2581" + "ab" * 700])),
     "Grampa.encode(a long word over a long token)": (
-        lambda: _long_token_grampa(7000).encode(["a" * 7000 + "b"]),
-        lambda: _long_token_grampa(9000).encode(["a" * 9000 + "b"])),
+        lambda: _long_token_grampa(5000).encode(["a" * 5000 + "b"]),
+        lambda: _long_token_grampa(7000).encode(["a" * 7000 + "b"])),
+    "count_segmentations(a long word over a long token)": (
+        lambda: wb.count_segmentations("a" * 5000 + "b", _long_token_grampa(5000).vocab),
+        lambda: wb.count_segmentations("a" * 7000 + "b", _long_token_grampa(7000).vocab)),
     "UnigramRejectionSampler.sample_many(w, n)": (
         lambda: _unigram_rejection().sample_many(_WORD, 20),
         lambda: _unigram_rejection().sample_many(_WORD, 40)),
@@ -268,8 +275,9 @@ def test_time_probe_is_refused_at_once(name):
 
     call = TIME_REFUSED[name]
     call_warm = name.startswith(("ULM", "Grampa", "Unigram"))  # build the vocabulary first
-    if call_warm:
-        _vocab().trie  # noqa: B018 - build the cached trie outside the timed call
+    if call_warm:  # build the cached trie and load the kernels outside the timed call
+        _vocab().trie  # noqa: B018
+        _unigram_rejection().expected_trials("\u2581ab")
     t0 = time.perf_counter()
     with pytest.raises((BudgetError, ValueError)) as info:
         call()

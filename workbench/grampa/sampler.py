@@ -33,6 +33,7 @@ from ..lattice import (
     check_direction,
     check_ell_min,
     check_vocab,
+    check_walk,
     check_word,
     code_points,
     count_segmentations,
@@ -71,12 +72,6 @@ def _joined(words: list[str]) -> str:
                 raise TypeError(f"word {k} is {type(w).__name__}, not str") from None
         raise
 
-
-#: Units per second of the batch walk's time model, checked when a word is longer than
-#: ``fused.SHORT_WORD``: each word of ``n`` characters walks the trie from every position
-#: to depth ``min(n, longest token)`` at most, ``n · min(n, longest)`` units (measured:
-#: "a" * 40,000 against a 40,000-character token, 1.6e9 units, in 24 s).
-WALK_RATE = 6e7
 
 class Grampa:
     """GRaMPa sampler over a vocabulary: uniform at τ = 1, skewed otherwise.
@@ -149,6 +144,7 @@ class Grampa:
         if self.vocab.is_infinite and len(word) > MAX_INFINITE_LENGTH:
             raise ValueError(f"word has {len(word):,} characters; the infinite vocabulary "
                              f"is limited to {MAX_INFINITE_LENGTH:,} (O(n²) graph)")
+        check_walk([len(word)], self.vocab, "the graph of one word")
         return word
 
     def _fail(self, word: str) -> SegmentationError:
@@ -176,13 +172,7 @@ class Grampa:
             self._check_word(word_at(int(lengths.argmax())))  # raises the usual message
         check_budget(cps.shape[0] * _BYTES_PER_CHAR + n_words * 24,
                      f"a batch of {n_words:,} words ({cps.shape[0]:,} characters)")
-        if longest > fused.SHORT_WORD:  # only long words can make the walk explode
-            reach = lengths if self.vocab.is_infinite else np.minimum(
-                lengths, self.vocab.max_token_length or 0)
-            check_work(float(np.dot(lengths.astype(np.float64), reach)),
-                       f"sampling a batch of {n_words:,} words (longest {longest:,} "
-                       "characters)", rate=WALK_RATE,
-                       hint=" (split long words, or drop the vocabulary's longest tokens)")
+        check_walk(lengths, self.vocab, f"sampling a batch of {n_words:,} words")
         total = int(offsets[-1])
         out_len = np.zeros(max(total, 1), dtype=np.int32)
         out_id = np.full(max(total, 1), -1, dtype=np.int32)
