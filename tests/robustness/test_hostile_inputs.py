@@ -20,6 +20,7 @@ import resource
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 
 import numpy as np
@@ -134,6 +135,183 @@ def test_hostile_values_get_a_clear_error_or_a_result(name):
                 assert not np.isnan(result).any(), f"{name} with {value!r:.40} gave NaN"
     finally:
         signal.signal(signal.SIGALRM, previous)
+
+
+# --------------------------------------------------------------------------- time budgets
+# Issue 19, "time grows without refusal inside allowed caps": one mechanism
+# (workbench._core.validate.check_work, a per-entry cost model checked before any work).
+# TIME_REFUSED: hostile calls that must raise BudgetError (or the ValueError of a cap) within
+# REFUSE_SECONDS; TIME_ANSWERED: former probes that a faster exact algorithm now answers;
+# TIME_EDGE: under a budget scaled down to EDGE_BUDGET seconds, a call just inside the cost
+# model runs and one just outside is refused (so the budget is neither absurd nor loose).
+
+REFUSE_SECONDS = 1.0
+EDGE_BUDGET = 1.0
+_WORD = "\u2581internationalization"
+
+
+def _lengths_vocab(top: int) -> wb.Vocabulary:
+    """Tokens "a", "aa", ... of every length up to ``top`` (the worst case of slicing DPs)."""
+    tokens = ["a" * k for k in range(1, top + 1)]
+    return wb.Vocabulary(tokens, scores=[-1.0] * len(tokens))
+
+
+def _long_token_grampa(n: int) -> wb.Grampa:
+    return wb.Grampa(wb.Vocabulary(["a", "b", "a" * n]), seed=0)
+
+
+def _greedtok_partition(word, tokens):
+    from workbench.greedtok.objective import partition
+    return partition(word, tokens)
+
+
+def _verify_all_graphs(n):
+    from workbench.greedtok.reduction import verify_all_graphs
+    return verify_all_graphs(n)
+
+
+def _unigram_rejection():
+    from workbench.samplers.rejection import UnigramRejectionSampler
+    return UnigramRejectionSampler(_vocab(), seed=0)
+
+
+def _markov_samples(n, size):
+    from workbench.samplers.rejection import markov_rejection_samples
+    return markov_rejection_samples(n, size, seed=0)
+
+
+def _viterbi(word, vocab):
+    from workbench.segmenters import unigram_viterbi
+    return unigram_viterbi(word, vocab)
+
+
+def _longest(word, vocab):
+    from workbench.segmenters import longest_match
+    return longest_match(word, vocab)
+
+
+TIME_REFUSED: dict[str, Callable[[], object]] = {
+    "verify_all_graphs(10**6)": lambda: _verify_all_graphs(10**6),
+    "verify_all_graphs(7)": lambda: _verify_all_graphs(7),
+    "UnigramRejectionSampler.sample_many(w, 10**5)":
+        lambda: _unigram_rejection().sample_many(_WORD, 10**5),
+    "markov_rejection_samples(14, 180)": lambda: _markov_samples(14, 180),
+    "ULMSampler.encode(['▁'+'ab'*50000])":
+        lambda: wb.ULMSampler(_vocab()).encode(["\u2581" + "ab" * 50000]),
+    "ULMSampler(nbest=8).sample(4,000 chars)":
+        lambda: wb.ULMSampler(_vocab(), nbest=8).sample("\u2581" + "ab" * 2000),
+    "unigram_viterbi(2,000 lengths, 100,000 chars)":
+        lambda: _viterbi("a" * 100_000, _lengths_vocab(2000)),
+    "longest_match(2,000 lengths, 100,000 chars)":
+        lambda: _longest("a" * 100_000, _lengths_vocab(2000)),
+    "greedtok.partition('a'*20000, 3,000 lengths)":
+        lambda: _greedtok_partition("a" * 20_000, {"a" * k for k in range(2, 3001)}),
+    "Grampa.sample_many(w, 2_500_000)": lambda: wb.Grampa(_vocab()).sample_many(_WORD,
+                                                                                 2_500_000),
+    "ULMSampler.sample_many('▁a', 5*10**7)": lambda: wb.ULMSampler(_vocab()).sample_many(
+        "\u2581a", 5 * 10**7),
+    "Grampa.encode(['a'*100000+'b']) with a 100,000-char token":
+        lambda: _long_token_grampa(100_000).encode(["a" * 100_000 + "b"]),
+    "count_segmentations('a'*100000+'b') with a 100,000-char token":
+        lambda: wb.count_segmentations("a" * 100_000 + "b", _long_token_grampa(100_000).vocab),
+    "Grampa.sample_lengths('a'*100000+'b', 2) with a 100,000-char token":
+        lambda: _long_token_grampa(100_000).sample_lengths("a" * 100_000 + "b", 2),
+    "theory.lock_f2_by_partitions([4]*30+[8])":
+        lambda: theory.lock_f2_by_partitions([4] * 30 + [8]),
+}
+
+TIME_ANSWERED: dict[str, tuple[Callable[[], object], object]] = {
+    "theory.partition_count(128)": (lambda: theory.partition_count(128), 4351078600),
+    "theory.partition_count(90)": (lambda: theory.partition_count(90), 56634173),
+    "bounded_composition_count(16384, 16384)":
+        (lambda: theory.bounded_composition_count(16384, 16384).bit_length(), 16384),
+    "bounded_composition_count(65536, 3)":
+        (lambda: theory.bounded_composition_count(65536, 3) % 1000, None),
+    "unigram_viterbi with a 100,000-char token":
+        (lambda: len(_viterbi("a" * 100_000 + "b", wb.Vocabulary(
+            ["a", "b", "a" * 100_000], scores=[-1.0, -1.0, -2.0]))), 2),
+    "longest_match with a 100,000-char token":
+        (lambda: len(_longest("a" * 100_000 + "b", wb.Vocabulary(
+            ["a", "b", "a" * 100_000]))), 2),
+    "greedtok.partition('a'*20000, {'a'*20000})":
+        (lambda: _greedtok_partition("a" * 20_000, {"a" * 20_000}), 1),
+    "greedtok.partition('a'*20000, {'ab'})":
+        (lambda: _greedtok_partition("a" * 20_000, ["ab", "b"]), 20_000),
+}
+
+#: name → (call just inside the cost model, call just outside), under EDGE_BUDGET seconds
+TIME_EDGE: dict[str, tuple[Callable[[], object], Callable[[], object]]] = {
+    "ULMSampler.encode(long word)": (
+        lambda: wb.ULMSampler(_vocab()).encode(["\u2581" + "ab" * 500]),
+        lambda: wb.ULMSampler(_vocab()).encode(["\u2581" + "ab" * 700])),
+    "Grampa.encode(a long word over a long token)": (
+        lambda: _long_token_grampa(5000).encode(["a" * 5000 + "b"]),
+        lambda: _long_token_grampa(7000).encode(["a" * 7000 + "b"])),
+    "count_segmentations(a long word over a long token)": (
+        lambda: wb.count_segmentations("a" * 5000 + "b", _long_token_grampa(5000).vocab),
+        lambda: wb.count_segmentations("a" * 7000 + "b", _long_token_grampa(7000).vocab)),
+    "UnigramRejectionSampler.sample_many(w, n)": (
+        lambda: _unigram_rejection().sample_many(_WORD, 20),
+        lambda: _unigram_rejection().sample_many(_WORD, 40)),
+    "Grampa.sample_many(w, n)": (
+        lambda: wb.Grampa(_vocab()).sample_many(_WORD, 50_000),
+        lambda: wb.Grampa(_vocab()).sample_many(_WORD, 80_000)),
+    "unigram_viterbi(200 lengths)": (lambda: _viterbi("a" * 6000, _lengths_vocab(200)),
+                                     lambda: _viterbi("a" * 8000, _lengths_vocab(200))),
+    "longest_match(200 lengths)": (lambda: _longest("a" * 6000, _lengths_vocab(200)),
+                                   lambda: _longest("a" * 8000, _lengths_vocab(200))),
+    "greedtok.partition(200 lengths)": (
+        lambda: _greedtok_partition("a" * 6000, {"a" * k for k in range(2, 201)}),
+        lambda: _greedtok_partition("a" * 8000, {"a" * k for k in range(2, 201)})),
+    "verify_all_graphs": (lambda: _verify_all_graphs(5), lambda: _verify_all_graphs(6)),
+    "markov_rejection_samples(10, size)": (lambda: _markov_samples(10, 800),
+                                           lambda: _markov_samples(10, 1500)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(TIME_REFUSED))
+def test_time_probe_is_refused_at_once(name):
+    from workbench._core.validate import BudgetError
+
+    call = TIME_REFUSED[name]
+    call_warm = name.startswith(("ULM", "Grampa", "Unigram"))  # build the vocabulary first
+    if call_warm:  # build the cached trie and load the kernels outside the timed call
+        _vocab().trie  # noqa: B018
+        _unigram_rejection().expected_trials("\u2581ab")
+    t0 = time.perf_counter()
+    with pytest.raises((BudgetError, ValueError)) as info:
+        call()
+    elapsed = time.perf_counter() - t0
+    assert elapsed < REFUSE_SECONDS, f"{name} took {elapsed:.2f} s to refuse"
+    if "10**6" not in name:  # (that one is refused by the cap on max_vertices)
+        assert isinstance(info.value, BudgetError) and "time budget" in str(info.value)
+
+
+@pytest.mark.parametrize("name", sorted(TIME_ANSWERED))
+def test_former_time_probe_is_answered_fast(name):
+    call, expected = TIME_ANSWERED[name]
+    t0 = time.perf_counter()
+    result = call()
+    elapsed = time.perf_counter() - t0
+    assert elapsed < 5.0, f"{name} took {elapsed:.2f} s"
+    if expected is not None:
+        assert result == expected
+
+
+@pytest.mark.parametrize("name", sorted(TIME_EDGE))
+def test_time_budget_edges(name, monkeypatch):
+    from workbench._core import validate
+    from workbench._core.validate import BudgetError
+
+    inside, outside = TIME_EDGE[name]
+    inside()  # compile kernels and build caches under the normal budget
+    monkeypatch.setattr(validate, "WORK_BUDGET_SECONDS", EDGE_BUDGET)
+    t0 = time.perf_counter()
+    inside()
+    elapsed = time.perf_counter() - t0
+    assert elapsed < 8 * EDGE_BUDGET, f"{name}: the call inside took {elapsed:.2f} s"
+    with pytest.raises(BudgetError, match="time budget"):
+        outside()
 
 
 #: Address space the child process may use (numba and LLVM reserve a lot of virtual memory;

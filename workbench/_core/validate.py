@@ -6,6 +6,13 @@ not a number (``NaN``) raises ``ValueError``, and a request whose memory or time
 a stated budget raises :class:`BudgetError` (a ``ValueError``) *before* anything is
 allocated. Numba kernels never see unchecked input: public wrappers call these first.
 
+Budgets: memory, :data:`MEMORY_BUDGET` = 6 GiB per call (:func:`check_budget`); time,
+:data:`WORK_BUDGET_SECONDS` = 30 s of estimated work per call on the reference machine
+(2 cores, one per call; :func:`check_work`). Each entry point whose time grows with its
+arguments states its cost model (work units as a function of the arguments, and the
+measured rate) in its docstring and refuses before starting. Long but legitimate work
+(training, experiment runners) is not budgeted; it shows progress and can be interrupted.
+
 This module does no mathematics and imports nothing of the package.
 
 Example
@@ -29,7 +36,7 @@ MEMORY_BUDGET = 6 * 2**30
 
 
 class BudgetError(ValueError):
-    """A request would exceed a stated memory or time budget (raised before allocating)."""
+    """A request would exceed a stated memory or time budget (raised before any work)."""
 
 
 class ArgumentTypeError(TypeError, ValueError):
@@ -219,6 +226,64 @@ def check_budget(n_bytes: int | float, what: str, *, budget: int = MEMORY_BUDGET
         raise BudgetError(f"{what} needs ~{n_bytes / 2**30:.1f} GiB, over the budget of "
                           f"{budget / 2**30:.1f} GiB per call{hint}")
 
+
+
+#: Default time budget of one public call, in seconds of *estimated* work on the reference
+#: machine (2 cores; one core per call). Entry points whose work grows with their arguments
+#: estimate it from the arguments (a cost model per entry point, calibrated by measurement
+#: and stated in its docstring) and call :func:`check_work` before starting.
+WORK_BUDGET_SECONDS = 30.0
+
+
+def check_work(units: int | float, what: str, *, rate: float,
+               budget_seconds: float | None = None, hint: str = "") -> None:
+    """Refuse a request whose estimated time ``units / rate`` exceeds the time budget.
+
+    The time twin of :func:`check_budget`: called before any work, with the work the
+    arguments imply (``units``: e.g. expected trials, lattice arcs, recursion nodes) and the
+    rate at which this machine does them (units per second, measured), so that a call that
+    would run for minutes or hours is refused at once instead.
+
+    Parameters
+    ----------
+    units : int or float
+        Estimated work (exact Python ints of any size are accepted; ``inf`` is over budget).
+    what : str
+        What is asked, naming the argument(s) that drive the cost, e.g.
+        ``"sample_many(n=100000) of 'abc'"``.
+    rate : float
+        Units per second on the reference machine (measured; stated by the caller).
+    budget_seconds : float, optional
+        The budget; default :data:`WORK_BUDGET_SECONDS` (read at call time).
+    hint : str
+        How to get under the budget (appended to the message), e.g.
+        ``" (ask for fewer samples)"``.
+
+    Raises
+    ------
+    BudgetError
+        If ``units / rate > budget_seconds``.
+
+    Examples
+    --------
+    >>> check_work(10**6, "a small job", rate=1e6)
+    >>> try:
+    ...     check_work(10**12, "f(n=10**12)", rate=1e6, hint=" (lower n)")
+    ... except BudgetError as err:
+    ...     print(err)  # doctest: +NORMALIZE_WHITESPACE
+    f(n=10**12) would take ~1e+06 s (1e+12 units at ~1e+06 per second),
+    over the time budget of 30 s per call (lower n)
+    """
+    budget = WORK_BUDGET_SECONDS if budget_seconds is None else budget_seconds
+    try:
+        seconds = float(units) / rate
+    except OverflowError:  # a Python int past the float range: certainly over
+        seconds = float("inf")
+    if seconds > budget:
+        shown = (f"2^{units.bit_length()}" if isinstance(units, int) and seconds == math.inf
+                 else f"{float(units):.3g}")
+        raise BudgetError(f"{what} would take ~{seconds:.2g} s ({shown} units at ~{rate:.3g} "
+                          f"per second), over the time budget of {budget:g} s per call{hint}")
 
 #: One past the largest Unicode code point.
 MAX_CODE_POINT = 0x110000

@@ -19,7 +19,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._core.rng import as_generator, base_seed
-from .._core.validate import BudgetError, check_budget, check_flat_words, check_int
+from .._core.validate import (
+    BudgetError,
+    check_budget,
+    check_flat_words,
+    check_int,
+    check_work,
+)
 from ..lattice import (
     MAX_WORD_LENGTH,
     Lattice,
@@ -27,6 +33,7 @@ from ..lattice import (
     check_direction,
     check_ell_min,
     check_vocab,
+    check_walk,
     check_word,
     code_points,
     count_segmentations,
@@ -137,6 +144,7 @@ class Grampa:
         if self.vocab.is_infinite and len(word) > MAX_INFINITE_LENGTH:
             raise ValueError(f"word has {len(word):,} characters; the infinite vocabulary "
                              f"is limited to {MAX_INFINITE_LENGTH:,} (O(n²) graph)")
+        check_walk([len(word)], self.vocab, "the graph of one word")
         return word
 
     def _fail(self, word: str) -> SegmentationError:
@@ -164,6 +172,7 @@ class Grampa:
             self._check_word(word_at(int(lengths.argmax())))  # raises the usual message
         check_budget(cps.shape[0] * _BYTES_PER_CHAR + n_words * 24,
                      f"a batch of {n_words:,} words ({cps.shape[0]:,} characters)")
+        check_walk(lengths, self.vocab, f"sampling a batch of {n_words:,} words")
         total = int(offsets[-1])
         out_len = np.zeros(max(total, 1), dtype=np.int32)
         out_id = np.full(max(total, 1), -1, dtype=np.int32)
@@ -297,11 +306,18 @@ class Grampa:
         return lengths, offsets
 
     def sample_many(self, word: str, n: int) -> list[list[str]]:
-        """``n`` sampled segmentations of one word (Python lists: ~100 bytes per token)."""
+        """``n`` sampled segmentations of one word (Python lists: ~100 bytes per token).
+
+        Time: ``n · (len(word) + 8)`` units at 2e6 per second (measured: 10⁶ samples of a
+        21-character word in 13.9 s, mostly building the lists; :meth:`sample_lengths`
+        is the fast route), checked against the time budget before sampling.
+        """
         word = self._check_word(word)
         n = check_int(n, "n", minimum=0)
         check_budget(n * (max(len(word), 1) * 100 + 56),
                      f"{n:,} token lists of a {len(word):,}-character word")
+        check_work(n * (len(word) + 8), f"sample_many(n={n:,}) of a {len(word):,}-character "
+                   "word", rate=2e6, hint=" (ask for fewer samples, or use sample_lengths)")
         lengths, offsets = self.sample_lengths(word, n)
         flat = lengths.tolist()
         return [tokens_from_lengths(word, flat[offsets[s]:offsets[s + 1]]) for s in range(n)]

@@ -25,24 +25,44 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import combinations
 
-from .._core.validate import check_choice, check_int
+from .._core.cost import SLICE_RATE, slice_units
+from .._core.validate import check_choice, check_int, check_work
 
 
 def partition(word: str | bytes, tokens: Collection) -> int:
     """Fewest pieces from ``tokens`` ∪ single characters spelling ``word``.
 
+    Time: one slice and lookup per position and token length ``>= 2``
+    (:func:`workbench._core.cost.slice_units`), checked against the time budget before any
+    work (:class:`~workbench._core.validate.BudgetError`).
+
     >>> partition("banana", {"ana", "ban"}), partition("banana", {"an"})
     (2, 4)
     """
     n = len(word)
-    longest = max((len(t) for t in tokens), default=1)
+    lookup, lengths = _checked_lengths(word, tokens, "partition")
     best = [0] + [n + 1] * n
     for j in range(1, n + 1):
         best[j] = best[j - 1] + 1
-        for i in range(max(0, j - longest), j - 1):
-            if word[i:j] in tokens and best[i] + 1 < best[j]:
+        for length in lengths:  # longest first, as the earlier start came first before
+            i = j - length
+            if i >= 0 and word[i:j] in lookup and best[i] + 1 < best[j]:
                 best[j] = best[i] + 1
     return best[n]
+
+
+def _checked_lengths(word: str | bytes, tokens: Collection, what: str
+                     ) -> tuple[Collection, tuple[int, ...]]:
+    """A set to look tokens up in, and their lengths ``2 .. len(word)`` longest first,
+    after checking the time of the dynamic programme against the time budget."""
+    lookup = tokens if isinstance(tokens, (set, frozenset, dict)) else set(tokens)
+    n = len(word)
+    lengths = tuple(sorted({len(t) for t in lookup if 2 <= len(t) <= n}, reverse=True))
+    check_work(slice_units(n, lengths),
+               f"{what} of a {n}-character word with tokens of {len(lengths)} lengths up to "
+               f"{lengths[0] if lengths else 1}", rate=SLICE_RATE,
+               hint=" (use shorter words or fewer token lengths)")
+    return lookup, lengths
 
 
 def segment(word: str | bytes, tokens: Collection) -> list:
@@ -52,13 +72,14 @@ def segment(word: str | bytes, tokens: Collection) -> list:
     ['$a$', 'b', '$']
     """
     n = len(word)
-    longest = max((len(t) for t in tokens), default=1)
+    lookup, lengths = _checked_lengths(word, tokens, "segment")
     best = [0] * (n + 1)  # best[i]: fewest pieces for word[i:]
     step = [1] * (n + 1)
     for i in range(n - 1, -1, -1):
         best[i] = n + 1
-        for j in range(min(n, i + longest), i + 1, -1):  # longest token first
-            if word[i:j] in tokens and best[j] + 1 < best[i]:
+        for length in lengths:  # longest token first
+            j = i + length
+            if j <= n and word[i:j] in lookup and best[j] + 1 < best[i]:
                 best[i], step[i] = best[j] + 1, j - i
         if best[i + 1] + 1 < best[i]:
             best[i], step[i] = best[i + 1] + 1, 1

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._core.rng import as_generator
-from .._core.validate import check_budget, check_flat_words, check_int
+from .._core.validate import check_budget, check_flat_words, check_int, check_work
 from ..vocab import Vocabulary
 
 #: Bytes per sampled character that a batch may hold (lengths, ids, bookkeeping).
@@ -97,11 +97,17 @@ class TokenSampler:
         return self.tokenize([word])[0]
 
     def sample_many(self, word: str, n: int) -> list[list[str]]:
-        """``n`` segmentations of one word (independent draws)."""
+        """``n`` segmentations of one word (independent draws).
+
+        Time: ``n · (len(word) + 8)`` units at 1e7 per second (measured: ULM, 10⁵ samples of
+        a 21-character word in 0.2 s), checked against the time budget before sampling.
+        """
         if not isinstance(word, str):
             raise TypeError(f"word must be str, not {type(word).__name__}")
         n = check_int(n, "n", minimum=0, maximum=MAX_SAMPLES)
         check_request(n * max(len(word), 1), f"{n:,} samples of a {len(word)}-character word")
+        check_work(n * (len(word) + 8), f"sample_many(n={n:,}) of a {len(word):,}-character "
+                   "word", rate=1e7, hint=" (ask for fewer samples)")
         return self.tokenize([word] * n)
 
     def encode(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:

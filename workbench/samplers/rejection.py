@@ -44,6 +44,7 @@ from .._core.validate import (
     check_int,
     check_n,
     check_probability,
+    check_work,
 )
 from ..lattice import SegmentationError, check_vocab, check_word, code_points
 from ..theory.grampa.rejection import (
@@ -68,6 +69,16 @@ MAX_EXPECTED_DRAWS = 2 * 10**9
 """A length-only sampler call whose expected total number of trials exceeds this is refused."""
 MAX_SIZE = 10**8
 """Largest number of samples in one length-only call."""
+LENGTH_TRIAL_RATE = 1.5e8
+"""Units per second of the length-only samplers' time model: ``n + 8`` units per expected
+walk or draw on length ``n``, 100 per sample (measured: Markov walks 1.5e8-1.9e8 units/s at
+n = 11, 12; bit masks 3.6e8 at n = 36). The expected-draws cap alone allowed ~290 s."""
+TRIAL_RATE = 4e7
+"""Units per second of a word sampler's time model: one trial of a word of ``n`` characters
+costs ``n + 8`` units, one sample 100 more (measured on the 8k ULM vocabulary, e.g.
+"▁internationalization": 73 Unigram samples of 4.1e4 expected trials each in 1.4-2.3 s,
+i.e. 3.7e7 units/s; 2.8 M samples of "▁the" in 4.1 s; the Markov and bit samplers are
+faster per trial)."""
 
 
 class RejectionLimitError(BudgetError):
@@ -174,11 +185,25 @@ class _RejectionSampler(TokenSampler):
         return out_id[keep].astype(np.int32), tok_offsets
 
     def sample_lengths(self, word: str, n: int) -> tuple[np.ndarray, np.ndarray]:
-        """``n`` samples of one word as flat token lengths plus offsets (length ``n + 1``)."""
+        """``n`` samples of one word as flat token lengths plus offsets (length ``n + 1``).
+
+        Time: ``n · (E[T] · (len(word) + 8) + 100)`` units at :data:`TRIAL_RATE` per second, with
+        ``E[T]`` the exact expected trials per sample (:meth:`expected_trials`, one pass
+        over the lattice); over the time budget the call raises
+        :class:`~workbench._core.validate.BudgetError` before the first trial. (A word whose
+        ``E[T]`` exceeds ``max_trials`` is refused by :class:`RejectionLimitError` instead.)
+        """
         word = self._check_word(word)
         n = check_int(n, "n", minimum=0, maximum=MAX_SAMPLES)
         size = len(word)
         check_request(n * max(size, 1), f"{n:,} samples of a {size}-character word")
+        if n > 1:
+            expected = self.expected_trials(word)
+            if expected <= self.max_trials:  # (inf, or above: the kernel raises its own error)
+                check_work(n * (expected * (size + 8) + 100),
+                           f"{type(self).__name__}: {n:,} samples of a {size}-character word "
+                           f"({expected:.3g} expected trials each)", rate=TRIAL_RATE,
+                           hint=" (ask for fewer samples)")
         out_len = np.zeros(max(n * size, 1), dtype=np.int32)
         out_id = np.zeros(max(n * size, 1), dtype=np.int32)
         ntok = np.zeros(max(n, 1), dtype=np.int64)
@@ -319,6 +344,9 @@ def _length_samples(n: int, size: int, seed, kind: int, cap: int, expected, unit
         raise RejectionLimitError(f"size = {size} would need ~{float(total):.3g} {unit} in "
                                   f"expectation; the limit is {MAX_EXPECTED_DRAWS:.0e}")
     check_budget(size * (n * 8 + 24), f"{size:,} samples of length {n}")
+    check_work(float(total) * (n + 8) + 100 * size, f"{size:,} samples of length {n} "
+               f"({float(expected):.3g} {unit} each expected)", rate=LENGTH_TRIAL_RATE,
+               hint=" (lower size)")
     scheme = kernels.Scheme(np.full((3, 1), -1, dtype=np.int32), np.zeros(1, dtype=np.int32),
                             cap, True, kind, np.zeros(0), 0.5, 2**62)
     out_len = np.zeros(size * n, dtype=np.int32)

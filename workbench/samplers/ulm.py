@@ -32,7 +32,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._core.rng import base_seed, next_double, stream_state
-from .._core.validate import check_int, check_real
+from .._core.validate import check_int, check_real, check_work
 from ..lattice import SegmentationError, check_vocab, check_word
 from ..vocab import Vocabulary
 from .interface import TokenSampler, as_words
@@ -40,23 +40,51 @@ from .interface import TokenSampler, as_words
 #: Largest ``k`` accepted (SentencePiece's own limit is far higher; lists are cached).
 MAX_NBEST = 1024
 _CACHE_SIZE = 200_000
+#: Units per second of :func:`kbest_segmentations`' cost model, measured on its worst case,
+#: paths of one-character tokens (tokens "a" ... "a" * 16: 3,000 characters at k = 1 in
+#: 3.1 s, 1,500 at k = 4 in 3.4 s, estimated ~2x; {"a", "b", "a" * 10000} on 10,001
+#: characters in 4.5 s, estimated 5 s); on the 8k ULM vocabulary the estimate is ~20x the
+#: time (``"▁" + "ab" * 4000``: k = 1 in 2.3 s; words up to ~6,000 characters pass at k = 1).
+KBEST_RATE = 1e9
 
 
-def kbest_segmentations(word: str, score: dict[str, float], longest: int, k: int
+def kbest_segmentations(word: str, score: dict[str, float], longest: int, k: int,
+                        lengths: Sequence[int] | None = None
                         ) -> list[tuple[float, tuple[str, ...]]]:
     """The ``k`` best segmentations of ``word`` as ``(score, tokens)``, best first.
 
     A k-best Viterbi over the lattice: node ``j`` keeps its ``k`` best partial paths; ties
     go to fewer tokens, then to the lexicographically smaller length sequence.
 
+    ``lengths`` (optional) are the token lengths to try (default ``1 .. longest``; the
+    vocabulary's :attr:`~workbench.Vocabulary.token_lengths` give the same answer faster).
+
+    Time: every arc ``(i, j)`` with ``j - i`` in ``lengths`` slices and looks up ``word[i:j]``
+    (``1400 + (j - i)`` units, as in :mod:`workbench.segmenters.deterministic`), and each
+    of up to ``k`` paths into ``i`` is copied with its length sequence (at most ``i``
+    entries, 50 units each), so the estimate is ``sum over the lengths l <= n of
+    (n-l+1)(1400 + l + 50 k (n-l))`` units at :data:`KBEST_RATE` per second
+    (an upper bound: it assumes every such arc is a token and one-character tokens). Over the
+    time budget it raises :class:`~workbench._core.validate.BudgetError` before any work.
+
     >>> kbest_segmentations("ab", {"a": -1.0, "b": -1.0, "ab": -1.5}, 2, 3)
     [(-1.5, ('ab',)), (-2.0, ('a', 'b'))]
     """
     n = len(word)
+    tried = sorted({int(x) for x in (range(1, longest + 1) if lengths is None else lengths)
+                    if 1 <= x <= min(n, longest)}, reverse=True)
+    check_work(sum((n - length + 1) * (1400 + length + 50 * k * (n - length))
+                   for length in tried),
+               f"the {k} best segmentations of a {n}-character word (tokens up to "
+               f"{longest} characters)", rate=KBEST_RATE,
+               hint=" (split the word or lower nbest)")
     best: list[list[tuple[float, int, tuple[int, ...]]]] = [[(0.0, 0, ())]] + [[] for _ in range(n)]
     for j in range(1, n + 1):
         cands = []
-        for i in range(max(0, j - longest), j):
+        for length in tried:  # i = j - length ascending, as before
+            i = j - length
+            if i < 0:
+                continue
             s = score.get(word[i:j])
             if s is None or not best[i]:
                 continue
@@ -139,7 +167,8 @@ class ULMSampler(TokenSampler):
                     all(t in self._score for t in p)]
             scores = [sum(self._score[t] for t in s) for s in segs]
         if not segs:  # no SentencePiece route, or it listed nothing (e.g. the bare "▁")
-            found = kbest_segmentations(word, self._score, self._longest, self.nbest)
+            found = kbest_segmentations(word, self._score, self._longest, self.nbest,
+                                        self.vocab.token_lengths)
             segs, scores = [s for _, s in found], [sc for sc, _ in found]
         if not segs:
             raise SegmentationError(f"no segmentation of {word!r} under this vocabulary")

@@ -28,7 +28,7 @@ from numba import njit, prange
 
 from .._core.config import JIT, JIT_PARALLEL
 from .._core.validate import check_budget, check_choice, check_flat_words
-from ..lattice import SegmentationError, check_vocab, code_points, fill_arc_table
+from ..lattice import SegmentationError, check_vocab, check_walk, code_points, fill_arc_table
 from ..vocab import Vocabulary
 
 METHODS = ("viterbi", "longest")
@@ -156,6 +156,7 @@ def _encode_flat(cps, offsets, lengths, vocab, method, word_at):
     """The batch kernel on checked flat words; ``word_at(w)`` names word ``w`` in errors."""
     check_budget(cps.shape[0] * 16 + int(lengths.max(initial=0)) ** 2 * 8,
                  f"segmenting {lengths.shape[0]:,} words")
+    check_walk(lengths, vocab, f"segmenting {lengths.shape[0]:,} words")
     score = np.zeros(1)
     if vocab.scores is not None:
         score = np.zeros(int(vocab.ids.max(initial=0)) + 1)

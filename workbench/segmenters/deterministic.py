@@ -29,7 +29,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._core.validate import check_choice
+from .._core.cost import SLICE_RATE, slice_units
+from .._core.validate import check_choice, check_work
 from ..lattice import SegmentationError, check_vocab, check_word
 from ..vocab import Vocabulary
 from .batch import METHODS, encode_deterministic, encode_deterministic_code_points
@@ -43,11 +44,33 @@ def _checked(word: str, vocab: Vocabulary) -> tuple[str, Vocabulary]:
     return word, vocab
 
 
+def _check_slice_work(word: str, vocab: Vocabulary, what: str) -> tuple[int, ...]:
+    """The token lengths that fit in ``word``, longest first, after the time budget.
+
+    Cost model of the plain-Python segmenters: at each of the ``n - l + 1`` positions a
+    token length ``l`` fits, one slice of ``l`` characters is hashed and looked up:
+    :func:`workbench._core.cost.slice_units` over the vocabulary's distinct token lengths,
+    at ``SLICE_RATE`` (2e9) units per second (longest match is charged its worst case).
+    2,000 token lengths over a 100,000-character word are refused at once (~240 s).
+    """
+    n = len(word)
+    lengths = tuple(length for length in reversed(vocab.token_lengths) if length <= n)
+    check_work(slice_units(n, lengths),
+               f"{what} of a {n}-character word with tokens of {len(lengths)} lengths up to "
+               f"{lengths[0] if lengths else 0}", rate=SLICE_RATE,
+               hint=" (split the word, or use DeterministicSegmenter.encode)")
+    return lengths
+
+
 def unigram_viterbi(word: str, vocab: Vocabulary) -> list[str]:
     """Highest-scoring segmentation (sum of ``vocab.scores``); ties go to fewer tokens.
 
+    Time: see :func:`_check_slice_work` (the cost model, checked before any work).
+
     Raises
     ------
+    BudgetError
+        If the estimated time exceeds the time budget.
     ValueError
         If the vocabulary has no scores.
     SegmentationError
@@ -56,13 +79,16 @@ def unigram_viterbi(word: str, vocab: Vocabulary) -> list[str]:
     word, vocab = _checked(word, vocab)
     if vocab.scores is None:
         raise ValueError("unigram_viterbi needs a vocabulary with scores")
-    score = dict(zip(vocab.tokens, vocab.scores.tolist()))
-    longest = vocab.max_token_length or 0
     n = len(word)
+    lengths = _check_slice_work(word, vocab, "unigram_viterbi")
+    score = dict(zip(vocab.tokens, vocab.scores.tolist()))
     best: list[tuple[float, int]] = [(0.0, 0)] + [(-math.inf, 0)] * n  # (score, -tokens)
     back = [0] * (n + 1)
     for j in range(1, n + 1):
-        for i in range(max(0, j - longest), j):
+        for length in lengths:  # longest first: the earlier start wins a tie, as always
+            if length > j:
+                continue
+            i = j - length
             s = score.get(word[i:j])
             if s is None or best[i][0] == -math.inf:
                 continue
@@ -81,14 +107,17 @@ def unigram_viterbi(word: str, vocab: Vocabulary) -> list[str]:
 def longest_match(word: str, vocab: Vocabulary) -> list[str]:
     """Greedy left-to-right longest match (no backtracking).
 
-    Raises :class:`SegmentationError` where no token starts at the current position.
+    Raises :class:`SegmentationError` where no token starts at the current position, and
+    :class:`~workbench._core.validate.BudgetError` (before any work) if the estimated time
+    of the worst case (:func:`_check_slice_work`) exceeds the time budget.
     """
     word, vocab = _checked(word, vocab)
-    longest = vocab.max_token_length or 0
+    lengths = _check_slice_work(word, vocab, "longest_match")
     out, i = [], 0
     while i < len(word):
-        for j in range(min(len(word), i + longest), i, -1):
-            if word[i:j] in vocab:
+        for length in lengths:
+            j = i + length
+            if j <= len(word) and word[i:j] in vocab:
                 out.append(word[i:j])
                 i = j
                 break

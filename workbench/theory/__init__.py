@@ -49,6 +49,8 @@ from .grampa.lock import (
     multiset_rank,
     multiset_unrank,
     partition_count,
+    partition_count_k,
+    partitions_before,
     partitions_k,
     partitions_k_recursive,
 )
@@ -83,6 +85,8 @@ __all__ = [
     "multiset_rank",
     "multiset_unrank",
     "partition_count",
+    "partition_count_k",
+    "partitions_before",
     "partitions_k",
     "partitions_k_recursive",
     "segmentality_pmf",

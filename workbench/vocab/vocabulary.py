@@ -286,6 +286,17 @@ class Vocabulary:
         return max((len(t) for t in self._tokens), default=0)
 
     @cached_property
+    def token_lengths(self) -> tuple[int, ...]:
+        """The distinct token lengths in code points, ascending (``()`` if infinite or empty).
+
+        Plain-Python segmenters try only these lengths at each position, and their time
+        budgets are estimated from them.
+        """
+        if self._infinite:
+            return ()
+        return tuple(sorted({len(t) for t in self._tokens}))
+
+    @cached_property
     def characters(self) -> frozenset[str]:
         """Every character that occurs in some token."""
         return frozenset("".join(self._tokens))

@@ -37,7 +37,9 @@ def bounded_composition_count(n: int, max_token_length: int) -> int:
     """``N_V(s)`` for the vocabulary of all strings of at most ``L`` characters.
 
     The number of compositions of ``n`` with parts ``<= L`` (``L = 2``: Fibonacci numbers;
-    ``L >= n``: ``2^(n-1)``).
+    ``L >= n``: ``2^(n-1)``): ``c_j = c_{j-1} + … + c_{j-L}`` kept as a sliding window sum,
+    ``O(n)`` big-integer additions of at most ``n`` bits (``n = 2^16``: well under a second;
+    the plain double sum took 63 s at ``n = L = 16384``).
 
     Examples
     --------
@@ -47,8 +49,10 @@ def bounded_composition_count(n: int, max_token_length: int) -> int:
     n = check_n(n, maximum=1 << 16)
     cap = check_int(max_token_length, "max_token_length", minimum=1)
     c = [1] + [0] * n
+    window = 1  # c[j-cap] + ... + c[j-1] (terms with negative index are 0)
     for j in range(1, n + 1):
-        c[j] = sum(c[j - length] for length in range(1, min(cap, j) + 1))
+        c[j] = window
+        window += c[j] - (c[j - cap] if j >= cap else 0)
     return c[n]
 
 
