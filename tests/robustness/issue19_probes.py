@@ -31,6 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # this checkout's workbench
+
 SECONDS = 30
 MEMORY_LIMIT = 12 << 30
 CLEAR = (TypeError, ValueError)
@@ -112,7 +114,7 @@ def probes() -> list[Probe]:  # noqa: PLR0915 - one list, read top to bottom
     import numpy as np
 
     import workbench as wb
-    from workbench import metrics, stats, theory
+    from workbench import metrics, stats
     from workbench.bpe import BPEModel, BPESampler
     from workbench.bpe.counting import count_chunks
     from workbench.counts import read_counts, write_counts
@@ -367,7 +369,9 @@ def _run(probe: Probe) -> tuple[str, str]:
 def main(argv: list[str]) -> int:
     verbose = "-v" in argv
     wanted = [a for a in argv if not a.startswith("-")]
-    import workbench  # noqa: F401 - warm imports before forking
+    import workbench
+
+    print("workbench from", workbench.__file__)
 
     tally: dict[str, int] = {}
     for probe in probes():
