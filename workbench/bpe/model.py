@@ -44,7 +44,14 @@ import numpy as np
 from .._core.io import write_atomic
 from .._core.jsonfile import read_json
 from .._core.rng import as_generator, base_seed
-from .._core.validate import BudgetError, check_budget, check_int, check_probability
+from .._core.validate import (
+    MAX_WORKERS,
+    BudgetError,
+    check_budget,
+    check_int,
+    check_probability,
+    check_workers,
+)
 from . import _encode, interop
 from ._textencode import TextEncoder
 from .bytelevel import from_bytelevel, to_bytelevel
@@ -336,7 +343,8 @@ class BPEModel:
                 threads = len(os.sched_getaffinity(0))
             except AttributeError:  # not on Linux
                 threads = os.cpu_count() or 1
-        threads = check_int(threads, "threads", minimum=1, maximum=1024)
+            threads = min(threads, MAX_WORKERS)
+        threads = check_workers(threads, "threads")
         if self.pattern not in NAMED_PATTERNS:
             return [self.encode(t) for t in texts]
         out = self._text_encoder().encode_batch(list(texts), threads)

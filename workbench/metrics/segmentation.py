@@ -59,10 +59,19 @@ def table7(segmentations: Iterable[Sequence[int]]) -> dict[str, float]:
         ells.extend(t)
     out = {}
     for name, values in (("m", ms), ("ell", ells), ("R", rs), ("S", ss)):
-        arr = np.asarray(values, dtype=float)
-        out[f"{name}_mean"] = float(arr.mean()) if arr.size else math.nan
-        out[f"{name}_std"] = float(arr.std()) if arr.size else math.nan
+        out.update(_mean_std(values, name, "segmentations", "" if name != "S" else
+                             " (S needs a word of two or more characters)"))
     return out
+
+
+def _mean_std(values: Sequence[float], name: str, argument: str, why: str = ""
+              ) -> dict[str, float]:
+    """``{name}_mean`` and ``{name}_std`` (population) of ``values``: the one place where an
+    empty sample is refused (``ValueError`` naming ``argument``) instead of giving NaN."""
+    arr = np.asarray(values, dtype=float)
+    if arr.size == 0:
+        raise ValueError(f"{argument} gives no value of {name} to average{why}")
+    return {f"{name}_mean": float(arr.mean()), f"{name}_std": float(arr.std())}
 
 
 def _entropy(counts: Iterable[int]) -> float:
@@ -106,6 +115,9 @@ def distribution_stats(samples: Sequence[Sequence[int]], n_segmentations: int,
         raise ValueError("distribution_stats needs at least one sample")
     ref = tuple(reference) if reference is not None else counts.most_common(1)[0][0]
     u = len(counts)
+    if u > n_seg:
+        raise ValueError(f"the samples hold {u} distinct segmentations, more than "
+                         f"n_segmentations = {n_seg} (the size of the domain)")
     h0 = math.log2(min(big_m, n_seg))
     rest = [c for s, c in counts.items() if s != ref]
     h0pr = math.log2(min(sum(rest), n_seg - 1)) if rest and n_seg > 1 else 0.0
@@ -123,8 +135,7 @@ def table8(per_word: Iterable[dict[str, float]]) -> dict[str, float]:
     out = {}
     for name in STATS8:
         arr = np.asarray([r[name] for r in rows], dtype=float)
-        arr = arr[~np.isnan(arr)]
-        out[f"{name}_mean"] = float(arr.mean()) if arr.size else math.nan
-        out[f"{name}_std"] = float(arr.std()) if arr.size else math.nan
+        out.update(_mean_std(arr[~np.isnan(arr)], name, "per_word",
+                             " (NaN rows are skipped)" if rows else ""))
     out["words"] = len(rows)
     return out

@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from .._core.io import atomic_write, check_output_path
-from .._core.validate import MEMORY_BUDGET, check_budget, check_int
+from .._core.validate import MEMORY_BUDGET, check_budget, check_int, check_workers
 from .pipeline import TextTokenizer
 
 __all__ = ["block_ranges", "encode_block", "iter_blocks", "read_block", "tokenize_corpus",
@@ -230,7 +230,7 @@ def tokenize_corpus(sources: Iterable[str | os.PathLike] | str, tokenizer: TextT
     from tqdm.auto import tqdm
 
     seed, block_lines = _check(tokenizer, seed, block_lines)
-    workers = check_int(workers, "workers", minimum=1, maximum=256)
+    workers = check_workers(workers, "workers")
     target = None if out is None else _npz_path(out)  # checked before any work
     if isinstance(sources, (str, os.PathLike)):
         sources = [sources]

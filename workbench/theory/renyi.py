@@ -38,7 +38,7 @@ from collections.abc import Hashable, Mapping
 
 import numpy as np
 
-from .._core.validate import check_int, check_probability, check_real
+from .._core.validate import PY_ENTRY_BYTES, check_int, check_probability, check_real, check_size
 from ..metrics import renyi_entropy, shannon_entropy
 
 __all__ = [
@@ -140,6 +140,7 @@ def duplicate_counts(counts: Mapping[Hashable, float], x: Hashable, k: int
     {'b': 1, ('a', 1): 2.0, ('a', 2): 2.0}
     """
     k = check_int(k, "k", minimum=1)
+    check_size(k, "k", item_bytes=2 * PY_ENTRY_BYTES, what="k copies of x in a dict")
     if x not in counts:
         raise ValueError(f"x = {x!r:.40} is not a token of counts")
     out = {t: v for t, v in counts.items() if t != x}
@@ -176,6 +177,10 @@ def duplication_renyi_gain(counts: Mapping[Hashable, float], x: Hashable, k: int
         raise ValueError(f"x = {x!r:.40} is not a token of counts")
     c = np.array([check_real(v, "count", minimum=0.0) for v in counts.values()], dtype=float)
     total = float(c.sum())
+    if not total > 0:
+        raise ValueError("counts must have a positive total (every count is 0)")
+    if not math.isfinite(total):
+        raise ValueError("counts must have a finite total")
     p_x = float(counts[x]) / total
     if a == 1.0:
         return duplication_shannon_gain(p_x, k, base)
