@@ -315,7 +315,8 @@ def probes() -> list[Probe]:  # noqa: PLR0915 - one list, read top to bottom
 
     # ---- optional dependencies
     add(Probe("ULMSampler(model_path=missing)", lambda: wb.ULMSampler(
-        wb.Vocabulary(["a", "b"], scores=[-1.0, -1.0]), model_path=TMP / "missing.model"), names=("missing.model",)))
+        wb.Vocabulary(["a", "b"], scores=[-1.0, -1.0]), model_path=TMP / "missing.model"),
+        names=("missing.model",)))
     return out
 
 

@@ -46,7 +46,8 @@ def segmentation_stats(lengths: Sequence[int]) -> dict[str, float]:
 def table7(segmentations: Iterable[Sequence[int]]) -> dict[str, float]:
     """Table 7 row: ``{stat}_mean`` / ``{stat}_std`` for m, ℓ (over tokens), R and S (words).
 
-    ``S`` skips one-character words (undefined); standard deviations are population ones.
+    ``S`` skips one-character words (undefined; NaN if every word has one character);
+    standard deviations are population ones. An empty input raises ``ValueError``.
     """
     ms, rs, ss, ells = [], [], [], []
     for seg in segmentations:
@@ -57,20 +58,20 @@ def table7(segmentations: Iterable[Sequence[int]]) -> dict[str, float]:
         if n > 1:
             ss.append((m - 1) / (n - 1))
         ells.extend(t)
+    if not ms:
+        raise ValueError("segmentations is empty: table 7 needs at least one segmentation")
     out = {}
     for name, values in (("m", ms), ("ell", ells), ("R", rs), ("S", ss)):
-        out.update(_mean_std(values, name, "segmentations", "" if name != "S" else
-                             " (S needs a word of two or more characters)"))
+        out.update(_mean_std(values, name))
     return out
 
 
-def _mean_std(values: Sequence[float], name: str, argument: str, why: str = ""
-              ) -> dict[str, float]:
-    """``{name}_mean`` and ``{name}_std`` (population) of ``values``: the one place where an
-    empty sample is refused (``ValueError`` naming ``argument``) instead of giving NaN."""
+def _mean_std(values: Sequence[float], name: str) -> dict[str, float]:
+    """``{name}_mean`` and ``{name}_std`` (population) of ``values``; both NaN only for a
+    statistic defined for no item (the callers refuse an empty input first)."""
     arr = np.asarray(values, dtype=float)
     if arr.size == 0:
-        raise ValueError(f"{argument} gives no value of {name} to average{why}")
+        return {f"{name}_mean": math.nan, f"{name}_std": math.nan}
     return {f"{name}_mean": float(arr.mean()), f"{name}_std": float(arr.std())}
 
 
@@ -130,12 +131,17 @@ def distribution_stats(samples: Sequence[Sequence[int]], n_segmentations: int,
 
 
 def table8(per_word: Iterable[dict[str, float]]) -> dict[str, float]:
-    """Means and standard deviations of :func:`distribution_stats` rows (NaNs skipped)."""
+    """Means and standard deviations of :func:`distribution_stats` rows (NaNs skipped).
+
+    An empty ``per_word`` raises ``ValueError``; a statistic that is NaN in every row (not
+    defined for any word) stays NaN.
+    """
     rows = list(per_word)
+    if not rows:
+        raise ValueError("per_word is empty: table 8 needs at least one word's statistics")
     out = {}
     for name in STATS8:
         arr = np.asarray([r[name] for r in rows], dtype=float)
-        out.update(_mean_std(arr[~np.isnan(arr)], name, "per_word",
-                             " (NaN rows are skipped)" if rows else ""))
+        out.update(_mean_std(arr[~np.isnan(arr)], name))
     out["words"] = len(rows)
     return out
