@@ -19,7 +19,7 @@ Example
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
@@ -299,3 +299,15 @@ def check_workers(value: object, name: str = "processes") -> int:
     """
     return check_int(value, name, minimum=1, maximum=MAX_WORKERS,
                      why=" (MAX_WORKERS: one call never starts more)")
+
+
+def check_mapping(value: object, name: str) -> Mapping:
+    """A mapping (``dict``-like) argument; anything else raises :class:`ArgumentTypeError`.
+
+    >>> check_mapping({"a": 1}, "counts")
+    {'a': 1}
+    """
+    if not isinstance(value, Mapping):
+        raise ArgumentTypeError(f"{name} must be a mapping (e.g. a dict), not "
+                                f"{type(value).__name__}")
+    return value
