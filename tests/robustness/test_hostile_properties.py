@@ -41,13 +41,14 @@ from workbench.counts import read_counts, write_counts
 from workbench.greedtok.relaxation import beta_curve, train_greedwmc
 from workbench.metrics.segmentation import distribution_stats, table7, table8
 from workbench.pretokenise.corpus import tokenize_corpus
+from workbench.theory.bpe import pairs_searched
 from workbench.theory.grampa.lock import lock_f1_hyp2f1
 from workbench.theory.renyi import duplicate_counts, duplication_renyi_gain
 from workbench.vocab.alphabets import spell
 
 SECONDS = 20
 CHILD = os.environ.get("WORKBENCH_PROPERTY_CHILD") == "1"
-EXAMPLES = 12
+EXAMPLES = 40
 CLEAR = (TypeError, ValueError, OSError)
 
 _TMP = Path(tempfile.mkdtemp(prefix="hostile-"))
@@ -173,6 +174,59 @@ REGISTRY: dict[str, tuple[Callable[..., object], dict[str, object]]] = {
         dict(sources=["ab ab\nba"], seed=0, workers=1, block_lines=4)),
     "TextTokenizer.encode_lines": (lambda lines, p: wb.TextTokenizer(
         wb.Grampa(_small()), p=p).encode_lines(lines, seed=0), dict(lines=["ab a"], p=0.5)),
+    # samplers
+    "UnigramRejectionSampler.sample_many": (lambda word, n, max_trials: wb.UnigramRejectionSampler(
+        _small(), max_trials=max_trials, seed=0).sample_many(word, n),
+        dict(word="abab", n=3, max_trials=1000)),
+    "MarkovRejectionSampler.tokenize": (lambda words, epsilon: wb.MarkovRejectionSampler(
+        _small(), epsilon=epsilon, seed=0).tokenize(words), dict(words=["abab"],
+                                                                  epsilon="tight")),
+    "BitRejectionSampler.tokenize": (lambda words, p: wb.BitRejectionSampler(
+        _small(), p=p, seed=0).tokenize(words), dict(words=["abab"], p=0.5)),
+    "ULMSampler.tokenize": (lambda words, nbest, alpha: wb.ULMSampler(
+        _small(), nbest=nbest, alpha=alpha, seed=0).tokenize(words),
+        dict(words=["abab"], nbest=2, alpha=1.0)),
+    "Grampa.tokenize": (lambda words: wb.Grampa(_small(), seed=0).tokenize(words),
+                        dict(words=["ab", "ba"])),
+    "expected_token_counts": (lambda word_counts, tau, ell_min, p: wb.expected_token_counts(
+        word_counts, _small(), tau, ell_min, p=p, progress=False),
+        dict(word_counts={"abab": 2, "ba": 1}, tau=1.0, ell_min=1, p=1.0)),
+    "expected_efficiency": (lambda word_counts, alpha, vocab_size: wb.expected_efficiency(
+        word_counts, _small(), alpha, vocab_size=vocab_size),
+        dict(word_counts={"abab": 2, "ba": 1}, alpha=2.5, vocab_size=3)),
+    # writers
+    "Vocabulary.save": (lambda tokens, path: wb.Vocabulary(tokens).save(path),
+                        dict(tokens=["a", "b"], path=_TMP / "v.txt")),
+    "BPEModel.save": (lambda path: _bpe().save(path), dict(path=_TMP / "m.json")),
+    "GreedTokModel.save": (lambda path: _gt().save(path), dict(path=_TMP / "g.json")),
+    "export_hf": (lambda path, pattern: wb.export_hf(_bpe(), path, pattern=pattern),
+                  dict(path=_TMP / "tokenizer.json", pattern=None)),
+    "RandomDropBPE": (lambda frequencies, n_top, k: wb.RandomDropBPE(
+        _bpe(), frequencies, n_top, k, seed=0), dict(frequencies={256: 5, 97: 3}, n_top=1, k=1)),
+    # closed forms (their caps refuse large n)
+    **{f"theory.{f}": (getattr(theory, f), dict(n=6)) for f in (
+        "partition_count", "expected_chars_per_token", "markov_epsilon_full",
+        "markov_expected_inverse_probability", "markov_rejection_expected_trials",
+        "segmentality_pmf", "token_count_pmf", "token_length_pmf", "total_token_count",
+        "total_token_count_approx")},
+    **{f"theory.{f}": (getattr(theory, f), dict(lengths=[1, 2, 1])) for f in (
+        "bit_key", "lock_f2", "lock_f2_by_partitions", "markov_path_probability")},
+    **{f"theory.{f}": (getattr(theory, f), dict(t=[1, 2, 1])) for f in (
+        "multiset_permutation_count", "multiset_rank")},
+    "theory.lock_f1": (theory.lock_f1, dict(m=2, n=5)),
+    "theory.lock_unrank": (theory.lock_unrank, dict(key=3, n=5)),
+    "theory.bit_unrank": (theory.bit_unrank, dict(key=3, n=5)),
+    "theory.multiset_unrank": (theory.multiset_unrank, dict(values=[1, 2, 2], rank=1)),
+    "theory.bounded_composition_count": (theory.bounded_composition_count,
+                                         dict(n=10, max_token_length=3)),
+    "theory.chao_strawderman": (theory.chao_strawderman, dict(n=10, p=0.5)),
+    "theory.token_length_count": (theory.token_length_count, dict(ell=2, n=6)),
+    "theory.token_length_count_approx": (theory.token_length_count_approx, dict(ell=2, n=6)),
+    "theory.token_length_limit_pmf": (theory.token_length_limit_pmf, dict(ell=2)),
+    "theory.bit_rejection_expected_trials": (theory.bit_rejection_expected_trials,
+                                             dict(n_valid=3, n=4)),
+    "theory.pairs_searched": (pairs_searched, dict(remaining=10, vocab_len=300, cap_divisor=2,
+                                                   max_batch_size=0)),
 }
 
 
