@@ -320,7 +320,7 @@ def probes() -> list[Probe]:  # noqa: PLR0915 - one list, read top to bottom
     return out
 
 
-def _run(probe: Probe) -> tuple[str, str]:
+def run_probe(probe: Probe) -> tuple[str, str]:
     rd, wr = os.pipe()
     pid = os.fork()
     if pid == 0:  # child
@@ -383,7 +383,7 @@ def main(argv: list[str]) -> int:
     for probe in probes():
         if wanted and not any(w in probe.name for w in wanted):
             continue
-        kind, detail = _run(probe)
+        kind, detail = run_probe(probe)
         tally[kind] = tally.get(kind, 0) + 1
         if verbose or kind not in ("CLEAR", "OK"):
             print(f"{kind:8} {probe.name}: {detail}", flush=True)
