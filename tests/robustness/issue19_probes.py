@@ -93,6 +93,30 @@ def _gt_file(tag: str, **over) -> Path:
     return _file(f"gt-{tag}.json", json.dumps(_gt_doc(**over)))
 
 
+def _saved_nothing(write, path: Path) -> None:
+    """Run a writer expected to fail; a file left behind is a wrong answer."""
+    try:
+        write(path)
+    finally:
+        if path.exists():
+            raise AssertionError(f"{path.name} left behind ({path.stat().st_size} bytes)")
+
+
+def _round_counts(counts: dict) -> bool:
+    from workbench.counts import read_counts, write_counts
+
+    write_counts(counts, TMP / "round.tsv")
+    return read_counts(TMP / "round.tsv") == counts
+
+
+def _round_chunks(texts: list) -> bool:
+    from workbench.bpe.counting import count_chunks
+    from workbench.counts import read_counts
+
+    table = count_chunks(texts=texts, out=TMP / "chunks.tsv", progress=False)
+    return read_counts(TMP / "chunks.tsv") == table
+
+
 def _is_segmentation(words):
     def check(result):
         return all("".join(t) == w for t, w in zip(result, words, strict=True))
@@ -312,6 +336,52 @@ def probes() -> list[Probe]:  # noqa: PLR0915 - one list, read top to bottom
         ["a b"], _tok(), out=TMP / "no" / "x.npz", progress=False), names=("no",)))
     add(Probe("count_chunks(out=/dev/full)", lambda: count_chunks(
         texts=["a b"], out="/dev/full", progress=False), names=("/dev/full",)))
+
+    # ---- more of the issue's classes
+    add(Probe("BPEModel.decode([97.9])", lambda: BPEModel([(b"a", b"b")]).decode([97.9]),
+              names=("97.9",)))
+    add(Probe("Vocabulary(surrogate).save leaves no file",
+              lambda: _saved_nothing(lambda p: wb.Vocabulary(["a", "b\udc80"]).save(p),
+                                     TMP / "sur.txt"), names=("surrogate",)))
+    add(Probe("count_chunks(surrogate, out=p) leaves no file",
+              lambda: _saved_nothing(lambda p: count_chunks(texts=["a b c \ud800"], out=p,
+                                                            progress=False), TMP / "cc.tsv")))
+    add(Probe("write_counts/read_counts lone CR and 200k chunk", lambda: _round_counts(
+        {"hello\rworld\r": 2, "x" * 200_000: 1}), check=lambda ok: ok))
+    add(Probe("count_chunks(out) round trip of a lone CR", lambda: _round_chunks(
+        ["hello\rworld\r"]), check=lambda ok: ok))
+    add(Probe("Vocabulary(scores=[NaN])", lambda: wb.Vocabulary(["a"], scores=[math.nan]),
+              names=("score",)))
+    add(Probe("Vocabulary.load(own JSON score NaN-free Infinity)", lambda: wb.Vocabulary.load(
+        _file("vinf.json", '{"format": "workbench-vocabulary", "version": 1, "tokens": ["a"],'
+              ' "ids": [0], "alphabet": "identity", "scores": [1e999]}')),
+        names=("vinf.json", "scores")))
+    add(Probe("Vocabulary.load(.vocab)", lambda: wb.Vocabulary.load(
+        _file("sp.vocab", "<unk>\t0\n\u2581a\t-1.5\nb\t-2\n")),
+        check=lambda v: "\u2581a" in v.tokens and not any("\t" in t for t in v.tokens)))
+    add(Probe("Vocabulary.load(BOM list)", lambda: wb.Vocabulary.load(
+        _file("bom.txt", "\ufeffa\nb\n")), check=lambda v: tuple(v.tokens[:2]) == ("a", "b")))
+    add(Probe("Vocabulary.load(encoder.json duplicate key)", lambda: wb.Vocabulary.load(
+        _file("enc.json", '{"a": 0, "a": 1}')), names=("enc.json", "twice")))
+    add(Probe("read_counts(negative)", lambda: read_counts(_file("neg.tsv", "a\t-1\n")),
+              names=("neg.tsv", "line 1")))
+    add(Probe("Multiplexer.coins(3.0)", lambda: wb.Multiplexer(
+        lambda w: [w], wb.Grampa(small()), 0.5).coins(3.0), names=("n_words",)))
+    add(Probe("renyi_entropy([1e308,1e308], 2)", lambda: metrics.renyi_entropy(
+        [1e308, 1e308], 2.0), check=lambda x: abs(x - 1.0) < 1e-12))
+    add(Probe("renyi_efficiency([1e308,1e308,1e-308*1e308], 2.5)", lambda: metrics.renyi_efficiency(
+        [1e308, 1e308, 1.0], 2.5), check=lambda x: abs(
+            x - metrics.renyi_efficiency([1.0, 1.0, 1e-308], 2.5)) < 1e-9))
+    add(Probe("export_hf(train_bpe(stop_list_size=5))", lambda: wb.export_hf(
+        wb.train_bpe({"the cat, the dog.\n": 50, " the": 40, ", and": 30, "\n": 20},
+                     270, stop_list_size=5, progress=False), TMP / "hf.json"),
+        check=lambda p: Path(p).is_file()))
+    add(Probe("tokenize_corpus(/dev/zero)", lambda: tokenize_corpus(
+        [Path("/dev/zero")], _tok(), progress=False), names=("/dev/zero",)))
+    add(Probe("duplication_renyi_gain(alpha=2**63)", lambda: duplication_renyi_gain(
+        {"a": 4, "b": 4}, "a", 2, float(2**63)), check=lambda x: math.isfinite(x) and x >= 0))
+    add(Probe("percentile_frequency([1e308]*3)", lambda: metrics.percentile_frequency(
+        [1e308, 1e308, 1e308], 0.0, 1.0), check=lambda x: abs(x - 1.0) < 1e-12))
 
     # ---- optional dependencies
     add(Probe("ULMSampler(model_path=missing)", lambda: wb.ULMSampler(
