@@ -1,6 +1,7 @@
 """Issue 19's reproducers as probes, each classified: clear error, right answer, or a failure.
 
-Run from the repository root: ``python tests/robustness/issue19_probes.py [-v] [NAME...]``.
+Run from the repository root: ``python tests/robustness/issue19_probes.py [-v] [--json]
+[NAME...]``.
 Every probe runs in a forked child under an address-space limit (:data:`MEMORY_LIMIT`) and a
 wall-clock limit (:data:`SECONDS`); the parent prints one line per probe and a tally:
 
@@ -444,6 +445,7 @@ def run_probe(probe: Probe) -> tuple[str, str]:
 
 def main(argv: list[str]) -> int:
     verbose = "-v" in argv
+    as_json = "--json" in argv
     wanted = [a for a in argv if not a.startswith("-")]
     import workbench
 
@@ -455,7 +457,9 @@ def main(argv: list[str]) -> int:
             continue
         kind, detail = run_probe(probe)
         tally[kind] = tally.get(kind, 0) + 1
-        if verbose or kind not in ("CLEAR", "OK"):
+        if as_json:
+            print(json.dumps({"name": probe.name, "kind": kind, "detail": detail}), flush=True)
+        elif verbose or kind not in ("CLEAR", "OK"):
             print(f"{kind:8} {probe.name}: {detail}", flush=True)
     print("TALLY", json.dumps(tally, sort_keys=True))
     return 0 if set(tally) <= {"CLEAR", "OK"} else 1
