@@ -30,7 +30,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._core.validate import check_budget, check_int, check_real
+from ._core.validate import check_int, check_real, check_size
 
 __all__ = [
     "chisquare_test",
@@ -85,7 +85,8 @@ def frequencies(counts: Sequence[float] | np.ndarray, n_cells: int | None = None
     if (c < 0).any():
         raise ValueError("counts must be >= 0")
     size = c.size if n_cells is None else check_int(n_cells, "n_cells", minimum=c.size)
-    check_budget(size * 8, f"a histogram of {size:,} cells")
+    check_size(size, "n_cells" if n_cells is not None else "len(counts)", item_bytes=8,
+               what="the histogram")
     top = c.max(initial=0.0)
     if not top > 0:
         raise ValueError("counts must have a positive sum")

@@ -26,7 +26,7 @@ Example
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
@@ -324,3 +324,55 @@ def check_flat_words(code_points: object, offsets: object) -> tuple[np.ndarray, 
                          f"len(code_points) = {cps.size}")
     return (np.ascontiguousarray(cps, dtype=np.int32),
             np.ascontiguousarray(offs, dtype=np.int64))
+
+
+#: Rough cost of one entry of a Python ``dict`` or ``list`` (key, value, slot), for budgets
+#: of Python containers (:func:`check_size`).
+PY_ENTRY_BYTES = 120
+
+
+def check_size(n_items: int, name: str, *, item_bytes: float, what: str,
+               budget: int = MEMORY_BUDGET) -> int:
+    """Refuse ``n_items`` entries of ``item_bytes`` each past ``budget``, naming the argument.
+
+    The one memory check for an allocation that grows with an argument: the message says
+    which argument (``name``) asked for how much, before anything is allocated.
+
+    >>> try:
+    ...     check_size(10**12, "n_cells", item_bytes=8, what="a histogram")
+    ... except BudgetError as err:
+    ...     print(err)
+    n_cells = 1,000,000,000,000: a histogram needs ~7450.6 GiB, over the budget of 6.0 GiB per call
+    """
+    n_bytes = n_items * item_bytes
+    if n_bytes > budget:
+        raise BudgetError(f"{name} = {n_items:,}: {what} needs ~{n_bytes / 2**30:.1f} GiB, over "
+                          f"the budget of {budget / 2**30:.1f} GiB per call")
+    return n_items
+
+
+#: The most workers (processes or threads) one call may start: far above any machine this
+#: package targets, far below what exhausts one (``processes=10**6``).
+MAX_WORKERS = 256
+
+
+def check_workers(value: object, name: str = "processes") -> int:
+    """A number of worker processes or threads, ``1 <= value <= MAX_WORKERS``.
+
+    >>> check_workers(4)
+    4
+    """
+    return check_int(value, name, minimum=1, maximum=MAX_WORKERS,
+                     why=" (MAX_WORKERS: one call never starts more)")
+
+
+def check_mapping(value: object, name: str) -> Mapping:
+    """A mapping (``dict``-like) argument; anything else raises :class:`ArgumentTypeError`.
+
+    >>> check_mapping({"a": 1}, "counts")
+    {'a': 1}
+    """
+    if not isinstance(value, Mapping):
+        raise ArgumentTypeError(f"{name} must be a mapping (e.g. a dict), not "
+                                f"{type(value).__name__}")
+    return value

@@ -93,7 +93,7 @@ from numba import njit
 from tqdm.auto import tqdm
 
 from .._core.config import JIT
-from .._core.validate import check_choice, check_int
+from .._core.validate import check_choice, check_int, check_workers
 from ..counts import as_counts, write_counts
 from .split import chunk_end, class_table, code_points
 from .split_patterns import NAMED_PATTERNS, resolve_pattern, split_with_gaps
@@ -571,7 +571,7 @@ def count_chunks(paths: str | os.PathLike | Iterable[str | os.PathLike] = (), *,
     block_size = check_int(block_size, "block_size", minimum=1)
     errors = check_choice(errors, "errors", _ERRORS)
     if processes is not None:
-        processes = check_int(processes, "processes", minimum=1)
+        processes = check_workers(processes, "processes")
     if progress is not None and not isinstance(progress, bool):
         raise TypeError(f"progress must be True, False or None, not {type(progress).__name__}")
     if client is not None and not (hasattr(client, "map") and hasattr(client, "submit")):

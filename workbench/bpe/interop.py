@@ -55,12 +55,12 @@ Example
 
 from __future__ import annotations
 
-import json
 import lzma
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from .._core.jsonfile import MAX_JSON_FILE, parse_json, read_bytes
 from .bytelevel import from_bytelevel
 
 #: GPT-2's one special token and its id.
@@ -185,15 +185,30 @@ def tiktoken_ranks(merges: Sequence[tuple[bytes, bytes]], ids: Sequence[int],
     return ranks
 
 
-def _read_text(path: str | os.PathLike, what: str) -> str:
+def _read_raw(path: str | os.PathLike, what: str) -> bytes:
+    """The bytes of a regular file (``.xz``: decompressed), within the JSON size budget."""
     p = Path(path)
+    raw = read_bytes(p, what=f"GPT-2 {what}")
+    if p.suffix == ".xz":
+        try:
+            unpack = lzma.LZMADecompressor()
+            raw = unpack.decompress(raw, max_length=MAX_JSON_FILE + 1)
+        except lzma.LZMAError as err:
+            raise ValueError(f"{p}: cannot read GPT-2's {what} ({err})") from None
+        if len(raw) > MAX_JSON_FILE or not unpack.eof:
+            raise ValueError(f"{p}: GPT-2's {what} decompresses past {MAX_JSON_FILE:,} bytes "
+                             "(or is truncated)")
+    return raw
+
+
+def _read_text(path: str | os.PathLike, what: str) -> str:
+    raw = _read_raw(path, what)
     try:
-        raw = p.read_bytes()
-        if p.suffix == ".xz":
-            raw = lzma.decompress(raw)
         return raw.decode("utf-8")
-    except (OSError, lzma.LZMAError, UnicodeDecodeError) as err:
-        raise ValueError(f"{p}: cannot read GPT-2's {what} ({err})") from None
+    except UnicodeDecodeError as err:
+        line = raw[: err.start].count(b"\n") + 1
+        raise ValueError(f"{Path(path)}, line {line}: GPT-2's {what} is not UTF-8 "
+                         f"({err.reason})") from None
 
 
 def shipped_gpt2_files() -> tuple[Path, Path]:
@@ -218,10 +233,8 @@ def read_gpt2(encoder_json: str | os.PathLike, vocab_bpe: str | os.PathLike | No
         If a file is unreadable or the two files disagree (the message names the file).
     """
     enc_path = Path(encoder_json)
-    try:
-        encoder = json.loads(_read_text(enc_path, "encoder.json"))
-    except json.JSONDecodeError as err:
-        raise ValueError(f"{enc_path}: malformed JSON ({err})") from None
+    encoder = parse_json(enc_path, _read_raw(enc_path, "encoder.json"),
+                         what="encoder.json").value
     if not isinstance(encoder, dict) or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in encoder.values()):
         raise ValueError(f"{enc_path}: not an encoder.json (a JSON object token -> id)")

@@ -39,14 +39,21 @@ import json
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
 from .._core.io import write_atomic
+from .._core.jsonfile import read_json
 from .._core.rng import as_generator, base_seed
-from .._core.validate import BudgetError, check_budget, check_int, check_probability
+from .._core.validate import (
+    MAX_WORKERS,
+    BudgetError,
+    check_budget,
+    check_int,
+    check_probability,
+    check_workers,
+)
 from . import _encode, interop
 from ._textencode import TextEncoder
 from .bytelevel import from_bytelevel, to_bytelevel
@@ -133,6 +140,9 @@ class BPEModel:
                  special_tokens: dict[str, int] | None = None) -> None:
         self.pattern, self.pattern_regex, self._split = resolve_pattern(pattern)
         token_ids = ids  # ``ids`` names each merge's symbol pair below
+        if isinstance(stop_words, (str, bytes)):
+            raise TypeError("stop_words must be a sequence of str, not one "
+                            f"{type(stop_words).__name__} (wrap a single stop word in a list)")
         stop = list(stop_words)
         for w in stop:
             _text_bytes(w, "stop word")
@@ -226,6 +236,8 @@ class BPEModel:
         for w, i in self.special_tokens.items():
             self.vocab[i] = w.encode("utf-8")
         self.batches: list[Batch] = list(batches) if batches is not None else []
+        if params is not None and not isinstance(params, dict):
+            raise TypeError(f"params must be a dict, not {type(params).__name__}")
         self.params: dict = dict(params or {})
         self._table = _encode.build_merge_table(self._sym_merges)
         self._encoder: TextEncoder | None = None  # built by _text_encoder on first use
@@ -373,7 +385,8 @@ class BPEModel:
                 threads = len(os.sched_getaffinity(0))
             except AttributeError:  # not on Linux
                 threads = os.cpu_count() or 1
-        threads = check_int(threads, "threads", minimum=1, maximum=1024)
+            threads = min(threads, MAX_WORKERS)
+        threads = check_workers(threads, "threads")
         if self.pattern not in NAMED_PATTERNS:
             return [self.encode(t) for t in texts]
         out = self._text_encoder().encode_batch(list(texts), threads)
@@ -460,31 +473,51 @@ class BPEModel:
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> BPEModel:
-        """Read a model written by :meth:`save`; ``BPEModelFormatError`` names the file."""
-        p = Path(path)
-        try:
-            doc = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-            raise BPEModelFormatError(f"{p}: cannot read a BPE model ({err})") from None
-        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-            raise BPEModelFormatError(f"{p}: not a {FORMAT} file")
-        if doc.get("version", 1) not in (1, FORMAT_VERSION):
-            raise BPEModelFormatError(f"{p}: format version {doc.get('version')!r} is not "
-                                      f"one this code reads (1..{FORMAT_VERSION})")
-        try:
-            merges = [(from_bytelevel(a), from_bytelevel(b)) for a, b in doc["merges"]]
-            model = cls(merges, doc["stop_words"], params=doc.get("params"),
-                        merge_symbols=doc.get("merge_symbols"),
-                        pattern=doc.get("pattern", "gpt4"), ids=doc.get("ids"),
-                        special_tokens=doc.get("special_tokens"))
-            batches, first = [], 0
-            for size, searched in doc.get("batches", []):
-                batches.append(Batch(int(size), int(searched),
-                                     tuple(model.merges[first:first + size])))
-                first += size
-            model.batches = batches
-        except (KeyError, TypeError, ValueError) as err:
-            raise BPEModelFormatError(f"{p}: malformed BPE model ({err})") from None
+        """Read a model written by :meth:`save`.
+
+        Raises
+        ------
+        BPEModelFormatError
+            A ``ValueError`` naming the file and, for a malformed part, its JSON path
+            (``$.merges[3][0]``).
+        """
+        root = read_json(path, what="BPE model", error=BPEModelFormatError)
+        if root.get("format", None).value != FORMAT:
+            root.fail(f"is not a {FORMAT} file (no \"format\": \"{FORMAT}\")")
+        version = root.get("version", 1)
+        if version.value not in (1, FORMAT_VERSION) or type(version.value) is not int:
+            version.fail(f"= {version.value!r:.20}: format version {version.value!r:.20} is "
+                         f"not supported (this code reads 1..{FORMAT_VERSION})")
+        merges = []
+        for m in root.get("merges").list():
+            with m.blame():
+                merges.append(tuple(from_bytelevel(x.str()) for x in m.list(length=2)))
+        stop = [w.str() for w in root.get("stop_words").list()]
+        params = root.get("params", None).optional()
+        symbols = root.get("merge_symbols", None).optional()
+        if symbols is not None:
+            symbols = [tuple(x.int(minimum=0) for x in pair.list(length=2))
+                       for pair in symbols.list()]
+        ids = root.get("ids", None).optional()
+        if ids is not None:
+            ids = [i.int(minimum=0) for i in ids.list()]
+        specials = root.get("special_tokens", None).optional()
+        if specials is not None:
+            specials = {k: v.int(minimum=0) for k, v in specials.items()}
+        pattern = root.get("pattern", "gpt4")
+        with root.blame():
+            model = cls(merges, stop, params=None if params is None else params.dict(),
+                        merge_symbols=symbols, pattern=pattern.str(), ids=ids,
+                        special_tokens=specials)
+        first = 0
+        batches = root.get("batches", [])
+        for b in batches.list():
+            size, searched = (x.int(minimum=0) for x in b.list(length=2))
+            if first + size > len(model.merges):
+                b.fail(f"holds merges {first}..{first + size - 1}, but the model has "
+                       f"{len(model.merges)}")
+            model.batches.append(Batch(size, searched, tuple(model.merges[first:first + size])))
+            first += size
         return model
 
     # ---- peer formats (the conversions live in workbench.bpe.interop)
@@ -578,10 +611,13 @@ def _check_ids(ids: Sequence[int] | None, n: int) -> np.ndarray:
         return np.arange(n, dtype=np.int64)
     if isinstance(ids, (str, bytes)):
         raise TypeError("ids must be a sequence of int")
-    arr = np.asarray(list(ids))
-    if arr.size and arr.dtype.kind not in "iu":
-        raise TypeError(f"ids must be integers, got dtype {arr.dtype}")
-    arr = arr.astype(np.int64).reshape(-1)
+    if isinstance(ids, np.ndarray) and ids.dtype.kind in "iu" and ids.ndim == 1:
+        ids = ids.tolist()
+    ids = list(ids)
+    for i in ids:
+        if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+            raise TypeError(f"ids must be integers, got {type(i).__name__} ({i!r:.20})")
+    arr = np.array([check_int(i, "every id") for i in ids], dtype=np.int64)
     if arr.shape[0] != n:
         raise ValueError(f"got {arr.shape[0]} ids for {n} symbols (256 bytes, stop words, "
                          "merges)")

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._core.validate import check_probability
-from ..lattice import SegmentationError, check_vocab
+from ..lattice import SegmentationError, check_vocab, no_segmentation_reason
 from ..samplers.interface import TokenSampler, as_words, check_request
 from ..vocab import Vocabulary
 from .model import BPEModel
@@ -140,6 +140,13 @@ class BPESampler(TokenSampler):
 
     def _ids(self, words: list[str]) -> list[list[int]]:
         check_request(sum(map(len, words)), f"a batch of {len(words):,} words")
+        chars = self.vocab.characters
+        for w in words:  # as GRaMPa: a word in the vocabulary's alphabet, or an error
+            if not chars.issuperset(w):
+                bad = next(c for c in w if c not in chars)
+                raise SegmentationError(
+                    no_segmentation_reason(w, self.vocab) or f"no segmentation of {w!r:.60}: "
+                    f"character {bad!r} occurs in no token")
         chunks = [self._unspell(w) for w in words]
         return self.model.encode_chunks(chunks, dropout=self.dropout, seed=self._rng)
 

@@ -40,7 +40,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from .._core.rng import as_generator
-from .._core.validate import check_int
+from .._core.validate import PY_ENTRY_BYTES, check_int, check_size
 from .merge_tree import check_bpe_model, vocab_dict
 from .ranking import top_tokens
 
@@ -83,6 +83,8 @@ class DuplicationBPE:
                           why=" (the vocabulary size)")
         self.k = check_int(k, "k", minimum=2)
         self.n_top = n_top
+        check_size((self.k - 1) * n_top, "k", item_bytes=PY_ENTRY_BYTES + 4 * 8,
+                   what=f"{n_top:,} tokens times k - 1 new copies")
         self.duplicated: tuple[int, ...] = tuple(top_tokens(frequencies, n_top,
                                                             among=base_vocab))
         base = max(base_vocab) + 1

@@ -192,6 +192,9 @@ def compute_live(text: str, tau: float = 1.0, ell_min: int = 1, p: float = 0.5,
         rr_exact.append(1 - p_det)
         if n > 1:
             s_exact.append((e_m - 1) / (n - 1))
+    if not segs:
+        raise ValueError(f"text has no word the {key} vocabulary can segment ({len(words)} "
+                         "words found)")
     row, row_det = table7(segs), table7(segs_det)
     return {
         "row": row, "deterministic": row_det,

@@ -247,7 +247,7 @@ def table7_rows(words: Iterable[Sequence[str]], vocabularies: Mapping[str, Vocab
     for s in _progress(settings, progress, "Table 7"):
         vocab = vocabs[s.vocabulary]
         segs = sample_segmentations(s.sampler(vocab, _setting_seed(seed, s, 7)), kept)
-        row = {**_head(s), **table7(segs)}
+        row = {**_head(s), **(table7(segs) if segs else _no_words(TABLE7_COLUMNS))}
         exact = exact_words(s, vocab, kept)
         e_m = np.array([e[1] for e in exact])
         e_s = [(m - 1) / (n - 1) for (_, m, _), n in zip(exact, lengths) if n > 1]
@@ -257,6 +257,11 @@ def table7_rows(words: Iterable[Sequence[str]], vocabularies: Mapping[str, Vocab
         rows.append(row)
     return pd.DataFrame(rows, columns=list(_head(SETTINGS[0])) + list(TABLE7_COLUMNS) + [
         "m_exact_mean", "S_exact_mean", "words", "tokens", "dropped"])
+
+
+def _no_words(columns: Sequence[str]) -> dict[str, float]:
+    """A table row for an empty word set: every statistic NaN (the tables' "no data")."""
+    return {c: math.nan for c in columns if c.endswith(("_mean", "_std"))}
 
 
 def table8_rows(words: Iterable[Sequence[str]], vocabularies: Mapping[str, Vocabulary],
@@ -296,7 +301,8 @@ def table8_rows(words: Iterable[Sequence[str]], vocabularies: Mapping[str, Vocab
         per_word = [distribution_stats(segs[k * samples:(k + 1) * samples], n)
                     for k, n in enumerate(n_multi)]
         row: dict[str, object] = dict(_head(s))
-        for name, value in table8(per_word).items():
+        for name, value in (table8(per_word) if per_word else
+                            _no_words(TABLE8_COLUMNS)).items():
             if name != "words":
                 row[name] = 100 * value
         exact = [exact_table8(h, mode, n) for (h, _, mode), n in

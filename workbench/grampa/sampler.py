@@ -53,6 +53,9 @@ _PARALLEL_MIN_WORDS = 512  # smaller batches run serially: a thread launch costs
 _PARALLEL_MIN_CELLS = 1 << 16  # samples x characters below which sample_lengths is serial
 #: Bytes a batch allocates per character of its words (code points, lengths, ids, counts).
 _BYTES_PER_CHAR = 24
+#: Bytes a list of Python token strings costs per character at most (one-character tokens:
+#: a 50-byte ``str`` and an 8-byte list slot each).
+_PY_BYTES_PER_CHAR = 64
 
 
 def _as_words(words: object) -> list[str]:
@@ -219,6 +222,9 @@ class Grampa:
     def tokenize(self, words: Sequence[str]) -> list[list[str]]:
         """One sampled segmentation per word (batched kernel, parallel over words)."""
         words = _as_words(words)
+        check_budget(sum(map(len, words)) * _PY_BYTES_PER_CHAR,
+                     f"the token lists of {len(words):,} words",
+                     hint=" (encode() returns ids, without a Python object per token)")
         offsets, out_len, _, ntok = self._batch(words)
         return [tokens_from_lengths(word, out_len[offsets[w]:offsets[w] + ntok[w]].tolist())
                 for w, word in enumerate(words)]

@@ -31,7 +31,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -39,6 +38,7 @@ from numba import njit, prange
 
 from .._core.config import JIT, JIT_INLINE, JIT_PARALLEL
 from .._core.io import write_atomic
+from .._core.jsonfile import read_json
 from .._core.validate import check_budget, check_int
 from ..vocab import bytes_to_unicode
 from .candidates import TOKEN_BYTES_MAX, WORD_BYTES_MAX, ChildMap, hash_slot
@@ -220,6 +220,10 @@ def _as_word_bytes(word: object, what: str = "word") -> bytes:
     return raw
 
 
+class GreedTokModelFormatError(ValueError):
+    """A malformed GreedTok model file; the message names the file and the JSON path."""
+
+
 class GreedTokModel:
     """A GreedTok tokeniser: ranked tokens (``bytes``) plus the 256 single bytes.
 
@@ -376,17 +380,32 @@ class GreedTokModel:
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> GreedTokModel:
-        """Read a model written by :meth:`save` (``ValueError`` naming the file if malformed)."""
-        p = Path(path)
-        try:
-            doc = json.loads(p.read_text(encoding="utf-8"))
-            if doc.get("format") != FORMAT:
-                raise ValueError(f"not a {FORMAT} file")
-            tokens = [bytes.fromhex(t) for t in doc["tokens"]]
-            return cls(tokens, gains=doc.get("gains"), max_token_length=doc["max_token_length"],
-                       stats=doc.get("stats"))
-        except (OSError, KeyError, TypeError, ValueError) as err:
-            raise ValueError(f"{p}: cannot load a GreedTok model ({err})") from None
+        """Read a model written by :meth:`save`.
+
+        Raises
+        ------
+        GreedTokModelFormatError
+            A ``ValueError`` naming the file and, for a malformed part, its JSON path.
+        """
+        root = read_json(path, what="GreedTok model", error=GreedTokModelFormatError)
+        if root.get("format", None).value != FORMAT:
+            root.fail(f"is not a {FORMAT} file (no \"format\": \"{FORMAT}\")")
+        version = root.get("version", 1)
+        if version.value != 1 or type(version.value) is not int:
+            version.fail(f"= {version.value!r:.20}: format version {version.value!r:.20} is "
+                         "not supported (this code reads 1)")
+        tokens = []
+        for t in root.get("tokens").list():
+            with t.blame():
+                tokens.append(bytes.fromhex(t.str()))
+        gains = root.get("gains", None).optional()
+        if gains is not None:
+            gains = [g.int(minimum=0) for g in gains.list()]
+        stats = root.get("stats", None).optional()
+        longest = root.get("max_token_length")
+        with root.blame():
+            return cls(tokens, gains=gains, max_token_length=longest.int(minimum=2),
+                       stats=None if stats is None else stats.dict())
 
     def to_vocabulary(self):
         """A :class:`workbench.Vocabulary` of the 256 bytes and the tokens, ids as here.

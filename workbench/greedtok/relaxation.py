@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .._core.validate import check_int
+from .._core.validate import check_int, check_size
 from ..counts import as_counts
 from .candidates import build_candidates, node_bytes, pack_words
 from .training import greedy_select
@@ -77,6 +77,7 @@ def beta_curve(counts: Mapping[str, int] | str | os.PathLike, k: int, *,
     """
     table = as_counts(counts)
     k = check_int(k, "k", minimum=1)
+    check_size(k, "k", item_bytes=6 * 8, what="the β curve (k steps, six arrays)")
     corpus = pack_words(table, min_word_count)
     cands = build_candidates(corpus, max_token_length)
     curves = []

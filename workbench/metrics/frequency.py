@@ -68,6 +68,9 @@ def percentile_frequency(counts: Mapping[Hashable, float] | Sequence[float] | np
     lo, hi = int(c.size * s), int(c.size * e)
     if hi <= lo:
         return 0.0
+    if not c[0] > 0:
+        raise ValueError("counts must have a positive total")
+    c = c / c[0]  # scale-invariant: 1e308-sized counts do not overflow the sums
     return float(math.fsum(c[lo:hi].tolist()) / math.fsum(c.tolist()))
 
 

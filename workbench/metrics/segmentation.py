@@ -46,7 +46,8 @@ def segmentation_stats(lengths: Sequence[int]) -> dict[str, float]:
 def table7(segmentations: Iterable[Sequence[int]]) -> dict[str, float]:
     """Table 7 row: ``{stat}_mean`` / ``{stat}_std`` for m, ℓ (over tokens), R and S (words).
 
-    ``S`` skips one-character words (undefined); standard deviations are population ones.
+    ``S`` skips one-character words (undefined; NaN if every word has one character);
+    standard deviations are population ones. An empty input raises ``ValueError``.
     """
     ms, rs, ss, ells = [], [], [], []
     for seg in segmentations:
@@ -57,12 +58,21 @@ def table7(segmentations: Iterable[Sequence[int]]) -> dict[str, float]:
         if n > 1:
             ss.append((m - 1) / (n - 1))
         ells.extend(t)
+    if not ms:
+        raise ValueError("segmentations is empty: table 7 needs at least one segmentation")
     out = {}
     for name, values in (("m", ms), ("ell", ells), ("R", rs), ("S", ss)):
-        arr = np.asarray(values, dtype=float)
-        out[f"{name}_mean"] = float(arr.mean()) if arr.size else math.nan
-        out[f"{name}_std"] = float(arr.std()) if arr.size else math.nan
+        out.update(_mean_std(values, name))
     return out
+
+
+def _mean_std(values: Sequence[float], name: str) -> dict[str, float]:
+    """``{name}_mean`` and ``{name}_std`` (population) of ``values``; both NaN only for a
+    statistic defined for no item (the callers refuse an empty input first)."""
+    arr = np.asarray(values, dtype=float)
+    if arr.size == 0:
+        return {f"{name}_mean": math.nan, f"{name}_std": math.nan}
+    return {f"{name}_mean": float(arr.mean()), f"{name}_std": float(arr.std())}
 
 
 def _entropy(counts: Iterable[int]) -> float:
@@ -106,6 +116,9 @@ def distribution_stats(samples: Sequence[Sequence[int]], n_segmentations: int,
         raise ValueError("distribution_stats needs at least one sample")
     ref = tuple(reference) if reference is not None else counts.most_common(1)[0][0]
     u = len(counts)
+    if u > n_seg:
+        raise ValueError(f"the samples hold {u} distinct segmentations, more than "
+                         f"n_segmentations = {n_seg} (the size of the domain)")
     h0 = math.log2(min(big_m, n_seg))
     rest = [c for s, c in counts.items() if s != ref]
     h0pr = math.log2(min(sum(rest), n_seg - 1)) if rest and n_seg > 1 else 0.0
@@ -118,13 +131,17 @@ def distribution_stats(samples: Sequence[Sequence[int]], n_segmentations: int,
 
 
 def table8(per_word: Iterable[dict[str, float]]) -> dict[str, float]:
-    """Means and standard deviations of :func:`distribution_stats` rows (NaNs skipped)."""
+    """Means and standard deviations of :func:`distribution_stats` rows (NaNs skipped).
+
+    An empty ``per_word`` raises ``ValueError``; a statistic that is NaN in every row (not
+    defined for any word) stays NaN.
+    """
     rows = list(per_word)
+    if not rows:
+        raise ValueError("per_word is empty: table 8 needs at least one word's statistics")
     out = {}
     for name in STATS8:
         arr = np.asarray([r[name] for r in rows], dtype=float)
-        arr = arr[~np.isnan(arr)]
-        out[f"{name}_mean"] = float(arr.mean()) if arr.size else math.nan
-        out[f"{name}_std"] = float(arr.std()) if arr.size else math.nan
+        out.update(_mean_std(arr[~np.isnan(arr)], name))
     out["words"] = len(rows)
     return out

@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from .._core.io import atomic_write, check_output_path
-from .._core.validate import MEMORY_BUDGET, check_budget, check_int
+from .._core.validate import MEMORY_BUDGET, check_budget, check_int, check_workers
 from .pipeline import TextTokenizer
 
 __all__ = ["block_ranges", "encode_block", "iter_blocks", "read_block", "tokenize_corpus",
@@ -49,6 +49,9 @@ _SCAN_BYTES = 1 << 22
 def _check_source(source: object) -> None:
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"a source must be str (text) or a path, not {type(source).__name__}")
+    if not isinstance(source, str) and not Path(source).is_file():  # not /dev/zero, not a dir
+        raise FileNotFoundError(f"no text file at {source} (a source path must name a regular "
+                                "file)")
 
 
 def block_ranges(path: str | os.PathLike, block_lines: int) -> list[tuple[int, int, int]]:
@@ -230,10 +233,15 @@ def tokenize_corpus(sources: Iterable[str | os.PathLike] | str, tokenizer: TextT
     from tqdm.auto import tqdm
 
     seed, block_lines = _check(tokenizer, seed, block_lines)
-    workers = check_int(workers, "workers", minimum=1, maximum=256)
+    workers = check_workers(workers, "workers")
     target = None if out is None else _npz_path(out)  # checked before any work
     if isinstance(sources, (str, os.PathLike)):
         sources = [sources]
+    if isinstance(sources, (bytes, dict)) or not isinstance(sources, Iterable):
+        raise TypeError(f"sources must be texts or paths, not {type(sources).__name__}")
+    sources = list(sources)
+    for source in sources:  # every source checked before any work
+        _check_source(source)
     tasks = iter_blocks(sources, block_lines)
     with tqdm(desc="blocks", unit="block", disable=progress is False,
               mininterval=0.5) as bar:

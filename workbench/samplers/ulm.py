@@ -172,8 +172,9 @@ class ULMSampler(TokenSampler):
             segs, scores = [s for _, s in found], [sc for sc, _ in found]
         if not segs:
             raise SegmentationError(f"no segmentation of {word!r} under this vocabulary")
-        top = max(scores)
-        weights = [math.exp(self.alpha * (s - top)) for s in scores]
+        logits = [self.alpha * s for s in scores]
+        top = max(logits)  # the largest α·score (any sign of α): no exp overflows
+        weights = [math.exp(x - top) for x in logits]
         total = sum(weights)
         result = (segs, [w / total for w in weights])
         if len(self._cache) >= _CACHE_SIZE:

@@ -35,7 +35,7 @@ from numba import njit
 
 from .._core.config import JIT
 from .._core.rng import as_generator
-from .._core.validate import check_flat_words, check_probability
+from .._core.validate import check_flat_words, check_int, check_probability, check_size
 from ..interfaces import Sampler, Segmenter, WordSampler
 
 
@@ -155,6 +155,8 @@ class Multiplexer:
 
     def coins(self, n_words: int) -> np.ndarray:
         """Draw ``n_words`` coins: True where the stochastic tokeniser is used."""
+        n_words = check_int(n_words, "n_words", minimum=0)
+        check_size(n_words, "n_words", item_bytes=9, what="the coins")
         return self._rng.random(n_words) < self.p
 
     def tokenize(self, words: Sequence[str]) -> list[list[str]]:

@@ -38,7 +38,14 @@ from collections.abc import Hashable, Mapping
 
 import numpy as np
 
-from .._core.validate import check_int, check_probability, check_real
+from .._core.validate import (
+    PY_ENTRY_BYTES,
+    check_int,
+    check_mapping,
+    check_probability,
+    check_real,
+    check_size,
+)
 from ..metrics import renyi_entropy, shannon_entropy
 
 __all__ = [
@@ -139,7 +146,9 @@ def duplicate_counts(counts: Mapping[Hashable, float], x: Hashable, k: int
     >>> duplicate_counts({"a": 4, "b": 1}, "a", 2)
     {'b': 1, ('a', 1): 2.0, ('a', 2): 2.0}
     """
+    counts = check_mapping(counts, "counts")
     k = check_int(k, "k", minimum=1)
+    check_size(k, "k", item_bytes=2 * PY_ENTRY_BYTES, what="k copies of x in a dict")
     if x not in counts:
         raise ValueError(f"x = {x!r:.40} is not a token of counts")
     out = {t: v for t, v in counts.items() if t != x}
@@ -170,23 +179,34 @@ def duplication_renyi_gain(counts: Mapping[Hashable, float], x: Hashable, k: int
     >>> round(duplication_renyi_gain({"a": 4, "b": 4}, "a", 2, 2.0), 6)  # log2(1/2) -> log2(3/8)
     0.415037
     """
+    counts = check_mapping(counts, "counts")
     a = check_real(alpha, "alpha", minimum=0.0, open_minimum=True)
     k = check_int(k, "k", minimum=1)
     if x not in counts:
         raise ValueError(f"x = {x!r:.40} is not a token of counts")
     c = np.array([check_real(v, "count", minimum=0.0) for v in counts.values()], dtype=float)
     total = float(c.sum())
+    if not total > 0:
+        raise ValueError("counts must have a positive total (every count is 0)")
+    if not math.isfinite(total):
+        raise ValueError("counts must have a finite total")
     p_x = float(counts[x]) / total
     if a == 1.0:
         return duplication_shannon_gain(p_x, k, base)
-    others = [t for t in counts if t != x]
-    rest = float(sum((float(counts[t]) / total) ** a for t in others if counts[t] > 0))
-    old = rest + p_x ** a
-    ratio = p_x ** a * math.expm1((1 - a) * math.log(k)) / old
+    if p_x == 0.0:
+        return 0.0  # x never occurs: its copies change nothing
+    # every p^α scaled by the largest (in logs), so a large α underflows nothing to 0 / 0
+    logs = {t: a * math.log(float(counts[t]) / total) for t in counts if counts[t] > 0}
+    top = max(logs.values())
+    rest = math.fsum(math.exp(v - top) for t, v in logs.items() if t != x)
+    px_a = math.exp(logs[x] - top)
+    old = rest + px_a
+    ratio = px_a * math.expm1((1 - a) * math.log(k)) / old
     if ratio > -0.5:  # log1p keeps small changes exact
         log_change = math.log1p(ratio)
     else:  # Σp'^α much below Σp^α: take both logs (computing 1 + ratio would cancel)
-        log_change = math.log(rest + p_x ** a * k ** (1 - a)) - math.log(old)
+        log_change = (math.log(rest + math.exp(logs[x] - top + (1 - a) * math.log(k)))
+                      - math.log(old))
     return log_change / (1 - a) / math.log(base)
 
 

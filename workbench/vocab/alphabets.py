@@ -50,8 +50,20 @@ _BYTE_TO_CHAR = bytes_to_unicode()
 _CHAR_TO_BYTE = {c: b for b, c in _BYTE_TO_CHAR.items()}
 
 
+def _check(alphabet: object, text: object, name: str) -> None:
+    if not isinstance(alphabet, str) or alphabet not in ALPHABETS:
+        raise ValueError(f"alphabet must be one of {', '.join(map(repr, ALPHABETS))}, got "
+                         f"{alphabet!r:.40}")
+    if not isinstance(text, str):
+        raise TypeError(f"{name} must be str, not {type(text).__name__}")
+
+
 def spell(alphabet: str, word: str) -> str:
-    """A plain word spelled in ``alphabet`` (raises ``ValueError`` for lone surrogates)."""
+    """A plain word spelled in ``alphabet`` (raises ``ValueError`` for lone surrogates).
+
+    ``alphabet`` is one of :data:`ALPHABETS` (anything else: ``ValueError``).
+    """
+    _check(alphabet, word, "word")
     if alphabet == "identity":
         return word
     if alphabet == "byte-level":
@@ -66,6 +78,7 @@ def spell(alphabet: str, word: str) -> str:
 
 def unspell(alphabet: str, text: str) -> str:
     """Inverse of :func:`spell` (invalid UTF-8 from byte-level text becomes U+FFFD)."""
+    _check(alphabet, text, "text")
     if alphabet == "identity":
         return text
     if alphabet == "byte-level":

@@ -21,11 +21,11 @@ import binascii
 import json
 import math
 import re
-import stat
 import struct
 from collections.abc import Iterator
 from pathlib import Path
 
+from .._core.jsonfile import Node, parse_json, read_bytes
 from .alphabets import SP_SPACE, bytes_to_unicode
 
 #: The largest vocabulary file read (bytes): far above any real vocabulary (GPT-4's
@@ -151,43 +151,18 @@ def _from_tiktoken(p: Path, lines: list[str]) -> dict:
     return dict(tokens=tokens, ids=ids, alphabet="byte-level", name=p.stem)
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
-    out: dict = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKey(key)
-        out[key] = value
-    return out
-
-
-class _DuplicateKey(ValueError):
-    pass
-
-
 def _load_json(p: Path, raw: bytes) -> dict:
-    text = _text(p, raw)
-    try:
-        doc = json.loads(text, object_pairs_hook=_no_duplicate_keys,
-                         parse_constant=_refuse_constant)
-    except _DuplicateKey as err:
-        raise VocabularyFormatError(f"{p}: key {err.args[0]!r:.60} appears twice in one JSON "
-                                    f"object") from None
-    except json.JSONDecodeError as err:
-        raise VocabularyFormatError(f"{p}: malformed JSON at line {err.lineno}, column "
-                                    f"{err.colno} ({err.msg})") from None
-    except ValueError as err:  # NaN / Infinity constants
-        raise VocabularyFormatError(f"{p}: {err}") from None
-    except RecursionError:
-        raise VocabularyFormatError(f"{p}: JSON nested too deeply to be a vocabulary") from None
+    root = parse_json(p, raw, what="vocabulary", error=VocabularyFormatError)
+    doc = root.value
     if isinstance(doc, dict) and doc.get("format") == "workbench-vocabulary":
-        return _from_workbench(p, doc)
+        return _from_workbench(root)
     if isinstance(doc, dict) and doc.get("format") == "workbench-greedtok":
-        return _from_greedtok(doc, p)
+        return _from_greedtok(root)
     if isinstance(doc, dict) and isinstance(doc.get("model"), dict):
         return _from_hf_tokenizer(p, doc)
     if isinstance(doc, dict) and doc and all(type(v) is int for v in doc.values()):
-        return dict(tokens=list(doc.keys()), ids=list(doc.values()), alphabet="byte-level",
-                    name=p.stem)
+        return dict(tokens=list(doc.keys()), ids=[v.int(minimum=0) for _, v in root.items()],
+                    alphabet="byte-level", name=p.stem)
     found = type(doc).__name__ if not isinstance(doc, dict) else (
         "an empty object" if not doc else f"an object with keys {sorted(doc)[:5]}")
     raise VocabularyFormatError(
@@ -195,35 +170,33 @@ def _load_json(p: Path, raw: bytes) -> dict:
         f"(found {found})")
 
 
-def _refuse_constant(name: str) -> None:
-    raise ValueError(f"JSON constant {name} is not a number a vocabulary may hold")
-
-
-def _from_workbench(p: Path, doc: dict) -> dict:
+def _from_workbench(root: Node) -> dict:
     """This package's own JSON (``Vocabulary.save``), version 1."""
-    if doc.get("version") != 1:
-        raise VocabularyFormatError(f"{p}: invalid vocabulary: workbench-vocabulary version "
-                                    f"{doc.get('version')!r} is not supported (this package "
-                                    f"reads version 1)")
-    for key, kind in (("tokens", list), ("ids", list), ("alphabet", str)):
-        if not isinstance(doc.get(key), kind):
-            raise VocabularyFormatError(f"{p}: invalid vocabulary: $.{key} must be a "
-                                        f"{kind.__name__}, got {type(doc.get(key)).__name__}")
-    if doc.get("scores") is not None and not isinstance(doc["scores"], list):
-        raise VocabularyFormatError(f"{p}: invalid vocabulary: $.scores must be a list or null")
-    return dict(tokens=doc["tokens"], ids=doc["ids"], alphabet=doc["alphabet"],
-                name=doc.get("name") if isinstance(doc.get("name"), str) else p.stem,
-                scores=doc.get("scores"))
+    version = root.get("version", None)
+    if version.value != 1 or type(version.value) is not int:
+        version.fail(f"= {version.value!r:.20}: workbench-vocabulary version "
+                     f"{version.value!r:.20} is not supported (this package reads version 1)")
+    tokens = [t.str() for t in root.get("tokens").list()]
+    ids = [i.int(minimum=0) for i in root.get("ids").list()]
+    scores = root.get("scores", None).optional()
+    if scores is not None:
+        scores = [x.real() for x in scores.list()]
+    name = root.get("name", None).value
+    return dict(tokens=tokens, ids=ids, alphabet=root.get("alphabet").str(),
+                name=name if isinstance(name, str) else root.file.stem, scores=scores)
 
 
-def _from_greedtok(doc: dict, p: Path) -> dict:
+def _from_greedtok(root: Node) -> dict:
     """A saved GreedTok model (``GreedTokModel.save``): the 256 bytes (ids 0-255) and its
     hex tokens (id ``256 + rank``), spelled in the byte-level alphabet."""
     table = bytes_to_unicode()
     chars = [table[b] for b in range(256)]
-    tokens = chars + ["".join(chars[b] for b in bytes.fromhex(t)) for t in doc["tokens"]]
+    tokens = list(chars)
+    for t in root.get("tokens").list():
+        with t.blame():
+            tokens.append("".join(chars[b] for b in bytes.fromhex(t.str())))
     return dict(tokens=tokens, ids=list(range(len(tokens))), alphabet="byte-level",
-                name=f"greedtok-{len(doc['tokens'])}")
+                name=f"greedtok-{len(tokens) - 256}")
 
 
 def _from_hf_tokenizer(p: Path, doc: dict) -> dict:
@@ -356,17 +329,8 @@ def read_vocabulary_file(path: str | Path) -> dict:
         the file and the line (text) or JSON path.
     """
     p = Path(path)
-    try:
-        info = p.stat()
-        if not stat.S_ISREG(info.st_mode):
-            raise VocabularyFormatError(f"{p}: cannot read vocabulary file (not a regular "
-                                        f"file)")
-        if info.st_size > MAX_VOCABULARY_FILE:
-            raise VocabularyFormatError(f"{p}: {info.st_size:,} bytes, over the "
-                                        f"{MAX_VOCABULARY_FILE:,}-byte limit for a vocabulary")
-        raw = p.read_bytes()
-    except OSError as err:
-        raise VocabularyFormatError(f"{p}: cannot read vocabulary file ({err})") from err
+    raw = read_bytes(p, what="vocabulary file", error=VocabularyFormatError,
+                     max_bytes=MAX_VOCABULARY_FILE)
     return read_vocabulary_bytes(p, raw)
 
 

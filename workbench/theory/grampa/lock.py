@@ -38,6 +38,7 @@ Example
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from math import comb
@@ -145,6 +146,11 @@ def _f1(m: int, n: int) -> int:
     return sum(comb(n - 1, j - 1) for j in range(1, m))
 
 
+#: The largest string length the ``"scipy"`` backend of :func:`lock_f1_hyp2f1` takes
+#: (``2**(n - 1)`` must be a float64).
+SCIPY_MAX_N = 1024
+
+
 def lock_f1_hyp2f1(m: int, n: int, backend: str = "mpmath") -> int | float:
     """``f1`` through the Gaussian hypergeometric closed form of Eq. 63.
 
@@ -177,7 +183,14 @@ def lock_f1_hyp2f1(m: int, n: int, backend: str = "mpmath") -> int | float:
     if backend == "scipy":
         from scipy.special import hyp2f1
 
-        return float(2.0 ** (n - 1) - comb(n - 1, m - 1) * hyp2f1(1.0, m - n, m, -1.0))
+        if n > SCIPY_MAX_N:
+            raise ValueError(f"backend='scipy' works in float64, where 2**(n - 1) exists only "
+                             f"for n <= {SCIPY_MAX_N}; got n = {n} (use backend='mpmath')")
+        value = float(2.0 ** (n - 1) - float(comb(n - 1, m - 1)) * hyp2f1(1.0, m - n, m, -1.0))
+        if not math.isfinite(value):
+            raise ValueError(f"backend='scipy' overflows float64 for m = {m}, n = {n} (use "
+                             "backend='mpmath')")
+        return value
     raise ValueError(f"backend must be 'mpmath' or 'scipy', got {backend!r}")
 
 
