@@ -628,3 +628,26 @@ def test_no_segmentation_reason_drops_only_the_alphabet_hint_when_spelled():
     assert hinted == plain + " (words must be in the byte-level alphabet: use to_alphabet)"
     with pytest.raises(TypeError):
         no_segmentation_reason(3, vocab)  # type: ignore[arg-type]
+
+
+def test_enumerate_long_word_with_one_segmentation_is_linear():
+    """Fixture named after the bug: 'a' * 100_000 over {'a', 'b'} has one segmentation; the
+    old depth-first search copied the prefix tuple at every step (quadratic: minutes)."""
+    import time
+
+    from workbench import Vocabulary, enumerate_segmentations
+
+    t0 = time.perf_counter()
+    (only,) = enumerate_segmentations("a" * 100_000, Vocabulary(["a", "b"]), limit=1)
+    assert only == ("a",) * 100_000
+    assert time.perf_counter() - t0 < 15.0
+
+
+def test_enumerate_refuses_a_huge_count_without_printing_it():
+    from workbench import Vocabulary, enumerate_segmentations
+
+    # 2**1999 = 10**601.77: "about 10^602"
+    with pytest.raises(ValueError, match=r"length 2,000\) has about 10\^602 segmentations"):
+        enumerate_segmentations("a" * 2000, Vocabulary.infinite(), limit=10)
+    with pytest.raises(ValueError, match="more than limit=10 segmentations"):
+        enumerate_segmentations("a" * 100_000, Vocabulary(["a", "aa"]), limit=10)

@@ -38,7 +38,7 @@ from numba import njit
 
 from ._core.config import JIT, JIT_INLINE
 from ._core.trie import child, word_codes
-from ._core.validate import check_choice, check_int, check_work
+from ._core.validate import check_budget, check_choice, check_int, check_work
 from .vocab import Vocabulary
 
 DIRECTIONS = ("l2r", "r2l")
@@ -270,11 +270,14 @@ def _explain(word: str, vocab: Vocabulary, reach: np.ndarray, direction: str,
             f"character {word[pos]!r} at position {pos}")
 
 
-def counts_from_arcs(n: int, arcs: list[tuple[int, int]], direction: str) -> list[int]:
+def counts_from_arcs(n: int, arcs: list[tuple[int, int]], direction: str,
+                     cap: int | None = None) -> list[int]:
     """Exact path counts per node, from the construction's start node.
 
     ``direction="r2l"`` builds the counts left to right (paths from node 0 to each node),
     ``"l2r"`` right to left (paths from each node to node ``n``), over the given arcs.
+    With ``cap``, every count saturates at ``cap + 1`` ("more than cap"): no huge integers
+    for a long word when only a comparison with ``cap`` is needed.
 
     >>> arcs = [(0, 1), (0, 2), (1, 2)]
     >>> counts_from_arcs(2, arcs, "r2l"), counts_from_arcs(2, arcs, "l2r")
@@ -288,6 +291,8 @@ def counts_from_arcs(n: int, arcs: list[tuple[int, int]], direction: str) -> lis
             into[j].append(i)
         for j in range(1, n + 1):
             c[j] = sum(c[i] for i in into[j])
+            if cap is not None and c[j] > cap:
+                c[j] = cap + 1
     else:
         c[n] = 1
         out: list[list[int]] = [[] for _ in range(n + 1)]
@@ -295,7 +300,20 @@ def counts_from_arcs(n: int, arcs: list[tuple[int, int]], direction: str) -> lis
             out[i].append(j)
         for i in range(n - 1, -1, -1):
             c[i] = sum(c[j] for j in out[i])
+            if cap is not None and c[i] > cap:
+                c[i] = cap + 1
     return c
+
+
+def _about(total: int) -> str:
+    """``total`` with thousands separators, or its order of magnitude when it is huge.
+
+    >>> _about(10_946), _about(2**100)
+    ('10,946', 'about 10^30')
+    """
+    if total.bit_length() < 64:
+        return f"{total:,}"
+    return f"about 10^{int(total.bit_length() * 0.30103)}"  # no str() of a huge int
 
 
 def _infinite_count(n: int, ell_min: int) -> int:
@@ -386,13 +404,28 @@ def enumerate_segmentations(
     [('a', 'b'), ('ab',)]
     """
     limit = check_int(limit, "limit", minimum=0)
-    total = count_segmentations(word, vocab, ell_min, direction)
-    if total > limit:
-        raise ValueError(f"{word!r} has {total:,} segmentations, more than limit={limit:,}")
+    word = check_word(word)
+    check_vocab(vocab)
+    ell_min = check_ell_min(ell_min)
+    direction = check_direction(direction)
     n = len(word)
+    shown = f"{word[:40]!r}{'…' if n > 40 else ''} (length {n:,})"
+    if vocab.is_infinite:
+        total = _infinite_count(n, ell_min)
+        if total > limit:
+            raise ValueError(f"{shown} has {_about(total)} segmentations, "
+                             f"more than limit={limit:,}")
     if n == 0:
         return [()]
     arcs, _ = walked_arcs(word, vocab, ell_min, direction)
+    # saturating count: a long word is refused without exact (huge) integers
+    c = counts_from_arcs(n, arcs, direction, cap=limit)
+    total = c[n] if direction == "r2l" else c[0]
+    if total > limit:
+        raise ValueError(f"{shown} has more than limit={limit:,} segmentations "
+                         "(count_segmentations gives the exact number)")
+    # the output: at most n tokens per segmentation, ~64 bytes each (str + tuple slot)
+    check_budget(64 * total * n, f"enumerate_segmentations: {total:,} segmentations of {shown}")
     out_of: list[list[int]] = [[] for _ in range(n + 1)]
     for i, j in arcs:
         out_of[i].append(j)
@@ -401,16 +434,30 @@ def enumerate_segmentations(
     alive[n] = True
     for i in range(n - 1, -1, -1):
         alive[i] = any(alive[j] for j in out_of[i])
+    # depth-first over live nodes with one shared path (a prefix tuple per step would copy
+    # O(n) per token: quadratic for a long word with one segmentation, the fixture that
+    # caught it: 'a' * 100_000 over a vocabulary whose only 'a'-token is 'a')
     result: list[tuple[str, ...]] = []
-    stack: list[tuple[int, tuple[str, ...]]] = [(0, ())]
+    path: list[str] = []
+    nexts = [sorted(j for j in out_of[i] if alive[j]) for i in range(n + 1)]
+    stack: list[tuple[int, int]] = [(0, 0)]  # (node, index of the next arc to follow)
     while stack:
-        i, prefix = stack.pop()
+        i, k = stack[-1]
         if i == n:
-            result.append(prefix)
+            result.append(tuple(path))
+            stack.pop()
+            if path:
+                path.pop()
             continue
-        for j in sorted(out_of[i], reverse=True):
-            if alive[j]:
-                stack.append((j, prefix + (word[i:j],)))
+        if k == len(nexts[i]):
+            stack.pop()
+            if path:
+                path.pop()
+            continue
+        stack[-1] = (i, k + 1)
+        j = nexts[i][k]
+        path.append(word[i:j])
+        stack.append((j, 0))
     return result
 
 
