@@ -30,7 +30,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._core.validate import check_int, check_real, check_size
+from ._core.validate import check_int, check_real, check_size, check_sized_input
 
 __all__ = [
     "chisquare_test",
@@ -44,6 +44,7 @@ __all__ = [
 
 def _finite(values: object, name: str) -> np.ndarray:
     """``values`` as a 1-D float array; NaN or infinite entries are refused by name."""
+    check_sized_input(values, name)
     try:
         arr = np.asarray(values, dtype=float)
     except (TypeError, ValueError):

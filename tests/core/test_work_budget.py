@@ -38,3 +38,20 @@ def test_explicit_budget_and_module_default_read_at_call_time(monkeypatch):
     monkeypatch.setattr(validate, "WORK_BUDGET_SECONDS", 1.0)
     with pytest.raises(BudgetError, match="budget of 1 s"):
         check_work(2, "two seconds", rate=1.0)
+
+
+def test_sized_inputs_are_budgeted_before_numpy_converts_them():
+    """Fixture named after the probe: ``stats.frequencies(range(10**9))`` ran out of memory
+    converting its lazy input; now refused by name before any allocation."""
+    import time
+
+    from workbench import metrics, stats
+    from workbench._core.validate import BudgetError
+
+    for call in (lambda: stats.frequencies(range(10**9)),
+                 lambda: metrics.shannon_entropy(range(10**9))):
+        t0 = time.perf_counter()
+        with pytest.raises(BudgetError, match=r"len\(counts\) = 1,000,000,000"):
+            call()
+        assert time.perf_counter() - t0 < 1.0
+    assert stats.frequencies(range(1, 4)).tolist() == [1 / 6, 2 / 6, 3 / 6]

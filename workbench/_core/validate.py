@@ -26,7 +26,7 @@ Example
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sized
 
 import numpy as np
 
@@ -376,3 +376,22 @@ def check_mapping(value: object, name: str) -> Mapping:
         raise ArgumentTypeError(f"{name} must be a mapping (e.g. a dict), not "
                                 f"{type(value).__name__}")
     return value
+
+
+def check_sized_input(values: object, name: str, *, item_bytes: float = 32.0) -> None:
+    """Refuse a sized input (list, range, ...) whose conversion to an array would exceed the
+    memory budget, before numpy materialises it; an ndarray is already allocated and passes.
+
+    ``item_bytes`` covers the array plus numpy's temporaries of the conversion (a Python
+    sequence of floats is read into an object buffer first).
+
+    >>> try:
+    ...     check_sized_input(range(10**9), "counts")
+    ... except BudgetError as err:
+    ...     print(str(err).split(", over")[0])
+    len(counts) = 1,000,000,000: converting counts to an array needs ~29.8 GiB
+    """
+    if isinstance(values, np.ndarray) or not isinstance(values, Sized):
+        return
+    check_size(len(values), f"len({name})", item_bytes=item_bytes,
+               what=f"converting {name} to an array")

@@ -23,7 +23,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from .._core.validate import check_real
+from .._core.validate import check_real, check_sized_input
 
 __all__ = ["count_array", "unigram_counts"]
 
@@ -105,6 +105,7 @@ def count_array(counts: Mapping[Hashable, float] | Sequence[float] | np.ndarray,
         if isinstance(counts, (str, bytes)):
             raise TypeError(f"{name} must be a mapping token -> count or an array of counts, "
                             f"not {type(counts).__name__}")
+        check_sized_input(counts, name)
         try:
             raw = np.asarray(counts)
         except Exception as err:  # ragged input and the like

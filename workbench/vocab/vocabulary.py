@@ -22,6 +22,7 @@ Example
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections.abc import Iterable, Iterator
@@ -32,8 +33,14 @@ import numpy as np
 
 from .._core.io import check_output_path, write_atomic
 from .._core.trie import Trie, build_trie
+from .._core.validate import BudgetError
 from .alphabets import ALPHABETS, spell, unspell
 from .formats import VocabularyFormatError, read_vocabulary_file
+
+#: The most tokens one vocabulary may hold: 10x the largest vocabularies in use (GPT-4o's
+#: ~200k), and what builds (index + trie) well inside the 30 s time budget on 2 cores;
+#: ``Vocabulary(map(str, range(10**8)))`` is refused after reading this many, not minutes later.
+MAX_TOKENS = 2_000_000
 
 
 class Vocabulary:
@@ -82,7 +89,10 @@ class Vocabulary:
             raise TypeError("tokens must be an iterable of str, not a single string")
         if alphabet not in ALPHABETS:
             raise ValueError(f"alphabet must be one of {ALPHABETS}, got {alphabet!r}")
-        toks = list(tokens)
+        toks = list(itertools.islice(tokens, MAX_TOKENS + 1))
+        if len(toks) > MAX_TOKENS:
+            raise BudgetError(f"tokens: more than MAX_TOKENS = {MAX_TOKENS:,} tokens; a vocabulary "
+                              "this large is refused (memory and the trie's build time)")
         index: dict[str, int] = {}
         for pos, tok in enumerate(toks):
             if not isinstance(tok, str):
