@@ -36,7 +36,6 @@ from ..lattice import (
     check_walk,
     check_word,
     code_points,
-    count_segmentations,
     enumerate_segmentations,
     tokens_from_lengths,
 )
@@ -348,17 +347,20 @@ class Grampa:
         Refuses (ValueError) words with more than :data:`MAX_DISTRIBUTION_SIZE` of them.
         """
         word = self._check_word(word)
-        total = count_segmentations(word, self.vocab, self.ell_min, self.direction)
-        if total == 0:
+        try:  # a saturating count: no exact (huge) integer for a long word
+            segs = enumerate_segmentations(word, self.vocab, self.ell_min, self.direction,
+                                           limit=MAX_DISTRIBUTION_SIZE)
+        except BudgetError:
+            raise
+        except ValueError as err:
+            raise BudgetError(f"distribution() is limited to {MAX_DISTRIBUTION_SIZE:,} "
+                              f"segmentations: {err}") from None
+        if not segs:
             raise self._fail(word)
-        if total > MAX_DISTRIBUTION_SIZE:
-            raise BudgetError(f"{word!r} has {total:,} segmentations; distribution() is "
-                             f"limited to {MAX_DISTRIBUTION_SIZE:,}")
         probs, span = self._probs(word)
         return {seg: laws.path_probability(probs, span, [len(t) for t in seg],
                                            self._walk.mirror)
-                for seg in enumerate_segmentations(word, self.vocab, self.ell_min,
-                                                   self.direction, limit=total)}
+                for seg in segs}
 
     def arc_probabilities(self, word: str) -> dict[tuple[int, int], float]:
         """Transition probability of every arc ``(i, j)`` of ``word``'s walked graph.
