@@ -127,3 +127,19 @@ def test_greedtok_on_the_instance_reaches_a_cover_on_a_star():
 def test_reduction_bad_graphs(graph, error):
     with pytest.raises(error):
         vertex_cover_instance(graph, 1)
+
+
+def test_modularity_witness_checks_its_alphabet_and_enumerates_lazily():
+    """Probe named in the time-budget work: the alphabet went unchecked, and each word length
+    was built whole (a large alphabet materialised len(alphabet)**4 words before the first)."""
+    import string
+
+    from workbench.greedtok.objective import find_modularity_witness
+
+    for bad, err in (("", TypeError), (5, TypeError), ("aa", ValueError),
+                     (string.printable, ValueError)):
+        with pytest.raises(err, match="alphabet"):
+            find_modularity_witness("submodular", alphabet=bad)
+    # the witness over the full lower-case alphabet is the one over "ab" (words in order)
+    assert find_modularity_witness("submodular", alphabet="ab", max_word_length=4).word == "aaba"
+    assert find_modularity_witness("supermodular", alphabet=string.ascii_lowercase).word == "aaa"

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, product
 
 from .._core.cost import SLICE_RATE, slice_units
 from .._core.validate import check_choice, check_int, check_work
@@ -127,11 +127,17 @@ class ModularityWitness:
                 f"x = {self.x!r}: f(B+x)-f(B) = {self.gain_b} {rel} f(A+x)-f(A) = {self.gain_a}")
 
 
+#: The largest alphabet :func:`find_modularity_witness` enumerates over (the words grow as
+#: ``len(alphabet) ** max_word_length``; witnesses need two letters).
+MAX_WITNESS_ALPHABET = 26
+
+
 def _words(alphabet: str, max_length: int) -> Iterator[str]:
-    words = [""]
-    for _ in range(max_length):
-        words = [w + c for w in words for c in alphabet]
-        yield from words
+    """Every word over ``alphabet`` by length, then in alphabet order, lazily (a large
+    alphabet never materialises a level: the first witness comes after a few words)."""
+    for length in range(1, max_length + 1):
+        for letters in product(alphabet, repeat=length):
+            yield "".join(letters)
 
 
 def find_modularity_witness(kind: str, *, alphabet: str = "abc",
@@ -150,6 +156,11 @@ f(B+x)-f(B) = 1 < f(A+x)-f(A) = 2
     """
     kind = check_choice(kind, "kind", ("submodular", "supermodular"))
     max_word_length = check_int(max_word_length, "max_word_length", minimum=2, maximum=8)
+    if not isinstance(alphabet, str) or not alphabet:
+        raise TypeError(f"alphabet must be a non-empty str, got {alphabet!r:.40}")
+    if len(set(alphabet)) != len(alphabet) or len(alphabet) > MAX_WITNESS_ALPHABET:
+        raise ValueError(f"alphabet must be 1 to {MAX_WITNESS_ALPHABET} distinct characters, "
+                         f"got {len(alphabet):,} ({len(set(alphabet)):,} distinct)")
     for word in _words(alphabet, max_word_length):
         cands = sorted({word[i:j] for i in range(len(word))
                         for j in range(i + 2, len(word) + 1)}, key=lambda t: (len(t), t))
