@@ -121,6 +121,12 @@ def _size_tag(vocab_size: int) -> str:
     return f"{vocab_size // 1024}k" if vocab_size % 1024 == 0 else str(vocab_size)
 
 
+#: SentencePiece settings shared by both trainers: every character kept, no byte fallback,
+#: no normalisation, only <unk> (id 0) as a special piece.
+_SP_FIXED = dict(character_coverage=1.0, byte_fallback=False, normalization_rule_name="identity",
+                 unk_id=0, bos_id=-1, eos_id=-1, pad_id=-1)
+
+
 def train_sentencepiece(
     text: str,
     out_path: str | Path,
@@ -177,17 +183,11 @@ def train_sentencepiece(
         model_writer=model,
         model_type=model_type,
         vocab_size=vocab_size,
-        character_coverage=1.0,
-        byte_fallback=False,
-        normalization_rule_name="identity",
         input_sentence_size=0,
         shuffle_input_sentence=False,
         num_threads=num_threads,
-        unk_id=0,
-        bos_id=-1,
-        eos_id=-1,
-        pad_id=-1,
         minloglevel=0 if verbose else 2,
+        **_SP_FIXED,
     )
     return _write(Path(out_path), model.getvalue())
 
@@ -253,19 +253,13 @@ def train_sentencepiece_on_counts(
         model_writer=model,
         model_type=model_type,
         vocab_size=vocab_size,
-        character_coverage=1.0,
-        byte_fallback=False,
-        normalization_rule_name="identity",
         add_dummy_prefix=False,
         remove_extra_whitespaces=False,
         split_by_whitespace=False,
         max_sentencepiece_length=max_piece_length,
         num_threads=num_threads,
-        unk_id=0,
-        bos_id=-1,
-        eos_id=-1,
-        pad_id=-1,
         minloglevel=2,
+        **_SP_FIXED,
     )
     return _write(Path(out_path), model.getvalue())
 
