@@ -42,6 +42,14 @@ def test_help_loads_no_heavy_library():
     assert _loaded_after(code) == []
 
 
+def test_first_sample_loads_only_numpy():
+    """A fresh process's first small sample runs without numba (``grampa.interpreted``)."""
+    code = ("from workbench import Grampa, datasets\n"
+            "v = datasets.load_vocabulary('ulm-8k')\n"
+            "Grampa(v, tau=2.0, seed=0).sample(v.to_alphabet(' tokenisation'))")
+    assert _loaded_after(code) == ["numpy"]
+
+
 def test_lazy_names_resolve_to_the_defining_objects():
     import workbench
     from workbench.grampa import Grampa
@@ -61,8 +69,8 @@ def test_subpackages_reachable_as_attributes_after_a_bare_import():
 
 def test_dependency_closure_follows_imports_and_stops_at_them():
     names = {p.relative_to(config.PACKAGE_DIR).as_posix()
-             for p in config.dependency_closure(config.PACKAGE_DIR / "lattice.py")}
-    assert {"lattice.py", "_core/trie.py", "_core/config.py"} <= names
+             for p in config.dependency_closure(config.PACKAGE_DIR / "lattice" / "kernels.py")}
+    assert {"lattice/kernels.py", "lattice/rules.py", "_core/trie.py", "_core/config.py"} <= names
     assert not any(n.startswith(("figures/", "bpe/", "greedtok/")) for n in names)
 
 
@@ -71,7 +79,7 @@ def test_stamp_changes_with_a_dependency_not_with_an_unrelated_module(tmp_path, 
     copy = tmp_path / "workbench"
     shutil.copytree(config.PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(config, "PACKAGE_DIR", copy)
-    lattice = copy / "lattice.py"
+    lattice = copy / "lattice" / "kernels.py"
     before = config.source_stamp(lattice)
     figures = sorted((copy / "figures").glob("*.py"))[0]
     figures.write_text(figures.read_text(encoding="utf-8") + "\n# a comment\n", "utf-8")
@@ -124,21 +132,23 @@ def _modules_after(code: str, names: tuple[str, ...]) -> dict[str, bool]:
     return json.loads(out.strip().splitlines()[-1])
 
 
-FIRST_SAMPLE = ("from workbench import Grampa, Vocabulary\n"
-                "Grampa(Vocabulary(['a', 'b', 'ab']), tau=2.0, seed=0).sample('abab')")
+#: The first call of a GRaMPa kernel (``encode`` always runs the kernels; a small ``sample``
+#: in a process without numba runs in plain Python, see ``test_first_sample_loads_no_numba``).
+FIRST_KERNEL = ("from workbench import Grampa, Vocabulary\n"
+                "Grampa(Vocabulary(['a', 'b', 'ab']), tau=2.0, seed=0).encode(['abab'])")
 
 
-def test_first_sample_skips_scipy_linalg_and_f2py():
+def test_first_kernel_skips_scipy_linalg_and_f2py():
     """numba's start-up BLAS probe is answered without importing SciPy's linear algebra
     (and, through its array-API shim, numpy.f2py): ~0.2 s of the cold start."""
-    loaded = _modules_after(FIRST_SAMPLE, ("numba.np.arraymath", "scipy.linalg",
+    loaded = _modules_after(FIRST_KERNEL, ("numba.np.arraymath", "scipy.linalg",
                                            "scipy.linalg.cython_blas", "numpy.f2py"))
     assert loaded == {"numba.np.arraymath": True, "scipy.linalg": False,
                       "scipy.linalg.cython_blas": False, "numpy.f2py": False}
 
 
-def test_kernels_needing_blas_still_compile_and_run_after_the_first_sample():
-    code = (FIRST_SAMPLE + "\nimport numpy as np\nfrom numba import njit\n"
+def test_kernels_needing_blas_still_compile_and_run_after_the_first_kernel():
+    code = (FIRST_KERNEL + "\nimport numpy as np\nfrom numba import njit\n"
             "@njit\ndef f(a, b):\n    return np.dot(a, b), np.linalg.solve(a, b), a @ b\n"
             "a = np.array([[2.0, 1.0], [1.0, 3.0]]); b = np.array([1.0, 2.0])\n"
             "d, x, m = f(a, b)\n"
@@ -150,7 +160,7 @@ def test_kernels_needing_blas_still_compile_and_run_after_the_first_sample():
 
 
 def test_blas_probe_untouched_when_scipy_blas_is_already_loaded():
-    code = ("import scipy.linalg.cython_blas\n" + FIRST_SAMPLE
+    code = ("import scipy.linalg.cython_blas\n" + FIRST_KERNEL
             + "\nimport numba.np.arraymath as am\nassert am._HAVE_BLAS is True\n")
     assert _modules_after(code, ("scipy.linalg.cython_blas",)) == {
         "scipy.linalg.cython_blas": True}

@@ -102,7 +102,7 @@ def _spelled(args: argparse.Namespace, vocab) -> list[str]:
 def _run_sample(args: argparse.Namespace) -> int:
     from workbench import Grampa
     from workbench.datasets import resolve_vocabulary
-    from workbench.lattice import format_segmentation, no_segmentation_reason
+    from workbench.lattice import SegmentationError, format_segmentation, no_segmentation_reason
 
     vocab = resolve_vocabulary(args.vocab)
     g = Grampa(vocab, tau=args.tau, ell_min=args.ell_min, direction=args.direction,
@@ -110,12 +110,15 @@ def _run_sample(args: argparse.Namespace) -> int:
     several = len(args.words) > 1
     status = 0
     for word in _spelled(args, vocab):
-        reason = no_segmentation_reason(word, vocab, args.ell_min, args.direction, spelled=True)
-        if reason:
+        try:  # the reason is worded only for a word that has no segmentation
+            segs = g.sample_many(word, args.n)
+        except SegmentationError:
+            reason = no_segmentation_reason(word, vocab, args.ell_min, args.direction,
+                                            spelled=True)
             print(f"workbench sample: {reason}", file=sys.stderr)
             status = 1
             continue
-        for seg in g.sample_many(word, args.n):
+        for seg in segs:
             line = format_segmentation(seg)
             print(f"{_label(word)}\t{line}" if several else line)
     return status

@@ -118,7 +118,7 @@ def run_workload() -> None:
             g.token_count_pmf(words[1])
             g.distribution(words[0])
             count_segmentations(words[1], vocab, ell_min, direction)
-    very_long = vocab.to_alphabet(" " + "ab" * 501)  # > fused.SHORT_WORD: the log-space route
+    very_long = vocab.to_alphabet(" " + "ab" * 501)  # > params.SHORT_WORD: the log-space route
     Grampa(vocab, seed=0).encode([very_long] * 512)  # its parallel batch kernel
     expected_token_counts({w: 2 for w in words}, vocab, tau=2.0)
     expected_efficiency({w: 2 for w in words}, vocab, tau=2.0)

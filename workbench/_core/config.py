@@ -6,8 +6,8 @@ kernels, cached), ``njit(**JIT_INLINE)`` (small hot helpers inlined at numba-IR 
 
 **The cache is keyed per module on its own dependencies.** Numba's ``cache=True`` re-checks
 only the file of the cached function, not kernels it inlines from other modules: after an
-edit to ``_core/trie.py`` a cached kernel of ``lattice.py`` would keep the old trie lookup and
-silently return wrong arcs. So every kernel of this package is cached by
+edit to ``_core/trie.py`` a cached kernel of ``lattice/kernels.py`` would keep the old trie
+lookup and silently return wrong arcs. So every kernel of this package is cached by
 :class:`DependencyKeyedLocator`, whose source stamp hashes the kernel's module *and every
 package module it imports, transitively*. An edit to ``_core/trie.py`` recompiles the kernels
 of every module that reaches it; an edit to a notebook module, which no kernel imports,
@@ -57,7 +57,8 @@ def _direct_imports(path: Path, mtime_ns: int, size: int) -> tuple[Path, ...]:
     A plain text scan, deliberately generous: an import named in a docstring counts too,
     which can only cause a needless recompilation, never a stale kernel.
 
-    >>> any(p.name == "trie.py" for p in _direct_imports(*_stat(PACKAGE_DIR / "lattice.py")))
+    >>> kernels = PACKAGE_DIR / "lattice" / "kernels.py"
+    >>> any(p.name == "trie.py" for p in _direct_imports(*_stat(kernels)))
     True
     """
     text = path.read_text(encoding="utf-8")

@@ -6,7 +6,8 @@ seed and the stream's index, so results do not depend on the number of threads o
 the order in which a parallel loop visits words.
 
 This module does not decide which seeds are used; the public wrappers draw a 64-bit base
-seed from a :class:`numpy.random.Generator` (see :func:`base_seed`).
+seed from a :class:`numpy.random.Generator` (:func:`workbench._core.seeds.base_seed`), and
+:mod:`workbench._core.seeds` has the same streams in plain Python (no numba), tested equal.
 
 Example
 -------
@@ -48,27 +49,3 @@ def next_double(state: np.uint64):
     state = state + _GOLDEN
     z = _mix(state)
     return (z >> np.uint64(11)) * (1.0 / 9007199254740992.0), state
-
-
-def base_seed(rng: np.random.Generator) -> np.uint64:
-    """Draw the 64-bit base seed for one kernel call from ``rng``."""
-    return np.uint64(rng.integers(0, 2**63 - 1, dtype=np.int64))
-
-
-def as_generator(seed: int | np.random.Generator | None) -> np.random.Generator:
-    """Normalise a ``seed`` argument (int, Generator or None) into a Generator.
-
-    Raises
-    ------
-    TypeError
-        If ``seed`` is neither None, an int, nor a Generator.
-    ValueError
-        If ``seed`` is a negative int.
-    """
-    if seed is None or isinstance(seed, np.random.Generator):
-        return np.random.default_rng(seed)
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int, a numpy.random.Generator or None, not {seed!r}")
-    if seed < 0:
-        raise ValueError(f"seed must be non-negative, got {seed}")
-    return np.random.default_rng(int(seed))

@@ -45,7 +45,7 @@ import numpy as np
 
 from .._core.io import write_atomic
 from .._core.jsonfile import read_json
-from .._core.rng import as_generator, base_seed
+from .._core.seeds import as_generator, base_seed
 from .._core.validate import (
     MAX_WORKERS,
     BudgetError,

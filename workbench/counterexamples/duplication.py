@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from .._core.rng import as_generator
+from .._core.seeds import as_generator
 from .._core.validate import PY_ENTRY_BYTES, check_int, check_size
 from .merge_tree import check_bpe_model, vocab_dict
 from .ranking import top_tokens

@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from .._core.rng import as_generator
+from .._core.seeds import as_generator
 from .._core.validate import check_int
 from .merge_tree import MergeTree, check_bpe_model
 from .ranking import top_tokens

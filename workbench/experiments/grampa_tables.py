@@ -54,7 +54,7 @@ import numpy as np
 import pandas as pd
 
 from .._core.io import write_atomic
-from .._core.rng import as_generator, base_seed
+from .._core.seeds import as_generator, base_seed
 from .._core.validate import check_budget, check_int
 from ..datasets.corpora import split_words
 from ..lattice import count_segmentations

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core.rng import as_generator
+from .._core.seeds import as_generator
 from ..grampa import Grampa, check_tau
 from ..lattice import check_word, tokens_from_lengths
 from ..segmenters import Multiplexer, default_segmenter

@@ -8,7 +8,8 @@ paper's printed algorithm; ``"l2r"`` (the default, as in the paper's experiments
 mirror image: l2r(s, V) = reverse of r2l(reverse(s), reverse(V)).
 
 Modules in reading order: :mod:`.params` (the records kernels take, τ), :mod:`.fused`,
-:mod:`.logspace`, :mod:`.many` (the three sampling routes), :mod:`.laws` (exact laws from the
+:mod:`.logspace`, :mod:`.many` (the three sampling routes; :mod:`.interpreted` is the fused
+route in plain Python for a process's first small calls), :mod:`.laws` (exact laws from the
 arc probability table), :mod:`.sampler` (the public :class:`Grampa`), :mod:`.expectations`
 (exact expected unigram counts over a word-count table). Multiplexing
 (Algorithm 3) is :class:`workbench.segmenters.Multiplexer`.
@@ -21,10 +22,24 @@ Example
 {('a', 'b'): 0.5, ('ab',): 0.5}
 """
 
-from .expectations import expected_efficiency, expected_token_counts
-from .fused import SHORT_WORD
-from .params import check_tau
+from .params import SHORT_WORD, check_tau
 from .sampler import MAX_DISTRIBUTION_SIZE, MAX_INFINITE_LENGTH, Grampa, arc_probabilities
+
+#: Names loaded on first access: their module imports numba, which ``Grampa``'s first small
+#: samples do without (see :mod:`.interpreted`).
+_LAZY = {"expected_efficiency": "expectations", "expected_token_counts": "expectations"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        from . import expectations
+
+        return getattr(expectations, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 __all__ = [
     "MAX_DISTRIBUTION_SIZE",

@@ -1,7 +1,7 @@
 """The fused route: Algorithms 1 and 2 in one pass per word, with exact float path counts.
 
 Used by :meth:`workbench.Grampa.encode` / ``tokenize`` for finite vocabularies and words of at
-most :data:`SHORT_WORD` characters (almost every real word). Path counts are plain floats:
+most :data:`.params.SHORT_WORD` characters (almost every real word). Path counts are plain floats:
 exact integers up to 2**53, rounded beyond, and never overflowing (a word of at most 1,000
 characters has at most 2**999 segmentations).
 
@@ -19,11 +19,9 @@ from numba import njit, prange
 from .._core.config import JIT, JIT_INLINE, JIT_PARALLEL
 from .._core.rng import next_double, stream_state
 from .._core.trie import child, word_codes
-from ..lattice import keeps_arc
-from .params import Output, Walk, Words  # noqa: F401  (the records the kernels take)
+from ..lattice.kernels import keeps_arc
+from .params import SHORT_WORD, Output, Walk, Words  # noqa: F401  (the records the kernels take)
 
-#: Words of finite vocabularies up to this length take the fused float-count kernel.
-SHORT_WORD = 1000
 CHUNK = 64  # words per parallel task
 
 

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from .._core.config import JIT
-from ..lattice import to_word_arc
+from ..lattice.kernels import to_word_arc
 
 
 def path_probability(probs: np.ndarray, span: int, lengths: Sequence[int],

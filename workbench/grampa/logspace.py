@@ -1,6 +1,6 @@
 """The log-space route: Algorithm 1 with path counts kept as natural logarithms, Algorithm 2.
 
-Used for the infinite vocabulary, for words longer than :data:`.fused.SHORT_WORD` and for the
+Used for the infinite vocabulary, for words longer than :data:`.params.SHORT_WORD` and for the
 exact laws (:mod:`.laws`). Every normalisation subtracts the largest (α > 0) or smallest
 (α < 0) exponent first, so no count, weight or probability overflows at any word length.
 
@@ -17,7 +17,7 @@ from numba import njit, prange
 
 from .._core.config import JIT, JIT_PARALLEL
 from .._core.rng import next_double, stream_state
-from ..lattice import fill_arc_table, keeps_arc, select_arcs
+from ..lattice.kernels import fill_arc_table, keeps_arc, select_arcs
 from .fused import CHUNK, longest_word, reverse_span
 from .params import Graph
 

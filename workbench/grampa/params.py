@@ -9,7 +9,7 @@ word's walked graph, Algorithm 1's result in log space).
 *Construction coordinates.* Algorithms 1–2 as printed (``direction="r2l"``) count paths from
 node 0 and walk back from node ``n``. ``"l2r"`` (the default) is their mirror image: the
 kernels run the same construction on the mirrored word with the reversed vocabulary's trie
-(``Walk.mirror`` is then True). :func:`workbench.lattice.to_word_arc` maps an arc back to the
+(``Walk.mirror`` is then True). :func:`workbench.lattice.rules.to_word_arc` maps an arc back to the
 word's own coordinates.
 
 This module allocates no per-word memory and samples nothing.
@@ -30,6 +30,9 @@ import numpy as np
 from .._core.validate import check_real
 from ..vocab import Vocabulary
 
+#: Words of finite vocabularies up to this length take the fused float-count route
+#: (:mod:`.fused`, or :mod:`.interpreted` for small calls before numba is loaded).
+SHORT_WORD = 1000
 _POWER_TABLE_SIZE = 4096  # c ** alpha tabulated for path counts c below this
 _POWER_TABLE_MAX_ALPHA = 80.0  # 4096 ** 80 < 1e290: table entries stay finite and non-zero
 
@@ -72,15 +75,25 @@ def check_tau(tau: object) -> float:
     return 0.0 if math.isinf(tau) else 1.0 / tau
 
 
+def power_table(alpha: float) -> np.ndarray:
+    """``c ** alpha`` for the small path counts ``c`` (exact integers) below 4,096.
+
+    The fused route's skewed steps look weights up here instead of calling ``pow()``; the
+    table is empty where it is not needed (α = 0 or 1) or could overflow (|α| > 80).
+
+    >>> power_table(0.5)[:5].tolist(), power_table(1.0).size
+    ([0.0, 1.0, 1.4142135623730951, 1.7320508075688772, 2.0], 0)
+    """
+    if alpha in (0.0, 1.0) or abs(alpha) > _POWER_TABLE_MAX_ALPHA:
+        return np.zeros(0)
+    with np.errstate(divide="ignore"):
+        return np.arange(_POWER_TABLE_SIZE, dtype=np.float64) ** alpha
+
+
 def make_walk(vocab: Vocabulary, alpha: float, ell_min: int, direction: str) -> Walk:
     """The :class:`Walk` of a sampler (arguments already validated)."""
     mirror = direction == "l2r"
-    # c ** alpha for small path counts c (exact integers), so that the fused kernel's skewed
-    # steps need no pow(); empty where it could overflow or is not needed
-    powers = np.zeros(0)
-    if alpha not in (0.0, 1.0) and abs(alpha) <= _POWER_TABLE_MAX_ALPHA:
-        with np.errstate(divide="ignore"):
-            powers = np.arange(_POWER_TABLE_SIZE, dtype=np.float64) ** alpha
+    powers = power_table(alpha)
     if vocab.is_infinite:
         da, codes, max_len = np.full((3, 1), -1, dtype=np.int32), np.zeros(1, dtype=np.int32), 0
     else:

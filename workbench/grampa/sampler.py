@@ -2,7 +2,7 @@
 
 Routes (each a module of kernels taking one :class:`.params.Walk`):
 
-* :mod:`.fused` — finite vocabulary, words of at most :data:`.fused.SHORT_WORD` characters:
+* :mod:`.fused` — finite vocabulary, words of at most :data:`.params.SHORT_WORD` characters:
   Algorithms 1 and 2 fused per word with float counts (``encode``, ``tokenize``, ``sample``);
 * :mod:`.logspace` — everything else, with log counts (same samples for the same seed);
 * :mod:`.many` — many samples of one word over its graph built once (``sample_lengths``).
@@ -15,10 +15,11 @@ laws (:mod:`workbench.theory`) or multiplex (:mod:`workbench.segmenters`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 
 import numpy as np
 
-from .._core.rng import as_generator, base_seed
+from .._core.seeds import as_generator, base_seed
 from .._core.validate import (
     BudgetError,
     check_budget,
@@ -40,8 +41,8 @@ from ..lattice import (
     tokens_from_lengths,
 )
 from ..vocab import Vocabulary
-from . import fused, laws, logspace, many
-from .params import Output, Words, check_tau, make_walk
+from . import interpreted
+from .params import SHORT_WORD, Output, Walk, Words, check_tau, make_walk, power_table
 
 #: Words longer than this under the infinite vocabulary are refused (O(n²) time).
 MAX_INFINITE_LENGTH = 20_000
@@ -126,7 +127,6 @@ class Grampa:
         self.ell_min = check_ell_min(ell_min)
         self.direction = check_direction(direction)
         self._rng = as_generator(seed)
-        self._walk = make_walk(self.vocab, self.alpha, self.ell_min, self.direction)
 
     def __repr__(self) -> str:
         return (f"Grampa({self.vocab!r}, tau={self.tau}, ell_min={self.ell_min}, "
@@ -141,6 +141,11 @@ class Grampa:
         return Grampa(self.vocab, self.tau, self.ell_min, self.direction, seed=seed)
 
     # ------------------------------------------------------------------ internals
+    @cached_property
+    def _walk(self) -> Walk:
+        """The kernels' constants (builds the vocabulary's trie on first use)."""
+        return make_walk(self.vocab, self.alpha, self.ell_min, self.direction)
+
     def _check_word(self, word: object) -> str:
         word = check_word(word)
         if self.vocab.is_infinite and len(word) > MAX_INFINITE_LENGTH:
@@ -181,9 +186,11 @@ class Grampa:
         ntok = np.zeros(n_words, dtype=np.int64)
         seed = base_seed(self._rng)
         walk = self._walk
+        from . import fused, logspace  # the kernels load numba: imported on first use
+
         batch, out = Words(cps, offsets), Output(out_len, out_id, ntok)
         parallel = n_words >= _PARALLEL_MIN_WORDS
-        if fast and not self.vocab.is_infinite and longest <= fused.SHORT_WORD:
+        if fast and not self.vocab.is_infinite and longest <= SHORT_WORD:
             if parallel:
                 fused.short_batch(batch, walk, seed, out)
             else:
@@ -197,7 +204,24 @@ class Grampa:
             raise self._fail(word_at(int(bad[0])))
         return offsets, out_len, out_id, ntok
 
+    def _interpreted(self, words: list[str]) -> list[list[int]] | None:
+        """Token lengths of one sample per word by :mod:`.interpreted`, or None if it does
+        not apply (numba loaded, a large request, the infinite vocabulary)."""
+        _joined(words)  # the element types, checked as the kernels' route checks them
+        lengths = [len(w) for w in words]
+        if not interpreted.applies(lengths, self.vocab):
+            return None
+        seed = base_seed(self._rng)
+        out, bad = interpreted.sample_lengths(
+            words, self.vocab, self.alpha, self.ell_min, self.direction == "l2r", int(seed),
+            power_table(self.alpha).tolist())
+        if bad >= 0:
+            raise self._fail(words[bad])
+        return out
+
     def _graph(self, word: str):
+        from . import logspace
+
         return logspace.word_graph(code_points(word), self._walk)
 
     def _probs(self, word: str) -> tuple[np.ndarray, int]:
@@ -210,6 +234,8 @@ class Grampa:
         if (n + 1) * (span + 1) > _TABLE_BUDGET:
             raise ValueError(f"word of {n:,} characters is too long for an exact table")
         probs = np.zeros((n + 1, span + 1))
+        from . import logspace
+
         logspace.probability_table(graph, self._walk, probs)
         return probs, span
 
@@ -219,11 +245,18 @@ class Grampa:
         return self.tokenize([self._check_word(word)])[0]
 
     def tokenize(self, words: Sequence[str]) -> list[list[str]]:
-        """One sampled segmentation per word (batched kernel, parallel over words)."""
+        """One sampled segmentation per word (batched kernel, parallel over words).
+
+        A small request in a process that has not loaded numba yet runs in plain Python
+        (:mod:`.interpreted`: the same samples for the same seed, without numba's start-up).
+        """
         words = _as_words(words)
         check_budget(sum(map(len, words)) * _PY_BYTES_PER_CHAR,
                      f"the token lists of {len(words):,} words",
                      hint=" (encode() returns ids, without a Python object per token)")
+        quick = self._interpreted(words)
+        if quick is not None:
+            return [tokens_from_lengths(word, lengths) for word, lengths in zip(words, quick)]
         offsets, out_len, _, ntok = self._batch(words)
         return [tokens_from_lengths(word, out_len[offsets[w]:offsets[w] + ntok[w]].tolist())
                 for w, word in enumerate(words)]
@@ -263,6 +296,8 @@ class Grampa:
 
     @staticmethod
     def _ids(offsets, out_len, out_id, ntok) -> tuple[np.ndarray, np.ndarray]:
+        from . import many
+
         ids = np.empty(int(ntok.sum()), dtype=np.int32)
         tok_offsets = np.empty(ntok.shape[0] + 1, dtype=np.int64)
         many.compact(out_id, offsets[:-1], ntok, ids, tok_offsets)
@@ -272,13 +307,27 @@ class Grampa:
         """``n`` samples of one word as flat token lengths plus ``offsets`` (length n+1).
 
         Sample ``s`` has token lengths ``lengths[offsets[s]:offsets[s+1]]``, in word order.
-        Works for every vocabulary, including the infinite one.
+        Works for every vocabulary, including the infinite one. A small request in a process
+        that has not loaded numba yet runs in plain Python (:mod:`.interpreted`, same samples).
         """
         word = self._check_word(word)
         n = check_int(n, "n", minimum=0)
         size = len(word)
         check_budget(n * max(size, 1) * 12 + n * 16,
                      f"{n:,} samples of a {size:,}-character word")
+        if interpreted.applies([size], self.vocab, steps=n * size):
+            quick = interpreted.sample_many(word, n, self.vocab, self.alpha, self.ell_min,
+                                            self.direction == "l2r", int(base_seed(self._rng)))
+            if quick is None:
+                raise self._fail(word)
+            ntok = np.fromiter(map(len, quick), dtype=np.int64, count=n)
+            offsets = np.zeros(n + 1, dtype=np.int64)
+            np.cumsum(ntok, out=offsets[1:])
+            flat = np.fromiter((x for q in quick for x in q), dtype=np.int32,
+                               count=int(offsets[-1]))
+            return flat, offsets
+        from . import logspace, many
+
         graph = self._graph(word)
         span = graph.span
         if graph.logc[size] == -np.inf:
@@ -334,6 +383,8 @@ class Grampa:
         0.0 if the tokens do not concatenate to ``word`` or use an arc outside the walked
         graph. Raises :class:`SegmentationError` if ``word`` has no segmentation at all.
         """
+        from . import laws
+
         word = self._check_word(word)
         tokens = list(tokens)
         if not all(isinstance(t, str) and t for t in tokens) or "".join(tokens) != word:
@@ -346,6 +397,8 @@ class Grampa:
 
         Refuses (ValueError) words with more than :data:`MAX_DISTRIBUTION_SIZE` of them.
         """
+        from . import laws
+
         word = self._check_word(word)
         try:  # a saturating count: no exact (huge) integer for a long word
             segs = enumerate_segmentations(word, self.vocab, self.ell_min, self.direction,
@@ -367,6 +420,8 @@ class Grampa:
 
         See :func:`workbench.grampa.arc_probabilities`; ``{}`` for the empty word.
         """
+        from . import laws
+
         word = self._check_word(word)
         if word == "":
             return {}
@@ -375,6 +430,8 @@ class Grampa:
 
     def token_count_pmf(self, word: str) -> np.ndarray:
         """P(m = k) for k = 0..len(word): the exact law of the number of tokens."""
+        from . import laws
+
         word = self._check_word(word)
         if word == "":
             return np.ones(1)
@@ -390,6 +447,8 @@ class Grampa:
         This is the pooled law a histogram of all sampled token lengths converges to
         (Eq. 12 at τ = 1 under the infinite vocabulary). Entry 0 is 0.
         """
+        from . import laws
+
         word = self._check_word(word)
         if word == "":
             return np.zeros(1)

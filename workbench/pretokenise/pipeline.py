@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._core.rng import as_generator
+from .._core.seeds import as_generator
 from .._core.validate import check_choice, check_probability
 from ..interfaces import Sampler
 from ..segmenters import DeterministicSegmenter, Multiplexer

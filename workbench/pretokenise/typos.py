@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.rng import as_generator, base_seed, next_double, stream_state
+from .._core.rng import next_double, stream_state
+from .._core.seeds import as_generator, base_seed
 from .._core.validate import check_probability
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._core.rng import as_generator
+from .._core.seeds import as_generator
 from .._core.validate import check_budget, check_flat_words, check_int, check_work
 from ..vocab import Vocabulary
 

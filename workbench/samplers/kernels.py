@@ -37,7 +37,7 @@ from numba import njit, prange
 
 from .._core.config import JIT, JIT_INLINE, JIT_PARALLEL
 from .._core.rng import next_double, stream_state
-from ..lattice import fill_arc_table
+from ..lattice.kernels import fill_arc_table
 
 MARKOV_SAFE, MARKOV_TIGHT, UNIGRAM, BITS, BIT_MASK = 0, 1, 2, 3, 4
 #: Status codes a kernel returns per word.

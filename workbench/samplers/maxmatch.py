@@ -27,7 +27,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._core.rng import base_seed, next_double, stream_state
+from .._core.rng import next_double, stream_state
+from .._core.seeds import base_seed
 from .._core.validate import check_probability
 from ..lattice import SegmentationError, check_vocab
 from ..vocab import Vocabulary

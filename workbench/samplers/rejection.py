@@ -36,7 +36,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._core.rng import as_generator, base_seed
+from .._core.seeds import as_generator, base_seed
 from .._core.validate import (
     BudgetError,
     check_budget,

@@ -31,7 +31,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .._core.rng import base_seed, next_double, stream_state
+from .._core.rng import next_double, stream_state
+from .._core.seeds import base_seed
 from .._core.validate import check_int, check_real, check_work
 from ..lattice import SegmentationError, check_vocab, check_word
 from ..vocab import Vocabulary

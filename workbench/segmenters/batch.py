@@ -28,7 +28,8 @@ from numba import njit, prange
 
 from .._core.config import JIT, JIT_PARALLEL
 from .._core.validate import check_budget, check_choice, check_flat_words
-from ..lattice import SegmentationError, check_vocab, check_walk, code_points, fill_arc_table
+from ..lattice import SegmentationError, check_vocab, check_walk, code_points
+from ..lattice.kernels import fill_arc_table
 from ..vocab import Vocabulary
 
 METHODS = ("viterbi", "longest")

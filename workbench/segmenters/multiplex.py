@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from .._core.config import JIT
-from .._core.rng import as_generator
+from .._core.seeds import as_generator
 from .._core.validate import check_flat_words, check_int, check_probability, check_size
 from ..interfaces import Sampler, Segmenter, WordSampler
 

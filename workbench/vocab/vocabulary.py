@@ -28,14 +28,17 @@ import os
 from collections.abc import Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._core.io import check_output_path, write_atomic
-from .._core.trie import Trie, build_trie
 from .._core.validate import BudgetError
 from .alphabets import ALPHABETS, spell, unspell
 from .formats import VocabularyFormatError, read_vocabulary_file
+
+if TYPE_CHECKING:  # the trie module loads numba: imported where a trie is built
+    from .._core.trie import Trie
 
 #: The most tokens one vocabulary may hold: 10x the largest vocabularies in use (GPT-4o's
 #: ~200k), and what builds (index + trie) well inside the 30 s time budget on 2 cores;
@@ -351,6 +354,8 @@ class Vocabulary:
         """The forward trie (compiled once, reused by every kernel)."""
         if self._infinite:
             raise TypeError("the infinite vocabulary has no trie")
+        from .._core.trie import build_trie
+
         return build_trie(list(self._tokens), self._ids)
 
     @cached_property
@@ -358,6 +363,8 @@ class Vocabulary:
         """Trie of the reversed tokens, for right-to-left walks (same ids)."""
         if self._infinite:
             raise TypeError("the infinite vocabulary has no trie")
+        from .._core.trie import build_trie
+
         return build_trie([t[::-1] for t in self._tokens], self._ids)
 
 

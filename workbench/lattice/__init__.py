@@ -34,12 +34,10 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
-from numba import njit
 
-from ._core.config import JIT, JIT_INLINE
-from ._core.trie import child, word_codes
-from ._core.validate import check_budget, check_choice, check_int, check_work
-from .vocab import Vocabulary
+from .._core.validate import check_budget, check_choice, check_int, check_work
+from ..vocab import Vocabulary
+from .rules import to_word_arc
 
 DIRECTIONS = ("l2r", "r2l")
 MAX_WORD_LENGTH = 1_000_000  # code points; longer inputs are refused, not attempted
@@ -47,87 +45,6 @@ MAX_WORD_LENGTH = 1_000_000  # code points; longer inputs are refused, not attem
 
 class SegmentationError(ValueError):
     """The word has no segmentation under the vocabulary (message says where it is stuck)."""
-
-
-# --------------------------------------------------------------------------- kernels
-@njit(**JIT_INLINE)
-def keeps_arc(length, ell_min, has_incoming):
-    """The soft-ℓ_min rule (Algorithm 1, §4.4), in the one place it is written.
-
-    Arcs into a node are offered longest first (from the reachable node nearest the start);
-    an arc is kept if it is at least ``ell_min`` long, or if no arc into its end node has
-    been kept yet (so the first, i.e. longest, short arc keeps the node reachable).
-
-    >>> keeps_arc(1, 2, False), keeps_arc(1, 2, True), keeps_arc(3, 2, True)
-    (True, False, True)
-    """
-    return length >= ell_min or not has_incoming
-
-
-@njit(**JIT_INLINE)
-def to_word_arc(n, j, length, mirror):
-    """Arc ``j - length → j`` of the construction, as ``(i, j)`` in the word's coordinates.
-
-    With ``mirror`` (``direction="l2r"``) the construction ran on the mirrored word, whose
-    node ``j`` is the word's node ``n - j``.
-
-    >>> to_word_arc(5, 3, 2, False), to_word_arc(5, 3, 2, True)
-    ((1, 3), (2, 4))
-    """
-    if mirror:
-        return n - j, n - j + length
-    return j - length, j
-
-
-@njit(**JIT)
-def fill_arc_table(cps, da, codes, max_len, table):
-    """``table[j, l]`` = id of ``cps[j-l:j]`` or -1, for ``j <= n``, ``1 <= l <= max_len``.
-
-    ``table`` must have at least ``n + 1`` rows and ``max_len + 1`` columns.
-    """
-    n = cps.shape[0]
-    for j in range(n + 1):
-        for length in range(max_len + 1):
-            table[j, length] = -1
-    wc = np.empty(n + 1, dtype=np.int32)
-    word_codes(cps, 0, n, False, codes, wc)
-    base, check, terminal = da[0], da[1], da[2]
-    for i in range(n):
-        node = np.int64(0)
-        j = i
-        while True:  # ends at the first code that leaves the trie (wc[n] = 0 at the latest)
-            node = child(base, check, node, wc[j])
-            if node < 0:
-                break
-            j += 1
-            tid = terminal[node]
-            if tid >= 0:
-                table[j, j - i] = tid
-
-
-@njit(**JIT)
-def select_arcs(table, n, max_len, ell_min, sel, reach):
-    """Algorithm 1's arc selection, with reachability (see module docstring).
-
-    ``sel[j, l]`` is set for every kept arc ``j-l → j``; ``reach[i]`` for reachable nodes.
-    Rows ``0..n`` of ``sel`` and entries ``0..n`` of ``reach`` are overwritten.
-    """
-    for j in range(n + 1):
-        reach[j] = False
-        for length in range(max_len + 1):
-            sel[j, length] = False
-    reach[0] = True
-    for i in range(n):
-        if not reach[i]:
-            continue
-        stop = min(n, i + max_len)
-        for j in range(i + 1, stop + 1):
-            length = j - i
-            if table[j, length] < 0:
-                continue
-            if keeps_arc(length, ell_min, reach[j]):
-                sel[j, length] = True
-                reach[j] = True
 
 
 # --------------------------------------------------------------------------- helpers
@@ -207,6 +124,8 @@ def arc_table(word: str, vocab: Vocabulary, *, reverse: bool = False) -> np.ndar
     trie = vocab.reversed_trie if reverse else vocab.trie
     cps = code_points(word[::-1] if reverse else word)
     table = np.empty((len(cps) + 1, trie.max_len + 1), dtype=np.int32)
+    from .kernels import fill_arc_table
+
     fill_arc_table(cps, trie.da, trie.codes, trie.max_len, table)
     return table
 
@@ -243,6 +162,8 @@ def walked_arcs(word: str, vocab: Vocabulary, ell_min: int = 1, direction: str =
         max_len = table.shape[1] - 1
     sel = np.zeros(table.shape, dtype=np.bool_)
     reach = np.zeros(n + 1, dtype=np.bool_)
+    from .kernels import select_arcs
+
     select_arcs(table, n, max_len, ell_min, sel, reach)
     js, ls = np.nonzero(sel)
     arcs = sorted(to_word_arc(n, int(j), int(length), rev) for j, length in zip(js, ls))

@@ -1,0 +1,263 @@
+"""The fused route in plain Python, for the first small calls of a process.
+
+A fresh process that calls a numba kernel first pays for numba itself: importing it,
+starting its CPU target and loading the cached kernel take about half a second on two cores,
+a hundred times more than sampling one word. So :meth:`workbench.Grampa.tokenize` (and
+``sample``) runs a small request here while numba is not loaded in the process: Algorithms 1
+and 2 fused per word exactly as :func:`.fused._short_word` runs them, with the same float
+operations in the same order, the soft-ℓ_min rule of :mod:`workbench.lattice.rules` and the
+same SplitMix64 streams (:mod:`workbench._core.seeds`). The samples are the kernel's, bit
+for bit: ``tests/grampa/test_interpreted.py`` compares both routes on generated
+vocabularies, words, temperatures, ℓ_min and directions, through every branch (tabulated
+powers, rescaled weights, α < 0, τ = ±∞).
+
+What this module does not do: decide when it runs (:func:`applies` is the rule,
+:class:`workbench.Grampa` applies it), validate arguments, handle the infinite vocabulary,
+long words, token ids or many samples of one word; every call after numba is loaded, and
+every larger call, takes the kernels.
+
+Example
+-------
+>>> from workbench import Vocabulary
+>>> v = Vocabulary(["a", "b", "ab"])
+>>> sample_lengths(["ab", "b"], v, alpha=1.0, ell_min=1, mirror=True, seed=7)
+([[1, 1], [1]], -1)
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Sequence
+
+from .._core.seeds import next_double, stream_state
+from ..lattice.rules import keeps_arc
+from ..vocab import Vocabulary
+from .params import SHORT_WORD
+
+#: Largest request run here, in trie lookups (Σ over words of ``n · min(n, distinct token
+#: lengths)``); about 10 ms of Python, well below what loading numba costs.
+MAX_WORK = 20_000
+
+
+def applies(lengths: Sequence[int], vocab: Vocabulary, steps: int = 0) -> bool:
+    """Should a request with these word lengths run here? (numba not loaded, small, finite).
+
+    ``steps`` counts further work in the same units: the ``count · n`` steps of
+    :func:`sample_many`'s walks.
+
+    >>> applies([3, 5], Vocabulary(["a"])) == ("numba" not in sys.modules)
+    True
+    """
+    if "numba" in sys.modules or vocab.is_infinite:
+        return False
+    if max(lengths, default=0) > SHORT_WORD:
+        return False
+    depth = len(vocab.token_lengths)
+    return sum(n * min(n, depth) for n in lengths) + steps <= MAX_WORK
+
+
+def sample_lengths(words: Sequence[str], vocab: Vocabulary, alpha: float, ell_min: int,
+                   mirror: bool, seed: int, powers: Sequence[float] = ()
+                   ) -> tuple[list[list[int]], int]:
+    """One sample per word as token lengths in word order, as the fused kernel draws it.
+
+    Word ``w`` draws from stream ``w`` of base seed ``seed``. ``powers`` is
+    :func:`.params.power_table` of ``alpha`` (as a list). Returns ``(lengths, bad)``: ``bad``
+    is the index of the first word without a segmentation (its list is empty), or -1.
+    """
+    table = [float(p) for p in powers]
+    sizes = vocab.token_lengths
+    has = vocab.__contains__
+    out: list[list[int]] = []
+    bad = -1
+    for w, word in enumerate(words):
+        lengths = _one_word(word, has, sizes, alpha, ell_min, mirror, table,
+                            stream_state(int(seed), w))
+        if lengths is None:
+            bad = w if bad < 0 else bad
+            lengths = []
+        out.append(lengths)
+    return out, bad
+
+
+def sample_many(word: str, count: int, vocab: Vocabulary, alpha: float, ell_min: int,
+                mirror: bool, seed: int) -> list[list[int]] | None:
+    """``count`` samples of one word as :func:`.many.many_chunk` draws them from its table.
+
+    The log-space route of :meth:`workbench.Grampa.sample_lengths`: Algorithm 1 in log
+    counts (:func:`.logspace.count_paths`), each node's arc probabilities
+    (:func:`.logspace.probability_table`) and one walk per sample, sample ``s`` on stream
+    ``s`` of base seed ``seed``. Token lengths in word order; None if ``word`` has no
+    segmentation.
+
+    >>> sample_many("ab", 3, Vocabulary(["a", "b", "ab"]), 1.0, 1, True, 5)
+    [[2], [1, 1], [2]]
+    """
+    rows = _probability_rows(word, vocab, alpha, ell_min, mirror)
+    if rows is None:
+        return None
+    n = len(word)
+    out = []
+    for s in range(count):
+        state = stream_state(int(seed), s)
+        lengths = []
+        j = n
+        while j > 0:
+            u, state = next_double(state)
+            acc = 0.0
+            last = -1
+            for length, p in rows[j]:  # .logspace.pick with total 1.0
+                if p > 0.0:
+                    acc += p
+                    last = length
+                    if acc > u:
+                        break
+            lengths.append(last)
+            j -= last
+        if not mirror:
+            lengths.reverse()
+        out.append(lengths)
+    return out
+
+
+def _probability_rows(word, vocab, alpha, ell_min, mirror):
+    """Per node ``j`` of the walked graph, ``[(length, probability), ...]`` of its arcs by
+    increasing length, as :func:`.logspace.probability_table` computes them (None if the
+    word has no segmentation)."""
+    n = len(word)
+    has = vocab.__contains__
+    sizes = vocab.token_lengths
+    into: list[list[int]] = [[] for _ in range(n + 1)]  # kept arc lengths, by length
+    reach = [False] * (n + 1)
+    reach[0] = True
+    for i in range(n):  # .lattice.kernels.select_arcs
+        if not reach[i]:
+            continue
+        for length in sizes:
+            j = i + length
+            if j > n:
+                break
+            if has(word[n - j:n - i] if mirror else word[i:j]) and keeps_arc(
+                    length, ell_min, reach[j]):
+                into[j].append(length)
+                reach[j] = True
+    for arcs in into:
+        arcs.sort()
+    logc = [0.0] * (n + 1)
+    for j in range(1, n + 1):  # .logspace.count_paths
+        if not reach[j]:
+            logc[j] = -math.inf
+            continue
+        top = -math.inf
+        for length in into[j]:
+            if logc[j - length] > top:
+                top = logc[j - length]
+        total = 0.0
+        for length in into[j]:
+            total += math.exp(logc[j - length] - top)
+        logc[j] = top + math.log(total)
+    if logc[n] == -math.inf:
+        return None
+    rows: list[list[tuple[int, float]]] = [[] for _ in range(n + 1)]
+    for j in range(1, n + 1):  # .logspace.arc_weights and probability_table
+        if logc[j] == -math.inf:
+            continue
+        arcs = into[j]
+        if alpha == 1.0:
+            ref = logc[j]
+        elif alpha == 0.0:
+            ref = 0.0
+        else:
+            ref = math.nan
+            for length in arcs:
+                v = logc[j - length]
+                if ref != ref or (alpha > 0.0 and v > ref) or (alpha < 0.0 and v < ref):
+                    ref = v
+        weights = [1.0 if alpha == 0.0 else math.exp(alpha * (logc[j - length] - ref))
+                   for length in arcs]
+        total = 0.0
+        for w in weights:
+            total += w
+        rows[j] = [(length, w / total) for length, w in zip(arcs, weights)]
+    return rows
+
+
+def _one_word(word, has, sizes, alpha, ell_min, mirror, powers, state):
+    """:func:`.fused._short_word` for one word (construction coordinates, see there)."""
+    n = len(word)
+    counts = [0.0] * (n + 1)
+    wsum = [0.0] * (n + 1)
+    arc_len: list[list[int]] = [[] for _ in range(n + 1)]
+    arc_cum: list[list[float]] = [[] for _ in range(n + 1)]
+    counts[0] = 1.0
+    n_powers = len(powers)
+    tabulated = True
+    for i in range(n):
+        c_i = counts[i]
+        if c_i == 0.0:
+            continue
+        if alpha == 1.0:
+            w_i = c_i
+        elif alpha == 0.0:
+            w_i = 1.0
+        elif c_i < n_powers:
+            w_i = powers[int(c_i)]
+        else:
+            w_i = 0.0
+            tabulated = False
+        for length in sizes:  # ascending: arcs into j come longest first over i, as there
+            j = i + length
+            if j > n:
+                break
+            if not has(word[n - j:n - i] if mirror else word[i:j]):
+                continue
+            if keeps_arc(length, ell_min, len(arc_len[j]) > 0):
+                arc_len[j].append(length)
+                counts[j] += c_i
+                wsum[j] += w_i
+                arc_cum[j].append(wsum[j])
+    if counts[n] == 0.0:
+        return None
+    out = []
+    j = n
+    while j > 0:
+        lens = arc_len[j]
+        m = len(lens)
+        u, state = next_double(state)
+        pick = m - 1
+        if m > 1:
+            if tabulated:
+                total = wsum[j]
+                threshold = total - u * total
+                cum = arc_cum[j]
+                pick = 0
+                for a in range(m - 1):
+                    pick += cum[a] < threshold
+            else:
+                ref = counts[j - lens[0]]
+                for a in range(1, m):
+                    v = counts[j - lens[a]]
+                    if (alpha > 0.0 and v > ref) or (alpha < 0.0 and v < ref):
+                        ref = v
+                row = []
+                total = 0.0
+                for a in range(m):
+                    weight = (counts[j - lens[a]] / ref) ** alpha
+                    row.append(weight)
+                    total += weight
+                target = u * total
+                acc = 0.0
+                for a in range(m - 1, -1, -1):
+                    if row[a] > 0.0:
+                        acc += row[a]
+                        pick = a
+                        if acc > target:
+                            break
+        length = lens[pick]
+        out.append(length)
+        j -= length
+    if not mirror:  # r2l walks back from the word's end
+        out.reverse()
+    return out
+
