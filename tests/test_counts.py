@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from workbench.counts import CountsFormatError, as_counts, read_counts, write_counts
 
@@ -54,3 +56,38 @@ def test_as_counts_validates_mappings_and_empty_corpora(tmp_path):
                        ([("a", 1)], TypeError)):
         with pytest.raises(error):
             as_counts(bad)
+
+
+def _csv_reference(path) -> dict[str, int]:
+    """The table as Python's ``csv`` reads it, row by row (the format's definition)."""
+    import csv
+
+    with open(path, encoding="utf-8", newline="") as handle:
+        return {chunk: int(count) for chunk, count in csv.reader(handle, delimiter="\t")}
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.dictionaries(st.text(st.characters(blacklist_categories=("Cs",)), min_size=1,
+                               max_size=6),
+                       st.integers(1, 2**63 - 1), min_size=1, max_size=30))
+def test_read_counts_equals_csv_row_by_row(tmp_path_factory, table):
+    """What ``write_counts`` writes, ``read_counts`` reads as csv does, in file order (quotes,
+    tabs, CR and LF inside chunks included)."""
+    path = tmp_path_factory.mktemp("t") / "t.tsv"
+    write_counts(table, path)
+    got = read_counts(path)
+    assert got == _csv_reference(path) == table
+    assert list(got) == list(_csv_reference(path))
+
+
+@pytest.mark.parametrize("text, where", [
+    ("a\t1\nb\t2\t3\nc\n", "line 2"),        # tab counts sum to one per line, rows do not
+    ("a\t1\n\nb\t2\n", "line 2"),            # blank line
+    ("a\t1\nb\t99999999999999999999\n", "line 2"),  # 20 digits: over 2^63 - 1
+    ("a\t1\nb\t" + "9" * 5000 + "\n", "line 2"),    # more digits than int() takes
+])
+def test_bad_rows_with_many_digits_or_misplaced_tabs_are_named(tmp_path, text, where):
+    path = tmp_path / "bad.tsv"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(CountsFormatError, match=rf"bad\.tsv, {where}"):
+        read_counts(path)

@@ -82,7 +82,7 @@ def read_counts(path: str | os.PathLike, *, budget: int = MEMORY_BUDGET) -> dict
                 if not (count.isascii() and count.isdigit()):
                     raise CountsFormatError(
                         f"{path}, line {line}: count {count!r:.40} is not a positive integer")
-                value = int(count)
+                value = int(count) if len(count) <= 19 else MAX_COUNT + 1  # int() caps digits
                 if value > MAX_COUNT:
                     raise CountsFormatError(f"{path}, line {line}: count {count:.30} is over "
                                             f"2^63 - 1 (counts are int64)")
