@@ -10,6 +10,9 @@ end of the first result:
   five-token vocabulary, ``Grampa(...).sample("abab")``;
 * ``first GRaMPa sample (ulm-8k)``          -- the same on the shipped 8k vocabulary
   (loading it and building its tries included);
+* ``first GRaMPa encode (ulm-8k, numba kernels)`` -- ``encode`` always runs the numba
+  kernels (``sample``/``tokenize`` of a small request run in plain Python while numba is not
+  loaded, :mod:`workbench.grampa.interpreted`): what a process pays to start numba;
 * ``CLI first sample (ulm-8k)``            -- ``python -m workbench sample -n 1 --space
   tokenisation`` (the same through the command line, which also skips the interpreter's
   last garbage collection, see ``workbench.__main__._exit``);
@@ -50,6 +53,10 @@ CASES = {
         "from workbench import Grampa, datasets\n"
         "v = datasets.load_vocabulary('ulm-8k')\n"
         "Grampa(v, tau=2.0, seed=0).sample(v.to_alphabet(' tokenisation'))"),
+    "first GRaMPa encode (ulm-8k, numba kernels)": (
+        "from workbench import Grampa, datasets\n"
+        "v = datasets.load_vocabulary('ulm-8k')\n"
+        "Grampa(v, tau=2.0, seed=0).encode([v.to_alphabet(' tokenisation')])"),
     "CLI first sample (ulm-8k)": ["sample", "-n", "1", "--space", "tokenisation"],
     "SentencePiece first sample": (
         "import sentencepiece as spm\n"
