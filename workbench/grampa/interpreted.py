@@ -63,16 +63,15 @@ def sample_lengths(words: Sequence[str], vocab: Vocabulary, alpha: float, ell_mi
     """One sample per word as token lengths in word order, as the fused kernel draws it.
 
     Word ``w`` draws from stream ``w`` of base seed ``seed``. ``powers`` is
-    :func:`.params.power_table` of ``alpha`` (as a list). Returns ``(lengths, bad)``: ``bad``
-    is the index of the first word without a segmentation (its list is empty), or -1.
+    :func:`.params.power_table` of ``alpha`` as a list of floats. Returns ``(lengths, bad)``:
+    ``bad`` is the index of the first word without a segmentation (its list is empty), or -1.
     """
-    table = [float(p) for p in powers]
     sizes = vocab.token_lengths
     has = vocab.__contains__
     out: list[list[int]] = []
     bad = -1
     for w, word in enumerate(words):
-        lengths = _one_word(word, has, sizes, alpha, ell_min, mirror, table,
+        lengths = _one_word(word, has, sizes, alpha, ell_min, mirror, powers,
                             stream_state(int(seed), w))
         if lengths is None:
             bad = w if bad < 0 else bad

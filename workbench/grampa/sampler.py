@@ -204,6 +204,11 @@ class Grampa:
             raise self._fail(word_at(int(bad[0])))
         return offsets, out_len, out_id, ntok
 
+    @cached_property
+    def _powers(self) -> list[float]:
+        """The walk's power table as Python floats, for :mod:`.interpreted`."""
+        return power_table(self.alpha).tolist()
+
     def _interpreted(self, words: list[str]) -> list[list[int]] | None:
         """Token lengths of one sample per word by :mod:`.interpreted`, or None if it does
         not apply (numba loaded, a large request, the infinite vocabulary)."""
@@ -214,7 +219,7 @@ class Grampa:
         seed = base_seed(self._rng)
         out, bad = interpreted.sample_lengths(
             words, self.vocab, self.alpha, self.ell_min, self.direction == "l2r", int(seed),
-            power_table(self.alpha).tolist())
+            self._powers)
         if bad >= 0:
             raise self._fail(words[bad])
         return out
