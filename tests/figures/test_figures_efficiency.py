@@ -119,3 +119,20 @@ def test_describe_regulariser_says_what_the_points_do(ys, words):
             "sampled": np.array([ys, ys])}
     text = F.describe_regulariser(data)
     assert all(w in text for w in words), text
+
+
+def test_run_shows_progress_and_an_interruption_keeps_the_earlier_results(tmp_path, capsys,
+                                                                           monkeypatch):
+    out = tmp_path / "eff"
+    E.run(out, max_lines=LINES, bpe_size=320, seeds=[0], progress=True)
+    assert "efficiency" in capsys.readouterr().err  # tqdm writes to stderr
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert set(before) == {"efficiency.csv", "README.md"}
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(E, "compute_multiplex", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        E.run(out, max_lines=LINES, bpe_size=320, seeds=[1], progress=False)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before

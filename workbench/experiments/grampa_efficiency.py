@@ -388,7 +388,8 @@ Draw = Callable[[Path, str, str, dict, dict, dict], None]
 
 def run(out: str | Path = "results/efficiency", *, text: str = "shakespeare",
         max_lines: int | None = None, bpe_size: int = 8192, alpha: float = ALPHA,
-        seeds: Sequence[int] = (0, 1, 2), draw: Draw | None = None) -> list[str]:
+        seeds: Sequence[int] = (0, 1, 2), draw: Draw | None = None,
+        progress: bool | None = None) -> list[str]:
     """Compute Figures 10–12 for both families; write ``efficiency.csv`` and ``README.md``.
 
     Parameters
@@ -404,6 +405,10 @@ def run(out: str | Path = "results/efficiency", *, text: str = "shakespeare",
     draw : callable, optional
         Called once per family with the figures' data (the CLI passes
         :func:`workbench.figures.efficiency.save_figures`, which writes the PNGs).
+    progress : bool or None
+        tqdm bar over the four steps of each family (None: on a terminal only). An
+        interruption leaves the earlier ``efficiency.csv`` and ``README.md`` as they were
+        (both are written at the end, atomically).
 
     Returns
     -------
@@ -422,16 +427,28 @@ def run(out: str | Path = "results/efficiency", *, text: str = "shakespeare",
           "`workbench.grampa.expected_token_counts`; sampled points tokenise every word "
           f"occurrence (seeds {seeds}). Regenerate: `python -m "
           "workbench experiments --only efficiency`.", ""]
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=4 * len(KINDS), desc="efficiency", unit="step", leave=False,
+               disable=None if progress is None else not progress)
     for kind in KINDS:
+        bar.set_postfix_str(f"{kind}: setup")
         t0 = time.perf_counter()
         setup = make_setup(kind, text, max_lines, bpe_size)
         t_setup = time.perf_counter() - t0
         t0 = time.perf_counter()
         expected_counts(setup, 1.0)
         t_exact = time.perf_counter() - t0
+        bar.update()
+        bar.set_postfix_str(f"{kind}: Figure 10")
         fig10 = compute_tau(setup, alpha=alpha, seeds=seeds)
+        bar.update()
+        bar.set_postfix_str(f"{kind}: Figure 11")
         fig11 = compute_regulariser(setup, alpha, seeds=seeds)
+        bar.update()
+        bar.set_postfix_str(f"{kind}: Figure 12")
         fig12 = compute_multiplex(setup, alpha, seeds=seeds)
+        bar.update()
         sub = "a" if kind == "bpe" else "b"
         if draw is not None:
             draw(out, sub, kind, fig10, fig11, fig12)
@@ -457,6 +474,7 @@ def run(out: str | Path = "results/efficiency", *, text: str = "shakespeare",
                f"Figure 12{sub} (ℓ_min = 2, τ = 1): exact E_α at p = 0 … 1: "
                + ", ".join(f"{p:g} → {v:.4f}" for p, v in zip(fig12["p"], fig12["exact"]))
                + f"; maximum at p = {fig12['argmax_p']:.2f}.", ""]
+    bar.close()
     write_atomic(out / "efficiency.csv", "\n".join(rows) + "\n")
     write_atomic(out / "README.md", "\n".join(md))
     return md
@@ -476,9 +494,11 @@ def main(argv: Sequence[str] | None = None, *, draw: Draw | None = None) -> int:
     parser.add_argument("--bpe-size", type=int, default=8192)
     parser.add_argument("--alpha", type=float, default=ALPHA)
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     md = run(args.out, text=args.text, max_lines=args.max_lines, bpe_size=args.bpe_size,
-             alpha=args.alpha, seeds=args.seeds, draw=draw)
+             alpha=args.alpha, seeds=args.seeds, draw=draw,
+             progress=False if args.no_progress else None)
     print("\n".join(md))
     return 0
 
