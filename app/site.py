@@ -9,7 +9,7 @@ How a page is made:
 1. **Executed** by nbconvert's ``ExecutePreprocessor`` with ``store_widget_state=True`` (the
    ipywidgets state goes into the notebook's metadata), from ``notebooks/`` as working
    directory, skipping cells tagged ``checks`` as Voilà does (``app/voila.py``). Kernel
-   replies are polled in 0.2 s slices, for the reason ``app/voila.py`` explains.
+   replies are polled in 0.2 s slices, for the reason ``app/kernel_poll.py`` explains.
 2. **Plotly** figures are shown by the notebooks as plotly's mime bundle
    (``application/vnd.plotly.v1+json``), which JupyterLab's plotly extension draws and a
    static page cannot. Each bundle, in a cell output or inside an ``Output`` widget's stored
@@ -52,7 +52,6 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
-from queue import Empty
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE_DIR = Path(__file__).resolve().parent / "site_template"
@@ -65,7 +64,6 @@ NPM_FILES = {
 PLOTLY_MIME = "application/vnd.plotly.v1+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 CELL_TIMEOUT = 900  # seconds per cell
-POLL_SLICE = 0.2  # seconds
 
 
 # ---------------------------------------------------------------------------- writing
@@ -145,40 +143,26 @@ def vendor(out: Path) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- executing
-def _sliced(get_msg):
-    async def get_msg_in_slices(timeout: float | None = None):
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            left = POLL_SLICE if deadline is None else min(
-                POLL_SLICE, max(0.0, deadline - time.monotonic()))
-            try:
-                return await get_msg(timeout=left)
-            except Empty:
-                if deadline is not None and time.monotonic() >= deadline:
-                    raise
-    return get_msg_in_slices
+def _kernel_manager():
+    """A kernel manager whose clients poll kernel replies in slices (``app/kernel_poll.py``,
+    loaded by path: ``app/`` is not a package)."""
+    import importlib.util
+
+    from jupyter_client.manager import AsyncKernelManager
+
+    spec = importlib.util.spec_from_file_location(
+        "workbench_kernel_poll", Path(__file__).resolve().with_name("kernel_poll.py"))
+    kernel_poll = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(kernel_poll)
+    return AsyncKernelManager(kernel_name="python3",
+                              client_factory=kernel_poll.SlicedPollKernelClient)
 
 
 def _preprocessor():
-    from jupyter_core.utils import run_sync
     from nbconvert.preprocessors import ExecutePreprocessor
 
-    class SlicedExecutePreprocessor(ExecutePreprocessor):
-        """ExecutePreprocessor whose kernel channels poll in slices (app/voila.py)."""
-
-        async def async_start_new_kernel_client(self):
-            kc = await super().async_start_new_kernel_client()
-            kc.shell_channel.get_msg = _sliced(kc.shell_channel.get_msg)
-            kc.iopub_channel.get_msg = _sliced(kc.iopub_channel.get_msg)
-            return kc
-
-        # nbclient binds the sync name to the base class's coroutine (run_sync at class
-        # definition), and preprocess() takes the sync path: bind it to the override
-        start_new_kernel_client = run_sync(async_start_new_kernel_client)
-
-    return SlicedExecutePreprocessor(
-        timeout=CELL_TIMEOUT, store_widget_state=True, skip_cells_with_tag="checks",
-        allow_errors=False, kernel_name="python3")
+    return ExecutePreprocessor(timeout=CELL_TIMEOUT, store_widget_state=True,
+                               skip_cells_with_tag="checks", allow_errors=False)
 
 
 def execute(path: Path):
@@ -186,7 +170,8 @@ def execute(path: Path):
     import nbformat
 
     nb = nbformat.read(path, as_version=4)
-    _preprocessor().preprocess(nb, {"metadata": {"path": str(path.parent)}})
+    _preprocessor().preprocess(nb, {"metadata": {"path": str(path.parent)}},
+                               km=_kernel_manager())
     return nb
 
 
@@ -288,7 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(ROOT / "site"), help="output directory")
     parser.add_argument("--notebooks", default=str(ROOT / "notebooks"), help="notebook folder")
     parser.add_argument("--fetch-only", action="store_true",
-                        help="only fetch the npm tarballs into the cache (run by `make` at install)")
+                        help="only fetch the npm tarballs into the cache (`make` runs it "
+                             "at install)")
     args = parser.parse_args(argv)
     if args.fetch_only:
         for name, version in NPM_FILES:

@@ -10,20 +10,19 @@ With ``WORKBENCH_RECORD_RUN_TIMES=1`` each notebook's measured time is written i
 ``notebooks/run_times.json`` (notebook 00's run-time column); otherwise a time far from the
 recorded one fails the test (``workbench.figures.start_here.run_time_disagrees``).
 
-Waiting for kernel replies is done in short slices: with ipywidgets in a notebook, the
-asyncio poll of a zmq channel sometimes misses the reply and only returns at its timeout
-(jupyter/nbclient#312), which would stall a cell for the whole cell timeout.
+Waiting for kernel replies is done in short slices (``app/kernel_poll.py``, as ``make app``
+and ``make site`` do): with ipywidgets in a notebook, the asyncio poll of a zmq channel
+sometimes misses the reply (jupyter/nbclient#312), which would stall a cell forever.
 """
 
 from __future__ import annotations
 
-import inspect
+import importlib.util
 import json
 import os
 import sys
 import time
 from pathlib import Path
-from queue import Empty
 
 import pytest
 
@@ -54,40 +53,13 @@ def kernel_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-POLL_SLICE = 0.2  # seconds; see the module docstring
-
-
-def _poll_in_slices(channel) -> None:
-    """Make ``channel.get_msg(timeout)`` poll afresh every POLL_SLICE seconds.
-
-    A fresh poll checks the socket at once, so a reply whose wake-up was missed is picked
-    up within one slice instead of at the caller's timeout.
-    """
-    get_msg = channel.get_msg
-
-    async def get_msg_in_slices(timeout: float | None = None):
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            left = POLL_SLICE if deadline is None else min(
-                POLL_SLICE, max(0.0, deadline - time.monotonic()))
-            try:
-                msg = get_msg(timeout=left)
-                return await msg if inspect.isawaitable(msg) else msg
-            except Empty:
-                if deadline is not None and time.monotonic() >= deadline:
-                    raise
-
-    channel.get_msg = get_msg_in_slices
-
-
-class _SlicedPollClient(nbclient.NotebookClient):
-    """A NotebookClient whose shell and iopub channels poll in slices."""
-
-    async def async_start_new_kernel_client(self):
-        kc = await super().async_start_new_kernel_client()
-        _poll_in_slices(kc.shell_channel)
-        _poll_in_slices(kc.iopub_channel)
-        return kc
+def _sliced_poll_client_class() -> type:
+    """``app/kernel_poll.py``'s kernel client, loaded by path (``app/`` is not a package)."""
+    spec = importlib.util.spec_from_file_location(
+        "workbench_kernel_poll", NOTEBOOK_DIR.parent / "app" / "kernel_poll.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.SlicedPollKernelClient
 
 
 def _kernel_manager(kernel_dir: Path):
@@ -95,7 +67,8 @@ def _kernel_manager(kernel_dir: Path):
     from jupyter_client.manager import AsyncKernelManager
 
     specs = KernelSpecManager(kernel_dirs=[str(kernel_dir)], ensure_native_kernel=False)
-    return AsyncKernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=specs)
+    return AsyncKernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=specs,
+                              client_factory=_sliced_poll_client_class())
 
 
 def _tree_snapshot() -> dict[str, float]:
@@ -111,7 +84,7 @@ def test_there_are_notebooks() -> None:
 def test_notebook_executes(path: Path, kernel_dir: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     before = _tree_snapshot()
-    client = _SlicedPollClient(
+    client = nbclient.NotebookClient(
         nb,
         km=_kernel_manager(kernel_dir),
         timeout=CELL_TIMEOUT,

@@ -195,10 +195,13 @@ def test_pages_work_offline_with_widgets_math_and_plotly(built):
     assert state["version_major"] == 2 and state["state"]
 
 
-def test_execution_polls_in_slices_on_the_sync_path():
-    """preprocess() starts its client through the sync name; it must reach the override."""
-    from nbclient import NotebookClient
-
+def test_execution_polls_in_slices():
+    """preprocess() gets a kernel manager whose clients poll in slices (app/kernel_poll.py:
+    the same client as `make app`), whichever path (sync or async) it starts them on."""
+    km = site._kernel_manager()
+    assert km.client_factory.__name__ == "SlicedPollKernelClient"
+    for name in ("shell", "iopub", "control"):
+        channel = getattr(km.client_factory, f"{name}_channel_class").default_value
+        assert channel.__name__ == "SlicedPollChannel"
     ep = site._preprocessor()
-    assert type(ep).start_new_kernel_client is not NotebookClient.start_new_kernel_client
     assert ep.store_widget_state and ep.skip_cells_with_tag == "checks"
