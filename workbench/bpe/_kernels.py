@@ -276,10 +276,15 @@ def init_state(sym, cstart, ccnt, rank, nonoverlap):
     clen = np.empty(n_chunks, dtype=np.int32)
     for c in range(n_chunks):
         clen[c] = cstart[c + 1] - cstart[c]
-    rows = max(n_pos, 16)
-    P = np.full((rows, _P_COLS), -1, dtype=np.int64)
-    occ = np.full((rows, 2), -1, dtype=np.int32)
-    H = hash_new(rows)
+    # distinct pairs: at most one per position and at most alphabet² (65,536 for bytes), so
+    # the pair table and hash map start small and cache-resident; merges grow them
+    alphabet = 1
+    for k in range(n_pos):
+        alphabet = max(alphabet, sym[k] + 1)
+    pairs = max(min(n_pos, alphabet * alphabet), 16)
+    P = np.full((pairs, _P_COLS), -1, dtype=np.int64)
+    occ = np.full((max(n_pos, 16), 2), -1, dtype=np.int32)
+    H = hash_new(max(n_pos, 16))
     sc = np.zeros(_S_LEN, dtype=np.int64)
     for c in range(n_chunks):
         s = cstart[c]
