@@ -183,3 +183,24 @@ def test_sample_many_on_long_words_as_the_kernel(monkeypatch, tau, direction):
             m.setattr(interpreted, "applies", lambda *a, **k: True)
             comp = Grampa(vocab, tau=tau, direction=direction, seed=3).sample_many(word, 50)
         assert comp == ref
+
+
+def _call(g: Grampa, method: str, word: str):
+    return g.tokenize([word, word]) if method == "tokenize" else g.sample_many(word, 3)
+
+
+@pytest.mark.parametrize("method", ["tokenize", "sample_many"])
+def test_a_failed_call_draws_the_same_seeds_on_both_routes(monkeypatch, method):
+    """After a word without segmentation, the next samples agree: a failing call draws a
+    base seed on both routes (tokenize) or on neither (sample_many)."""
+    vocab = Vocabulary(["a", "b", "ab"])
+    runs = {}
+    for forced in (False, True):
+        with monkeypatch.context() as m:
+            if forced:
+                m.setattr(interpreted, "applies", lambda *a, **k: True)
+            g = Grampa(vocab, tau=0.5, seed=9)
+            with pytest.raises(SegmentationError):
+                _call(g, method, "abc")
+            runs[forced] = [_call(g, method, "abab") for _ in range(4)]
+    assert runs[True] == runs[False]

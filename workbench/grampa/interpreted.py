@@ -84,23 +84,20 @@ def sample_lengths(words: Sequence[str], vocab: Vocabulary, alpha: float, ell_mi
     return out, bad
 
 
-def sample_many(word: str, count: int, vocab: Vocabulary, alpha: float, ell_min: int,
-                mirror: bool, seed: int) -> list[list[int]] | None:
+def sample_many(rows: list[list[tuple[int, float]]], count: int, mirror: bool, seed: int
+                ) -> list[list[int]]:
     """``count`` samples of one word as :func:`.many.many_chunk` draws them from its table.
 
-    The log-space route of :meth:`workbench.Grampa.sample_lengths`: Algorithm 1 in log
-    counts (:func:`.logspace.count_paths`), each node's arc probabilities
-    (:func:`.logspace.probability_table`) and one walk per sample, sample ``s`` on stream
-    ``s`` of base seed ``seed``. Token lengths in word order; None if ``word`` has no
-    segmentation.
+    The walks of :meth:`workbench.Grampa.sample_lengths` over the word's
+    :func:`probability_rows`, sample ``s`` on stream ``s`` of base seed ``seed``. Token
+    lengths in word order. (The caller draws ``seed`` only once the word is known to have a
+    segmentation, as the kernels' route does.)
 
-    >>> sample_many("ab", 3, Vocabulary(["a", "b", "ab"]), 1.0, 1, True, 5)
+    >>> rows = probability_rows("ab", Vocabulary(["a", "b", "ab"]), 1.0, 1, True)
+    >>> sample_many(rows, 3, True, 5)
     [[2], [1, 1], [2]]
     """
-    rows = _probability_rows(word, vocab, alpha, ell_min, mirror)
-    if rows is None:
-        return None
-    n = len(word)
+    n = len(rows) - 1
     out = []
     for s in range(count):
         state = stream_state(int(seed), s)
@@ -124,10 +121,14 @@ def sample_many(word: str, count: int, vocab: Vocabulary, alpha: float, ell_min:
     return out
 
 
-def _probability_rows(word, vocab, alpha, ell_min, mirror):
-    """Per node ``j`` of the walked graph, ``[(length, probability), ...]`` of its arcs by
-    increasing length, as :func:`.logspace.probability_table` computes them (None if the
-    word has no segmentation)."""
+def probability_rows(word: str, vocab: Vocabulary, alpha: float, ell_min: int, mirror: bool
+                     ) -> list[list[tuple[int, float]]] | None:
+    """Per node ``j`` of the walked graph, ``[(length, probability), ...]`` of its arcs.
+
+    Algorithm 1 in log counts (:func:`.logspace.count_paths`) and each node's arc
+    probabilities (:func:`.logspace.probability_table`), by increasing length, in
+    construction coordinates; None if the word has no segmentation.
+    """
     n = len(word)
     has = vocab.__contains__
     sizes = vocab.token_lengths

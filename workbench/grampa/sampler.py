@@ -321,10 +321,12 @@ class Grampa:
         check_budget(n * max(size, 1) * 12 + n * 16,
                      f"{n:,} samples of a {size:,}-character word")
         if interpreted.applies([size], self.vocab, steps=n * size):
-            quick = interpreted.sample_many(word, n, self.vocab, self.alpha, self.ell_min,
-                                            self.direction == "l2r", int(base_seed(self._rng)))
-            if quick is None:
+            mirror = self.direction == "l2r"
+            rows = interpreted.probability_rows(word, self.vocab, self.alpha, self.ell_min,
+                                                mirror)
+            if rows is None:  # raised before a seed is drawn, as on the kernels' route
                 raise self._fail(word)
+            quick = interpreted.sample_many(rows, n, mirror, int(base_seed(self._rng)))
             ntok = np.fromiter(map(len, quick), dtype=np.int64, count=n)
             offsets = np.zeros(n + 1, dtype=np.int64)
             np.cumsum(ntok, out=offsets[1:])
