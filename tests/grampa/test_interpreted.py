@@ -97,19 +97,41 @@ def test_sample_lengths_reports_the_first_unsegmentable_word():
 def test_applies_only_to_small_finite_requests_before_numba():
     vocab = Vocabulary(["a", "ab"])
     assert "numba" in sys.modules  # this suite loads numba: the route never applies here
-    assert not interpreted.applies([3], vocab)
+    assert not interpreted.applies(["abc"], vocab)
 
 
 def test_applies_rule_without_numba(monkeypatch):
     vocab = Vocabulary(["a", "ab"])  # two distinct token lengths
     monkeypatch.delitem(sys.modules, "numba")
-    assert interpreted.applies([3, 4], vocab)
+    assert interpreted.applies(["aba", "abab"], vocab)
     assert interpreted.applies([], vocab)
-    assert not interpreted.applies([3], Vocabulary.infinite())
-    assert not interpreted.applies([1001], vocab)  # beyond SHORT_WORD
-    edge = [1000] * (interpreted.MAX_WORK // 2000)  # n · min(n, 2) = 2,000 lookups each
+    assert interpreted.applies(["ab", 5], vocab)  # not a string: the caller refuses it
+    assert not interpreted.applies(["aba"], Vocabulary.infinite())
+    assert not interpreted.applies(["a" * 1001], vocab)  # beyond SHORT_WORD
+    edge = ["a" * 1000] * (interpreted.MAX_WORK // 2000)  # n · min(n, 2) = 2,000 each
     assert interpreted.applies(edge, vocab)
-    assert not interpreted.applies(edge + [1], vocab)
+    assert not interpreted.applies(edge + ["a"], vocab)
+    assert interpreted.applies(["ab"], vocab, steps=interpreted.MAX_WORK - 4)
+    assert not interpreted.applies(["ab"], vocab, steps=interpreted.MAX_WORK - 3)
+    assert not interpreted.applies([""] * (interpreted.MAX_WORK + 1), vocab)
+
+
+def test_the_route_is_taken_only_through_applies(monkeypatch):
+    """The comparisons above force the route by patching ``applies``: make sure that is the
+    only gate (a patched rule that is never consulted would make them compare the kernels
+    with themselves)."""
+    calls = []
+
+    def spy(*args, **kwargs):
+        calls.append(args)
+        return True
+
+    monkeypatch.setattr(interpreted, "sample_lengths", lambda *a: (_ for _ in ()).throw(
+        AssertionError("interpreted route taken")))
+    monkeypatch.setattr(interpreted, "applies", spy)
+    with pytest.raises(AssertionError, match="interpreted route taken"):
+        Grampa(Vocabulary(["a", "b"]), seed=0).tokenize(["ab"])
+    assert calls
 
 
 def test_power_table_is_the_walks():

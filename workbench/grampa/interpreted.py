@@ -44,17 +44,20 @@ from .params import SHORT_WORD
 MAX_WORK = 20_000
 
 
-def applies(lengths: Sequence[int], vocab: Vocabulary, steps: int = 0) -> bool:
-    """Should a request with these word lengths run here? (numba not loaded, small, finite).
+def applies(words: Sequence[object], vocab: Vocabulary, steps: int = 0) -> bool:
+    """Should a request for these words run here? (numba not loaded, small, finite).
 
     ``steps`` counts further work in the same units: the ``count · n`` steps of
-    :func:`sample_many`'s walks.
+    :func:`sample_many`'s walks. Decided without touching the words when numba is loaded
+    (the usual case); elements that are not strings count as empty (the caller's checks
+    reject them).
 
-    >>> applies([3, 5], Vocabulary(["a"])) == ("numba" not in sys.modules)
+    >>> applies(["abc", "ab"], Vocabulary(["a"])) == ("numba" not in sys.modules)
     True
     """
-    if "numba" in sys.modules or vocab.is_infinite:
+    if "numba" in sys.modules or vocab.is_infinite or len(words) > MAX_WORK:
         return False
+    lengths = [len(w) if isinstance(w, str) else 0 for w in words]
     if max(lengths, default=0) > SHORT_WORD:
         return False
     depth = len(vocab.token_lengths)

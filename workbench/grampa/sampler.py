@@ -212,10 +212,9 @@ class Grampa:
     def _interpreted(self, words: list[str]) -> list[list[int]] | None:
         """Token lengths of one sample per word by :mod:`.interpreted`, or None if it does
         not apply (numba loaded, a large request, the infinite vocabulary)."""
-        _joined(words)  # the element types, checked as the kernels' route checks them
-        lengths = [len(w) for w in words]
-        if not interpreted.applies(lengths, self.vocab):
+        if not interpreted.applies(words, self.vocab):
             return None
+        _joined(words)  # the element types, checked as the kernels' route checks them
         seed = base_seed(self._rng)
         out, bad = interpreted.sample_lengths(
             words, self.vocab, self.alpha, self.ell_min, self.direction == "l2r", int(seed),
@@ -320,7 +319,7 @@ class Grampa:
         size = len(word)
         check_budget(n * max(size, 1) * 12 + n * 16,
                      f"{n:,} samples of a {size:,}-character word")
-        if interpreted.applies([size], self.vocab, steps=n * size):
+        if interpreted.applies([word], self.vocab, steps=n * size):
             mirror = self.direction == "l2r"
             rows = interpreted.probability_rows(word, self.vocab, self.alpha, self.ell_min,
                                                 mirror)
