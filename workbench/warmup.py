@@ -22,6 +22,7 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,6 +88,7 @@ def run_workload() -> None:
     from workbench.bpe import BPESampler, train_bpe
     from workbench.bpe.counting import count_chunks
     from workbench.counterexamples import DuplicationBPE, RandomDropBPE
+    from workbench.counts import read_counts, write_counts
     from workbench.grampa import Grampa, expected_efficiency, expected_token_counts
     from workbench.greedtok import beta_curve, train_greedtok, train_greedwmc
     from workbench.lattice import count_segmentations
@@ -141,6 +143,9 @@ def run_workload() -> None:
                     UnigramRejectionSampler(vocab, seed=0)):
         sampler.tokenize([words[0], vocab.to_alphabet(" cat")])
     counts = count_chunks(texts=text * 3, processes=1, progress=False)
+    with tempfile.TemporaryDirectory() as tmp:  # the numba scan of count tables
+        write_counts(counts, Path(tmp) / "counts.tsv")
+        read_counts(Path(tmp) / "counts.tsv")
     for batch in (False, True):
         model = train_bpe(counts, 300, batch=batch, progress=False)
         model.encode(text[0])
