@@ -51,6 +51,10 @@ class CountsFormatError(ValueError):
 def read_counts(path: str | os.PathLike, *, budget: int = MEMORY_BUDGET) -> dict[str, int]:
     """Read a ``chunk<TAB>count`` TSV into a dict (insertion order = file order).
 
+    A file in the shape ``csv.writer`` produces is read by one numba pass
+    (:mod:`workbench._core.tsv`) once numba is loaded or when it is over 16 MB; any other
+    file by ``csv`` row by row, which names the first bad line. Both read the same table.
+
     Parameters
     ----------
     path : str or os.PathLike
