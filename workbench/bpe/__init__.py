@@ -23,7 +23,8 @@ Example
 
 from .export import export_hf, to_hf_json
 from .interop import NotExpressibleError
-from .model import Batch, BPEModel, BPEModelFormatError
+from .model import Batch, BPEModel
+from .modelfile import BPEModelFormatError
 from .pattern import GPT2_PATTERN, GPT4_PATTERN, split_text
 from .sampler import BPESampler, merges_from_vocabulary
 from .train import BPEExhaustedWarning, train_bpe

@@ -11,9 +11,8 @@ every other chunk is encoded from its UTF-8 bytes by applying merges in rank ord
 (:mod:`workbench.bpe._encode`). Encoding is lossless for any string that has UTF-8 bytes;
 a lone surrogate raises ``ValueError``.
 
-Files: :meth:`BPEModel.save` writes JSON (tokens spelled in GPT-2's byte-level alphabet,
-merges as id pairs, stop words as text, batches, pattern, ids); :meth:`BPEModel.load` reads
-it back (format version 1 files, without a pattern, load as ``"gpt4"``). HuggingFace export
+Files: :meth:`BPEModel.save` writes JSON and :meth:`BPEModel.load` reads it back (the
+format: :mod:`workbench.bpe.modelfile`). HuggingFace export
 lives in :mod:`workbench.bpe.export`; GPT-2's files, ``tiktoken`` ranks and GreedTok models
 convert through :mod:`workbench.bpe.interop` (:meth:`BPEModel.from_gpt2`,
 :meth:`~BPEModel.from_tiktoken`, :meth:`~BPEModel.to_tiktoken`,
@@ -35,7 +34,6 @@ Example
 from __future__ import annotations
 
 import gc
-import json
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -44,7 +42,6 @@ from typing import NamedTuple
 import numpy as np
 
 from .._core.io import write_atomic
-from .._core.jsonfile import read_json
 from .._core.seeds import as_generator, base_seed
 from .._core.validate import (
     MAX_WORKERS,
@@ -54,16 +51,11 @@ from .._core.validate import (
     check_probability,
     check_workers,
 )
-from . import _encode, interop
+from . import _encode, interop, modelfile
 from ._textencode import TextEncoder
-from .bytelevel import from_bytelevel, to_bytelevel
+from .bytelevel import to_bytelevel
 from .split import split as fast_split
 from .split_patterns import NAMED_PATTERNS, resolve_pattern, split_with_gaps
-
-FORMAT = "workbench-bpe"
-#: Version written by :meth:`BPEModel.save` (2 added ``pattern``, ``ids``,
-#: ``special_tokens``); :meth:`BPEModel.load` reads versions 1 and 2.
-FORMAT_VERSION = 2
 
 DROPOUT_MAX_CHUNK = 1 << 14
 """Longest chunk (bytes) BPE-dropout encodes: its cost is quadratic in the chunk length
@@ -79,10 +71,6 @@ class Batch(NamedTuple):
     size: int
     searched: int
     merges: tuple[tuple[bytes, bytes], ...]
-
-
-class BPEModelFormatError(ValueError):
-    """A malformed model file; the message names the file."""
 
 
 def _text_bytes(text: str, what: str = "text") -> bytes:
@@ -455,21 +443,14 @@ class BPEModel:
 
     # ---- files
     def save(self, path: str | os.PathLike) -> None:
-        """Write the model as JSON (merges, stop words, batches, parameters)."""
-        doc = {
-            "format": FORMAT,
-            "version": FORMAT_VERSION,
-            "pattern": self.pattern,
-            "params": self.params,
-            "stop_words": self.stop_words,
-            "merges": [[to_bytelevel(a), to_bytelevel(b)] for a, b in self.merges],
-            "merge_symbols": self._sym_merges.tolist(),
-            "batches": [[b.size, b.searched] for b in self.batches],
-            "special_tokens": self.special_tokens,
-        }
-        if not np.array_equal(self._ids, np.arange(len(self._ids))):
-            doc["ids"] = self._ids.tolist()
-        write_atomic(path, json.dumps(doc, ensure_ascii=False, indent=0), name="path")
+        """Write the model as JSON (merges, stop words, batches, parameters;
+        :mod:`workbench.bpe.modelfile`)."""
+        ids = None if np.array_equal(self._ids, np.arange(len(self._ids))) else self._ids
+        write_atomic(path, modelfile.model_json(
+            pattern=self.pattern, params=self.params, stop_words=self.stop_words,
+            merges=self.merges, merge_symbols=self._sym_merges,
+            batches=[(b.size, b.searched) for b in self.batches],
+            special_tokens=self.special_tokens, ids=ids), name="path")
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> BPEModel:
@@ -481,41 +462,9 @@ class BPEModel:
             A ``ValueError`` naming the file and, for a malformed part, its JSON path
             (``$.merges[3][0]``).
         """
-        root = read_json(path, what="BPE model", error=BPEModelFormatError)
-        if root.get("format", None).value != FORMAT:
-            root.fail(f"is not a {FORMAT} file (no \"format\": \"{FORMAT}\")")
-        version = root.get("version", 1)
-        if version.value not in (1, FORMAT_VERSION) or type(version.value) is not int:
-            version.fail(f"= {version.value!r:.20}: format version {version.value!r:.20} is "
-                         f"not supported (this code reads 1..{FORMAT_VERSION})")
-        merges = []
-        for m in root.get("merges").list():
-            with m.blame():
-                merges.append(tuple(from_bytelevel(x.str()) for x in m.list(length=2)))
-        stop = [w.str() for w in root.get("stop_words").list()]
-        params = root.get("params", None).optional()
-        symbols = root.get("merge_symbols", None).optional()
-        if symbols is not None:
-            symbols = [tuple(x.int(minimum=0) for x in pair.list(length=2))
-                       for pair in symbols.list()]
-        ids = root.get("ids", None).optional()
-        if ids is not None:
-            ids = [i.int(minimum=0) for i in ids.list()]
-        specials = root.get("special_tokens", None).optional()
-        if specials is not None:
-            specials = {k: v.int(minimum=0) for k, v in specials.items()}
-        pattern = root.get("pattern", "gpt4")
-        with root.blame():
-            model = cls(merges, stop, params=None if params is None else params.dict(),
-                        merge_symbols=symbols, pattern=pattern.str(), ids=ids,
-                        special_tokens=specials)
+        model, batches = modelfile.read_model(path, cls)
         first = 0
-        batches = root.get("batches", [])
-        for b in batches.list():
-            size, searched = (x.int(minimum=0) for x in b.list(length=2))
-            if first + size > len(model.merges):
-                b.fail(f"holds merges {first}..{first + size - 1}, but the model has "
-                       f"{len(model.merges)}")
+        for size, searched in batches:
             model.batches.append(Batch(size, searched, tuple(model.merges[first:first + size])))
             first += size
         return model
