@@ -77,7 +77,7 @@ def read_counts(path: str | os.PathLike, *, budget: int = MEMORY_BUDGET) -> dict
     size = path.stat().st_size
     check_budget(size // 4 * _BYTES_PER_ENTRY, f"reading {path}", budget=budget)
     if "numba" in sys.modules or size > _SCAN_MIN_BYTES:  # the kernel's start is paid
-        scanned = _scanned(path)
+        scanned = _scanned(path, budget)
         if scanned is not None:
             return scanned
     out: dict[str, int] = {}
@@ -113,12 +113,12 @@ def read_counts(path: str | os.PathLike, *, budget: int = MEMORY_BUDGET) -> dict
     return out
 
 
-def _scanned(path: Path) -> dict[str, int] | None:
+def _scanned(path: Path, budget: int) -> dict[str, int] | None:
     """The table by :func:`workbench._core.tsv.scan_counts` (one numba pass), or None for a
     file outside its common shape (then the row-by-row reader reads it and names errors)."""
     from ._core.tsv import scan_counts
 
-    return scan_counts(path.read_bytes())
+    return scan_counts(path.read_bytes(), budget=budget)
 
 
 def write_counts(counts: Mapping[str, int], path: str | os.PathLike) -> None:

@@ -127,3 +127,12 @@ def test_the_shared_tables_are_scanned_as_csv_reads_them(name):
     ref = _reference(data)
     assert scanned == ref and list(scanned) == list(ref)
     assert read_counts(path) == scanned
+
+
+def test_the_scan_is_budgeted_before_it_copies():
+    from workbench._core.validate import BudgetError
+
+    data = b"a\t1\n" * 1000
+    assert scan_counts(data, budget=10**6) is None  # a repeated chunk: declined
+    with pytest.raises(BudgetError, match="scanning a count table"):
+        scan_counts(data, budget=10**4)

@@ -226,3 +226,19 @@ def test_a_failed_call_draws_the_same_seeds_on_both_routes(monkeypatch, method):
                 _call(g, method, "abc")
             runs[forced] = [_call(g, method, "abab") for _ in range(4)]
     assert runs[True] == runs[False]
+
+
+def test_direct_calls_are_budgeted_before_any_work():
+    """The module's functions are public: a huge direct request is refused at once."""
+    from workbench._core.validate import BudgetError
+
+    vocab = Vocabulary(["a", "aa"])
+    rows = interpreted.probability_rows("aa", vocab, 1.0, 1, True)
+    with pytest.raises(BudgetError):
+        interpreted.sample_many(rows, 10**12, True, 0)
+    with pytest.raises(BudgetError):
+        interpreted.sample_lengths(["a" * 10**5] * 10**4, vocab, 1.0, 1, True, 0)
+    with pytest.raises(BudgetError):
+        interpreted.probability_rows("a" * 10**8, vocab, 1.0, 1, True)
+    small = interpreted.sample_many(rows, 3, True, 0)  # just inside: runs
+    assert len(small) == 3 and all(sum(s) == 2 for s in small)

@@ -27,10 +27,13 @@ import numpy as np
 from numba import njit
 
 from .config import JIT
+from .validate import MEMORY_BUDGET, check_budget
 
 _TAB, _LF, _CR, _QUOTE = 9, 10, 13, 34
 _LAST = 922337203685477580  # (2**63 - 1) // 10: a count above this times 10 overflows int64
 #: Chunk separators tried in turn (UTF-8): the first that occurs nowhere in the file is used.
+#: Bytes the scan holds per input byte (the copy, separators, counts and the table's strings).
+_BYTES_PER_BYTE = 40
 _SEPARATORS = ("\uffff", "\ufffe", "\U0010ffff", "\U0010fffe")
 
 
@@ -98,9 +101,11 @@ def _scan(data, sep, out, counts):
     return r, o
 
 
-def scan_counts(data: bytes) -> dict[str, int] | None:
+def scan_counts(data: bytes, *, budget: int = MEMORY_BUDGET) -> dict[str, int] | None:
     """The table in the file contents ``data`` (file order), or None if it is not in the
-    common shape (or not UTF-8)."""
+    common shape (or not UTF-8). Refused (BudgetError) before copying when its memory
+    estimate exceeds ``budget`` bytes."""
+    check_budget(len(data) * _BYTES_PER_BYTE, "scanning a count table", budget=budget)
     sep = next((s for s in _SEPARATORS if s.encode() not in data), None)
     if sep is None:
         return None

@@ -34,6 +34,7 @@ import sys
 from collections.abc import Sequence
 
 from .._core.seeds import next_double, stream_state
+from .._core.validate import check_budget, check_work
 from ..lattice.rules import keeps_arc
 from ..vocab import Vocabulary
 from .params import SHORT_WORD
@@ -42,6 +43,11 @@ from .params import SHORT_WORD
 #: lengths)``) plus walk steps: 5–7 ms of Python at the 0.26–0.35 µs per unit measured on
 #: ulm-8k, well below what loading numba costs.
 MAX_WORK = 20_000
+#: Units per second of this module's Python loops (measured on ulm-8k: 0.26–0.35 µs per
+#: unit), for the time budget of a direct call (Grampa calls it only below MAX_WORK).
+RATE = 2.5e6
+#: Bytes per sampled character held in the Python lists returned (an int and a slot).
+_BYTES_PER_LENGTH = 64
 
 
 def applies(words: Sequence[object], vocab: Vocabulary, steps: int = 0) -> bool:
@@ -74,6 +80,11 @@ def sample_lengths(words: Sequence[str], vocab: Vocabulary, alpha: float, ell_mi
     ``bad`` is the index of the first word without a segmentation (its list is empty), or -1.
     """
     sizes = vocab.token_lengths
+    depth = len(sizes)
+    check_budget(sum(map(len, words)) * _BYTES_PER_LENGTH,
+                 f"the token lengths of {len(words):,} words")
+    check_work(sum(len(w) * (min(len(w), depth) + 1) for w in words),
+               f"plain-Python samples of {len(words):,} words", rate=RATE)
     has = vocab.__contains__
     out: list[list[int]] = []
     bad = -1
@@ -101,6 +112,9 @@ def sample_many(rows: list[list[tuple[int, float]]], count: int, mirror: bool, s
     [[2], [1, 1], [2]]
     """
     n = len(rows) - 1
+    check_budget(count * max(n, 1) * _BYTES_PER_LENGTH,
+                 f"{count:,} samples of a {n:,}-character word")
+    check_work(count * (n + 1), f"{count:,} plain-Python walks of {n:,} nodes", rate=RATE)
     out = []
     for s in range(count):
         state = stream_state(int(seed), s)
@@ -135,6 +149,8 @@ def probability_rows(word: str, vocab: Vocabulary, alpha: float, ell_min: int, m
     n = len(word)
     has = vocab.__contains__
     sizes = vocab.token_lengths
+    check_work(n * (min(n, len(sizes)) + 1), f"the plain-Python graph of a {n:,}-character "
+               "word", rate=RATE)
     into: list[list[int]] = [[] for _ in range(n + 1)]  # kept arc lengths, by length
     reach = [False] * (n + 1)
     reach[0] = True
