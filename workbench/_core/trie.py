@@ -80,6 +80,21 @@ def step(da, codes, node, cp) -> np.int64:
 _MAX_ANCHOR_FAILURES = 16
 
 
+@njit(**JIT_INLINE)
+def _unlink(i, listed, prv, nxt, head_free, tail_free, size):
+    """Take slot ``i`` out of the doubly linked free list; return the new (head, tail)."""
+    listed[i] = False
+    if prv[i] >= 1:
+        nxt[prv[i]] = nxt[i]
+    else:
+        head_free = nxt[i]
+    if nxt[i] < size:
+        prv[nxt[i]] = prv[i]
+    else:
+        tail_free = prv[i]
+    return head_free, tail_free
+
+
 @njit(**JIT)
 def _place(child_start, child_codes, child_ids, terminal_tmp, n_codes):
     """Lay the pointer trie (CSR over temporary node ids, 0 = root) into a double array.
@@ -159,15 +174,8 @@ def _place(child_start, child_codes, child_ids, terminal_tmp, n_codes):
             g = nxt[f]
             fails[f] += 1
             if fails[f] >= _MAX_ANCHOR_FAILURES:  # unlink f: it has been tried enough
-                listed[f] = False
-                if prv[f] >= 1:
-                    nxt[prv[f]] = nxt[f]
-                else:
-                    head_free = nxt[f]
-                if nxt[f] < size:
-                    prv[nxt[f]] = prv[f]
-                else:
-                    tail_free = prv[f]
+                head_free, tail_free = _unlink(f, listed, prv, nxt, head_free, tail_free,
+                                               size)
             f = g
         nodes[s, _BASE] = b
         for k in range(lo, hi):
@@ -178,16 +186,9 @@ def _place(child_start, child_codes, child_ids, terminal_tmp, n_codes):
             used = max(used, t + 1)
             queue[tail] = child_ids[k]
             tail += 1
-            if listed[t]:  # unlink t from the free list
-                listed[t] = False
-                if prv[t] >= 1:
-                    nxt[prv[t]] = nxt[t]
-                else:
-                    head_free = nxt[t]
-                if nxt[t] < size:
-                    prv[nxt[t]] = prv[t]
-                else:
-                    tail_free = prv[t]
+            if listed[t]:  # t is taken now
+                head_free, tail_free = _unlink(t, listed, prv, nxt, head_free, tail_free,
+                                               size)
     # pad: base[s] + c must stay inside the array for every node s and code 0..n_codes
     size = max(used, int(nodes[:used, _BASE].max()) + n_codes + 1)
     da = np.empty((3, size), dtype=np.int32)
