@@ -19,21 +19,21 @@ $(STAMP): pyproject.toml
 	# call of a fresh clone does not wait for it (python -m workbench warmup)
 	$(PY) -m workbench warmup
 	# the static site's two npm packages (widget renderer, MathJax), fetched once here so no
-	# test or `make site` downloads anything later; without npm, tests/test_site.py skips
+	# test or `make site` downloads anything later; without npm, tests/app/test_site.py skips
 	if command -v npm >/dev/null 2>&1; then $(PY) app/site.py --fetch-only; fi
 	touch $(STAMP)
 
 warmup: $(STAMP)
 	$(PY) -m workbench warmup
 
-# The browser test (tests/test_browser.py) drives the system Chromium (Debian package
+# The browser test (tests/app/test_browser.py) drives the system Chromium (Debian package
 # `chromium`); never a browser download. Installed here when missing and we are root;
 # otherwise the test skips with its reason.
 CHROMIUM := /usr/bin/chromium
 chromium:
 	@test -x $(CHROMIUM) || { test "$$(id -u)" = 0 && \
 	  apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } || \
-	  echo "chromium not installed: tests/test_browser.py will be skipped"
+	  echo "chromium not installed: tests/app/test_browser.py will be skipped"
 
 # Jupyter refuses to start as root unless told; containers and CI machines often are root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)

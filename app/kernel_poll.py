@@ -1,14 +1,14 @@
 """Kernel replies polled in short slices: one fix for `make app`, `make site` and the tests.
 
 Voilà's executor, nbconvert's ``ExecutePreprocessor`` (``app/site.py``) and nbclient
-(``tests/test_notebooks.py``) all wait for a cell's ``execute_reply`` with one unbounded
+(``tests/notebooks/test_notebooks.py``) all wait for a cell's ``execute_reply`` with one unbounded
 ``await socket.poll()`` on the kernel's shell channel (zmq.asyncio), woken by an
 edge-triggered file descriptor. A panel's output goes to an ipywidgets ``Output`` widget,
 which the executor mirrors: it sends a ``comm_msg`` ("update") to the kernel on the SAME
 shell socket. A send made after the reply arrived but before the event loop looked consumes
 the wake-up, and the reply then sits in the socket while the executor waits forever
 (Voilà stuck at "Executing 9 of 42" in notebook 02, the kernel idle; the same family as
-jupyter/nbclient#312). ``tests/test_voila_config.py`` replays it deterministically.
+jupyter/nbclient#312). ``tests/app/test_voila_config.py`` replays it deterministically.
 
 A poll with a timeout ends with a real ``zmq_poll``, which sees the message whatever
 happened to the edge: so every wait here is a loop of :data:`POLL_SLICE` polls (a reply is

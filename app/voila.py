@@ -6,7 +6,7 @@
 #    wake-up was lost left Voilà at "Executing 9 of 42" in 02 forever). The module is
 #    loaded by path: this directory is not on sys.path.
 # 2. Cells tagged `checks` are not run in the app (nbclient's skip tag): they assert the
-#    notebook's claims for the test suite (tests/test_notebooks.py runs them), and a
+#    notebook's claims for the test suite (tests/notebooks/test_notebooks.py runs them), and a
 #    student waits for nothing. The "Checks" heading stays, with nothing under it.
 # 3. Kernels are pre-heated: Voilà keeps, per notebook, one kernel that has already run
 #    the notebook, so a visitor gets a finished page in seconds (BENCHMARKS.md). The price:

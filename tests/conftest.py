@@ -1,5 +1,8 @@
 """Shared pytest fixtures (kept small). Makes ``import naive`` work in every import mode.
 
+Every test runs in a temporary working directory, and the run fails when it leaves the
+repository's working tree other than it found it (``cleantree.py``).
+
 (The numba cache is keyed on the package's sources by ``workbench._core.config``; the bug that
 motivated it — a stale cached kernel after an edit to ``_core/trie.py`` — is described there.)
 """
@@ -15,6 +18,11 @@ _TESTS = Path(__file__).resolve().parent
 if str(_TESTS) not in sys.path:
     sys.path.insert(0, str(_TESTS))
 
+from cleantree import (  # noqa: E402,F401  (pytest finds the hooks and the fixture by name)
+    pytest_sessionfinish,
+    pytest_sessionstart,
+    work_in_a_temporary_directory,
+)
 
 
 @pytest.fixture(scope="session")

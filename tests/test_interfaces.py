@@ -166,7 +166,7 @@ def test_batch_checks_are_shared(case):
 
 
 def test_interface_shared_by_every_baseline():
-    """Moved from tests/samplers/test_baseline_samplers.py (assertions unchanged)."""
+    """Moved from tests/samplers/test_samplers.py (assertions unchanged)."""
     v = datasets.load_vocabulary("ulm-8k")
     for s in (ULMSampler(v, nbest=4, alpha=0.2, seed=1), MaxMatchSampler(v, dropout=0.2, seed=1)):
         many = s.sample_many("\u2581kingdom", 50)

@@ -362,12 +362,13 @@ def _limit_memory() -> None:
 
 @pytest.mark.slow
 @pytest.mark.skipif(CHILD, reason="already the memory-limited child")
-def test_properties_under_memory_limit():
-    """The hostile properties, in a child process under an address-space limit."""
+def test_properties_under_memory_limit(tmp_path):
+    """The hostile properties, in a child process under an address-space limit, working in
+    ``tmp_path``: the paths hypothesis generates (``<``, ``NaN``, ``日本語``) are relative."""
     env = {**os.environ, "WORKBENCH_PROPERTY_CHILD": "1"}
     out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
                           "-W", "ignore::UserWarning", "--tb=native", "-rf", __file__, "-k",
                           "hostile_property or every_argument"],
                          env=env, capture_output=True, text=True, preexec_fn=_limit_memory,
-                         timeout=1200, cwd=Path(__file__).resolve().parents[2])
+                         timeout=1200, cwd=tmp_path)
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]

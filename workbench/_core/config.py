@@ -199,7 +199,7 @@ def _import_arraymath_without_blas_probe() -> None:
     and the entry is removed right after. Nothing of numba is patched: ``np.dot``,
     ``@`` and ``np.linalg`` in kernels still call numba's ``ensure_blas`` /
     ``ensure_lapack`` when they compile, which import the real SciPy modules then (tested in
-    ``tests/test_coldstart.py``). If SciPy's BLAS module is already loaded, nothing is done.
+    ``tests/project/test_coldstart.py``). If SciPy's BLAS module is already loaded, nothing is done.
     """
     if "numba.np.arraymath" in sys.modules or BLAS_PROBE in sys.modules:
         return

@@ -5,7 +5,7 @@ Public functions take ``seed`` (an int, a :class:`numpy.random.Generator` or Non
 kernel call uses. :func:`stream_state` and :func:`next_double` are
 :mod:`workbench._core.rng`'s counter-based streams computed with Python ints, for the
 plain-Python routes that run before numba is loaded (same numbers, bit for bit;
-``tests/test_rng.py`` compares them). This module imports numpy, never numba.
+``tests/grampa/test_interpreted.py`` compares them). This module imports numpy, never numba.
 
 Example
 -------

@@ -4,7 +4,7 @@
 * :func:`reading_order_table` — the reading order as a Markdown table whose run-time column
   comes from the times the test suite measured (:data:`RUN_TIMES`), never typed by hand;
 * :func:`load_run_times`, :func:`record_run_time` — read and (atomically) update
-  ``notebooks/run_times.json``; ``tests/test_notebooks.py`` records a notebook's time when
+  ``notebooks/run_times.json``; ``tests/notebooks/test_notebooks.py`` records a notebook's time when
   run with ``WORKBENCH_RECORD_RUN_TIMES=1`` and otherwise fails when its measured time is
   far from the recorded one (:func:`run_time_disagrees`);
 * :data:`GLOSSARY`, :func:`glossary_markdown` — the three α's of the course told apart by
@@ -97,7 +97,7 @@ def record_run_time(path: str | Path, notebook: str, seconds: float) -> Path:
     """Set ``notebook``'s run time in ``path`` (other entries kept), written atomically."""
     times = load_run_times(path)
     times[str(notebook)] = round(float(seconds), 1)
-    text = json.dumps({"measured_by": "tests/test_notebooks.py (WORKBENCH_RECORD_RUN_TIMES=1): "
+    text = json.dumps({"measured_by": "tests/notebooks/test_notebooks.py (WORKBENCH_RECORD_RUN_TIMES=1): "
                                       "Run All, warm numba cache",
                        "seconds": dict(sorted(times.items()))}, indent=1, ensure_ascii=False)
     return write_atomic(path, text + "\n", name="run times")

@@ -1,0 +1,18 @@
+"""figures/ only draws: no module checks arguments (those moved to experiments), and
+``python -m workbench figures`` checks its output before building anything."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench._core.validate import MAX_SAMPLES, check_samples
+
+
+def test_check_samples() -> None:
+    assert check_samples(1) == 1 and check_samples(MAX_SAMPLES) == MAX_SAMPLES
+    for bad in (0, MAX_SAMPLES + 1):
+        with pytest.raises(ValueError):
+            check_samples(bad)
+    with pytest.raises(TypeError):
+        check_samples(10.0)
+

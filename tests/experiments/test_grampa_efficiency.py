@@ -1,0 +1,109 @@
+"""Figures 10–12 of GRaMPa §6.3 on a small slice of Shakespeare: the data
+(workbench.experiments.grampa_efficiency) and their figures (workbench.figures.efficiency)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from workbench.datasets.corpora import whitespace_word_counts
+from workbench.experiments import grampa_efficiency as E
+from workbench.figures import efficiency as F
+from workbench.figures.common import figure_data
+from workbench.grampa import expected_token_counts
+from workbench.metrics import renyi_efficiency
+from workbench.segmenters import Multiplexer
+
+pytest.importorskip("sentencepiece")
+
+
+
+LINES = 400
+
+
+
+SAMPLED_TOL = 0.02  # |sampled − exact| E_2.5 at ~2,500 occurrences (observed ≤ 0.005)
+
+
+
+@pytest.fixture(scope="module", params=E.KINDS)
+def setup(request):
+    return E.make_setup(request.param, max_lines=LINES, bpe_size=320)
+
+
+
+def test_setup_spells_and_segments_the_same_words(setup):
+    table = whitespace_word_counts(max_lines=LINES)
+    assert setup.counts.tolist() == [table[w] for w in setup.words]
+    for w, s, seg in zip(setup.words, setup.spelled, setup.deterministic):
+        assert s == setup.vocab.to_alphabet(" " + w) and "".join(seg) == s
+    assert setup.deterministic_counts.sum() == sum(
+        c * len(seg) for c, seg in zip(setup.counts.tolist(), setup.deterministic))
+
+
+
+def test_tau_exact_points_and_samples(setup):
+    data = E.compute_tau(setup, seeds=(0, 1), n_curve=9)
+    for t, v in zip(data["tau"], data["exact"]):
+        direct = renyi_efficiency(expected_token_counts(setup.table, setup.vocab, t), 2.5,
+                                  len(setup.vocab))
+        assert v == direct
+        assert v in data["curve"]  # the points lie on the curve
+    assert np.abs(data["sampled"] - data["exact"]).max() < SAMPLED_TOL
+    assert (np.diff(data["exact"]) > 0).all()  # §6.3: E_α rises with the skew (−1/τ)
+    assert data["x"].tolist() == [0.0 - 1 / t if not math.isinf(t) else 0.0
+                                  for t in data["tau"]]
+    shown = figure_data(F.plot_tau(data))
+    np.testing.assert_array_equal(shown["exact"], data["curve"])
+    assert np.sort(shown["sampled"]).tolist() == np.sort(data["sampled"].ravel()).tolist()
+
+
+
+def test_sampled_grampa_is_deterministic_per_seed(setup):
+    a = E.sampled_grampa.__wrapped__(setup, 2.0, 1, "l2r", 3)
+    b = E.sampled_grampa.__wrapped__(setup, 2.0, 1, "l2r", 3)
+    c = E.sampled_grampa.__wrapped__(setup, 2.0, 1, "l2r", 4)
+    assert a.tolist() == b.tolist() and a.tolist() != c.tolist()
+    assert not E.sampled_grampa(setup, 2.0, 1, "l2r", 3).flags.writeable  # cached: frozen
+
+
+
+def test_multiplexed_counts_are_the_multiplexers(setup):
+    seed, p = 5, 0.4
+    got = E.sampled_multiplexed.__wrapped__(setup, p, 1.0, 2, "l2r", seed)
+    mux = Multiplexer(setup.segment, E.Grampa(setup.vocab, 1.0, 2, seed=seed + 1), p,
+                      seed=seed)
+    words = [setup.spelled[i] for i in setup.occurrences.tolist()]
+    counts = Counter(t for seg in mux.tokenize(words) for t in seg)
+    want = np.zeros(setup.size)
+    for t, c in counts.items():
+        want[setup.vocab.id_of(t)] = c
+    assert got.tolist() == want.tolist()
+
+
+
+def test_bad_kind():
+    with pytest.raises(ValueError, match="kind"):
+        E.make_setup("wordpiece")
+
+
+
+def test_run_shows_progress_and_an_interruption_keeps_the_earlier_results(tmp_path, capsys,
+                                                                           monkeypatch):
+    out = tmp_path / "eff"
+    E.run(out, max_lines=LINES, bpe_size=320, seeds=[0], progress=True)
+    assert "efficiency" in capsys.readouterr().err  # tqdm writes to stderr
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert set(before) == {"efficiency.csv", "README.md"}
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(E, "compute_multiplex", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        E.run(out, max_lines=LINES, bpe_size=320, seeds=[1], progress=False)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+

@@ -1,0 +1,59 @@
+"""Notebook 09's pure functions (the notebook itself runs in tests/notebooks/test_notebooks.py)."""
+
+from __future__ import annotations
+
+import pytest
+from naive import greedtok as naive
+
+from workbench.experiments import greedtok as pc
+from workbench.greedtok import train_greedtok
+
+
+@pytest.mark.parametrize("name", list(pc.GRAPHS))
+def test_reduction_panel_agrees_with_theorem_1(name):
+    result = pc.compute_reduction(name)
+    assert pc.reduction_agrees(result)
+    assert all(len(s) == 3 for s in result.segmentations.values())
+
+
+
+def test_cover_steps_replay_training():
+    counts = {" understand": 3, " under": 4, " stand": 2, " and": 5}
+    model = train_greedtok(counts, 6, progress=False)
+    steps = pc.compute_cover_steps(model, " understand")
+    assert steps[0].rank == -1 and len(steps[0].pieces) == len(" understand")
+    assert steps[-1].pieces == model.encode(" understand")
+    for s in steps:
+        assert sum(s.marks) == len(" understand") - len(s.pieces)
+    # the state after rank r is what the reference trainer holds after r + 1 steps
+    r = steps[1].rank
+    _, _, state = naive.greedtok(counts, r + 1)
+    assert steps[1].pieces == naive.segmentation(b" understand", state[b" understand"])
+
+
+
+def test_overlap_and_unknown_graph():
+    assert pc.compute_overlap({"A": {1}, "B": {1, 2}}) == {"A": 1, "B": 2, "A ∩ B": 1}
+    with pytest.raises(ValueError, match="unknown graph"):
+        pc.compute_reduction("no such graph")
+
+
+
+def test_cover_demo_words_show_a_cover():
+    """Issue 21: the cover panel's words are lower-case, end in several tokens and change
+    several times; capitalised names that become one token are left out."""
+    counts = {"CLEOPATRA": 50, " understand": 3, " under": 4, " stand": 2, " and": 5,
+              " Understand": 9}
+    model = train_greedtok(counts, 6, progress=False)
+    got = pc.cover_demo_words(model, counts, min_bytes=6, min_steps=2)
+    assert "CLEOPATRA" not in got and " Understand" not in got
+    for word in got:
+        assert word.strip().islower() and len(model.encode(word)) >= 2
+        assert len(pc.compute_cover_steps(model, word)) - 1 >= 2
+    expected = [w for w in sorted(counts, key=lambda w: -counts[w])
+                if w.strip().isalpha() and w.strip().islower() and len(w.encode()) >= 6
+                and len(model.encode(w)) >= 2 and len(pc.compute_cover_steps(model, w)) >= 3]
+    assert got == expected
+    with pytest.raises(ValueError):
+        pc.cover_demo_words(model, counts, n=0)
+

@@ -1,0 +1,169 @@
+"""workbench.figures.panel: the one interactive_panel, its controls, same_result, the upload box
+(with the vocabulary catalog and segmentation wording it relies on)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import matplotlib
+import numpy as np
+import pytest
+
+matplotlib.use("Agg")
+
+from workbench import Vocabulary  # noqa: E402
+from workbench.datasets import figure1_vocabulary, vocabulary_options  # noqa: E402
+from workbench.figures import uniform_laws  # noqa: E402
+from workbench.figures.common import figure_data  # noqa: E402
+from workbench.figures.panel import (  # noqa: E402
+    interactive_panel,
+    panel_controls,
+    same_result,
+)
+
+SMALL = Vocabulary(["a", "b", "c", "ab", "bc", "abc", "ca"], name="small")
+
+
+def test_vocabulary_options_always_offers_the_builtins() -> None:
+    opts = vocabulary_options({"small": SMALL})
+    assert list(opts)[-3:] == ["infinite", "figure-1", "small"]
+    assert opts["figure-1"]() == figure1_vocabulary() and opts["infinite"]().is_infinite
+    assert opts["small"]() is SMALL
+
+
+def test_same_result() -> None:
+    a = {"x": np.arange(3), "y": [("a", "b")], "z": None, "f": float("nan")}
+    b = {"x": np.arange(3), "y": [("a", "b")], "z": None, "f": float("nan")}
+    assert same_result(a, b)
+    assert not same_result(a, {**b, "x": np.arange(4)})
+    assert not same_result(a, {**b, "y": [["a", "b"]]})
+    assert not same_result(a, {k: v for k, v in b.items() if k != "z"})
+    assert not same_result(np.array([1.0]), [1.0])
+
+
+def test_same_result_of_panels() -> None:
+    a = {"x": np.array([1.0, np.nan]), "y": [1, (2, 3)], "z": {"k": 1.5}}
+    b = {"x": np.array([1.0, np.nan]), "y": [1, (2, 3)], "z": {"k": 1.5}}
+    assert same_result(a, b)
+    assert not same_result(a, {**b, "z": {"k": 1.25}})
+    assert not same_result(a, {**b, "x": np.array([1.0, 2.0])})
+    assert not same_result(a, {k: v for k, v in b.items() if k != "y"})
+    assert not same_result(np.zeros(2), np.zeros(3))
+    assert same_result(float("nan"), float("nan"))
+
+
+def test_interactive_panel_result_is_a_direct_call() -> None:
+    ipywidgets = pytest.importorskip("ipywidgets")
+    panel = interactive_panel(
+        uniform_laws.uniform_laws_panel, uniform_laws.plot_uniform_laws,
+        n=ipywidgets.IntSlider(value=6, min=2, max=20), n_samples=ipywidgets.fixed(500),
+        seed=ipywidgets.fixed(0))
+    controls = panel_controls(panel)
+    assert set(controls) == {"n"}
+    for n in (6, 13):
+        controls["n"].value = n
+        assert same_result(panel.result, uniform_laws.uniform_laws_panel(n, 500, 0))
+        shown = figure_data(panel.last_figure)["m-samples"]
+        assert shown == pytest.approx(panel.result["m"]["freq"])
+    with pytest.raises(TypeError):
+        interactive_panel(uniform_laws.uniform_laws_panel, uniform_laws.plot_uniform_laws,
+                          nope=ipywidgets.IntSlider())
+
+
+def test_import_workbench_does_not_import_matplotlib() -> None:
+    code = ("import sys, workbench, workbench.theory, workbench.stats, workbench.datasets; "
+            "print('matplotlib' in sys.modules, 'workbench.figures' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["False", "False"]
+
+
+def test_vocabulary_upload_and_policy(tmp_path) -> None:
+    from workbench.datasets import resolve_vocabulary, vocabulary_from_bytes, vocabulary_from_text
+    from workbench.figures.lattice import lattice_panel
+    from workbench.lattice import format_segmentation, no_segmentation_reason
+
+    v = Vocabulary(["a", "b", "ab"])
+    v.save(tmp_path / "v.json")
+    assert vocabulary_from_bytes("v.json", (tmp_path / "v.json").read_bytes()) == v
+    with pytest.raises(ValueError, match="broken.json"):  # names the upload, not a temp path
+        vocabulary_from_bytes("broken.json", b"{not json")
+    with pytest.raises(ValueError, match="no tokens"):
+        vocabulary_from_text("\n\n")
+    with pytest.raises(ValueError, match="valid names: .*infinite"):
+        resolve_vocabulary("no-such-vocabulary")
+    assert format_segmentation(()) == "∅" and format_segmentation(("a", "b")) == "a | b"
+    assert "to_alphabet" not in no_segmentation_reason("Ġ☃", resolve_vocabulary("bpe-8k"),
+                                                       spelled=True)
+    opts = vocabulary_options()
+    panel = lattice_panel(opts, word="ab", vocabulary="figure-1")
+    box = panel.vocabulary_upload
+    upload, pasted, use, message = box.children
+    pasted.value = "a\nb\nab"
+    use.click()
+    assert panel_controls(panel)["vocabulary"].value.startswith("pasted")
+    assert panel.result["count"] == 2 and "3 tokens" in message.value
+    upload.set_state({"value": [{"name": "bad.model", "type": "", "size": 3,
+                                 "last_modified": 0, "content": b"xyz"}]})
+    assert "bad.model" in message.value and "color" in message.value  # a message, no traceback
+
+
+def test_panel_renders_once_and_saves(tmp_path, monkeypatch) -> None:
+    import warnings
+
+    from matplotlib.figure import Figure
+
+    from workbench.figures.panel import render_outputs
+
+    fig = Figure()
+    fig.add_subplot().set_title("emoji \U0001F600 in a word")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a glyph warning would raise here
+        bundles = render_outputs({"f": fig, "none": None})
+    assert len(bundles) == 1 and "image/png" in bundles[0][0]
+    monkeypatch.chdir(tmp_path)
+    panel = interactive_panel(uniform_laws.uniform_laws_panel, uniform_laws.plot_uniform_laws,
+                              n=4, n_samples=100, seed=0)
+    panel.save_button.click()
+    assert list((tmp_path / "figures").glob("uniform_laws_panel-figure.png"))
+
+
+def test_panel_is_ui_only_and_imports_no_notebook_module() -> None:
+    """figures.panel imports no figures module (they import it), neither at the top nor
+    inside a function; importing it loads neither matplotlib nor ipywidgets."""
+    from importgraph import import_edges
+
+    reached = import_edges()["workbench.figures.panel"]
+    assert not [m for m in reached if m.startswith("workbench.figures")], reached
+    assert "workbench.datasets.catalog" in reached
+    code = ("import sys, workbench.figures.panel; print(sorted(m for m in sys.modules if "
+            "m.startswith('workbench.figures') or m.split('.')[0] in "
+            "('matplotlib', 'ipywidgets')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "['workbench.figures', 'workbench.figures.panel']"
+
+
+def test_panel_height_never_shrinks() -> None:
+    """Issue 21 item 4: 01's output area went 1059 → 726 → 396 px, and the page jumped."""
+    import ipywidgets as widgets
+    from matplotlib.figure import Figure
+
+    from workbench.figures.panel import PANEL_MIN_HEIGHT, interactive_panel, set_panel_values
+
+    def draw(rows: int) -> Figure:
+        print("\n".join("line" for _ in range(rows)))
+        return Figure(figsize=(3, 1 + rows / 10))
+
+    panel = interactive_panel(lambda rows: rows, draw,
+                              rows=widgets.IntSlider(value=30, min=0, max=40))
+    tall = int(panel.out.layout.min_height.removesuffix("px"))
+    assert tall > PANEL_MIN_HEIGHT  # the first result already sets the height
+    set_panel_values(panel, rows=0)
+    assert int(panel.out.layout.min_height.removesuffix("px")) == tall
+    set_panel_values(panel, rows=40)
+    taller = int(panel.out.layout.min_height.removesuffix("px"))
+    assert taller > tall
+    set_panel_values(panel, rows=5)
+    assert int(panel.out.layout.min_height.removesuffix("px")) == taller
