@@ -56,6 +56,13 @@ app: $(STAMP)
 site: $(STAMP)
 	$(PY) app/site.py --out site
 
+# The API reference: Sphinx + numpydoc from the docstrings of every name in workbench.__all__
+# and the subpackages' __all__ (docs/apigen.py writes the pages into docs/api/), HTML in
+# docs/_build/html; warnings are errors; nothing is fetched from the network.
+.PHONY: docs
+docs: $(STAMP)
+	$(PY) -m sphinx -b html -W --keep-going docs docs/_build/html
+
 test: $(STAMP) chromium
 	$(VENV)/bin/ruff check workbench tests benchmarks
 	$(PY) -m pytest

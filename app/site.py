@@ -33,6 +33,10 @@ Where ``_static/`` comes from. Nothing is downloaded when a page is opened:
 Measured (2026-11-24, 2 cores, warm numba cache): all twelve notebooks in 117 s wall
 (81 s CPU), 23 MB; no page requests anything but its own files, no console error.
 
+The command (``build(..., api=True)``) also builds the API reference (``docs/``: Sphinx and
+numpydoc, warnings as errors, as ``make docs``) into ``OUT/api/`` and links it from the index;
+Sphinx writes those pages itself.
+
 Every file is written atomically (temporary file + ``os.replace``). This script is not part
 of the ``workbench`` package: it builds pages and changes no notebook (the executed copies
 live in memory only).
@@ -231,8 +235,9 @@ def title_of(nb, fallback: str) -> str:
     return fallback
 
 
-def index_page(entries: list[tuple[str, str, float]]) -> str:
-    """``index.html``: one link per page (file name, title, seconds it took to execute)."""
+def index_page(entries: list[tuple[str, str, float]], *, api: bool = False) -> str:
+    """``index.html``: one link per page (file name, title, seconds it took to execute), and
+    with ``api`` a link to the API reference in ``api/``."""
     items = "\n".join(
         f'<li><a href="{html.escape(f)}">{html.escape(t)}</a> '
         f'<span class="t">({html.escape(Path(f).stem)}, executed in {s:.0f} s)</span></li>'
@@ -247,12 +252,27 @@ their default settings (moving them needs Python: <code>make lab</code> or
 <code>make app</code>). Nothing is loaded from the network.</p>
 <ol>
 {items}
-</ol></body></html>
+</ol>{API_LINK if api else ""}</body></html>
 """
 
 
-def build(out: Path, notebooks: list[Path], *, log=print) -> list[tuple[str, str, float]]:
-    """Execute and export ``notebooks`` into ``out`` with ``_static/`` and ``index.html``."""
+API_LINK = """
+<p><a href="api/index.html">API reference</a>: every public name of the <code>workbench</code>
+package with its docstring (<code>make docs</code> builds the same pages).</p>
+"""
+
+
+def build_api_reference(out: Path) -> None:
+    """The API reference (``docs/``, Sphinx + numpydoc, warnings as errors) as HTML in ``out``."""
+    with tempfile.TemporaryDirectory() as doctrees:
+        subprocess.run([sys.executable, "-m", "sphinx", "-b", "html", "-W", "--keep-going", "-q",
+                        "-d", doctrees, str(ROOT / "docs"), str(out)], cwd=ROOT, check=True)
+
+
+def build(out: Path, notebooks: list[Path], *, log=print,
+          api: bool = False) -> list[tuple[str, str, float]]:
+    """Execute and export ``notebooks`` into ``out`` with ``_static/`` and ``index.html``
+    (and with ``api`` the API reference in ``out/api``, linked from the index)."""
     vendor(out)
     entries = []
     for path in notebooks:
@@ -263,7 +283,10 @@ def build(out: Path, notebooks: list[Path], *, log=print) -> list[tuple[str, str
         write_atomic(out / f"{path.stem}.html", export(nb))
         entries.append((f"{path.stem}.html", title_of(nb, path.stem), seconds))
         log(f"{path.name}: executed in {seconds:.1f} s, {n_plotly} plotly figure(s)")
-    write_atomic(out / "index.html", index_page(entries))
+    if api:
+        build_api_reference(out / "api")
+        log("api/: the API reference")
+    write_atomic(out / "index.html", index_page(entries, api=api))
     return entries
 
 
@@ -288,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown or not chosen:
         parser.error(f"no such notebook in {folder}: {', '.join(sorted(unknown)) or '(none)'}")
     t0 = time.perf_counter()
-    build(Path(args.out), chosen)
+    build(Path(args.out), chosen, api=True)
     print(f"site: {len(chosen)} page(s) in {args.out} in {time.perf_counter() - t0:.0f} s",
           file=sys.stderr)
     return 0

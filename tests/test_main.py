@@ -56,6 +56,29 @@ def test_help_shows_defaults():
     assert "(default: ulm-8k)" in proc.stdout and "(default: 1.0)" in proc.stdout
 
 
+def test_version_prints_the_installed_version():
+    from importlib import metadata
+
+    proc = _run("--version")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout == f"workbench {metadata.version('tokenisation-workbench')}\n"
+
+
+def test_version_falls_back_to_pyproject_when_not_installed(monkeypatch, capsys):
+    from importlib import metadata
+
+    import workbench
+
+    def not_installed(name):
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(metadata, "version", not_installed)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out == f"workbench {workbench.__version__}\n"
+
+
 def test_several_words_are_labelled(capsys):
     assert main(["sample", "--vocab", "infinite", "-n", "2", "ab", "cde"]) == 0
     lines = capsys.readouterr().out.splitlines()

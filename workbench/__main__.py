@@ -35,6 +35,54 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _pyproject_version() -> str | None:
+    """The ``version`` of ``[project]`` in the pyproject.toml beside the package, if any.
+
+    Read line by line (no TOML parser: ``tomllib`` is Python >= 3.11), for a source tree
+    that is on ``sys.path`` but not installed.
+    """
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    section = None
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith("["):
+            section = stripped
+        elif section == "[project]" and stripped.startswith("version"):
+            key, _, value = stripped.partition("=")
+            if key.strip() == "version":
+                return value.strip().strip("\"'")
+    return None
+
+
+def package_version() -> str:
+    """The installed version (:mod:`importlib.metadata`), else pyproject.toml's, else unknown."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("tokenisation-workbench")
+    except metadata.PackageNotFoundError:
+        return _pyproject_version() or "unknown"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: print ``workbench <version>`` and exit; the version is looked up only then."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0,
+                         help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(f"{parser.prog} {package_version()}")
+        parser.exit()
+
+
 @dataclass(frozen=True)
 class Command:
     """One subcommand: its help line, argument set-up and entry point (returns exit code)."""
@@ -285,6 +333,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="workbench",
                                      description="Tokenisation workbench command line.",
                                      formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--version", action=_VersionAction,
+                        help="print the installed version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, command in COMMANDS.items():
         command.configure(sub.add_parser(

@@ -72,6 +72,18 @@ def test_title_and_index_page():
     assert "http" not in page
 
 
+def test_index_links_the_api_reference_when_built_with_it(tmp_path, monkeypatch):
+    assert 'href="api/index.html"' not in site.index_page([("01_a.html", "A", 1.0)])
+    page = site.index_page([("01_a.html", "A", 1.0)], api=True)
+    assert 'href="api/index.html"' in page and "http" not in page
+    built = []  # the command builds the reference (Sphinx: tests/docs/test_api_reference.py)
+    monkeypatch.setattr(site, "vendor", lambda out: [])
+    monkeypatch.setattr(site, "build_api_reference", built.append)
+    site.build(tmp_path, [], log=lambda *_: None, api=True)
+    assert built == [tmp_path / "api"]
+    assert 'href="api/index.html"' in (tmp_path / "index.html").read_text(encoding="utf-8")
+
+
 def test_write_atomic_replaces_whole_files(tmp_path):
     target = tmp_path / "d" / "f.html"
     site.write_atomic(target, "one")

@@ -42,6 +42,13 @@ def test_help_loads_no_heavy_library():
     assert _loaded_after(code) == []
 
 
+def test_version_loads_no_heavy_library():
+    code = ("import contextlib, io\nfrom workbench.__main__ import main\n"
+            "with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):\n"
+            "    main(['--version'])")
+    assert _loaded_after(code) == []
+
+
 def test_first_sample_loads_only_numpy():
     """A fresh process's first small sample runs without numba (``grampa.interpreted``)."""
     code = ("from workbench import Grampa, datasets\n"

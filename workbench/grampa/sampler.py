@@ -97,6 +97,8 @@ class Grampa:
         sample ``s`` of ``sample_many``) uses its own stream of that seed, so results do not
         depend on the number of threads.
 
+    Notes
+    -----
     Words are taken as given, in the vocabulary's alphabet (spell a plain word with
     :meth:`Vocabulary.to_alphabet` first); a word without segmentation raises
     :class:`workbench.SegmentationError`.

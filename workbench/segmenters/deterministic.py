@@ -138,6 +138,8 @@ class DeterministicSegmenter:
     method : {"viterbi", "longest"}, optional
         Default ``"viterbi"`` if the vocabulary has scores, else ``"longest"``.
 
+    Notes
+    -----
     Calling it on one word (and :meth:`tokenize`) runs :func:`unigram_viterbi` or
     :func:`longest_match`; :meth:`encode` and :meth:`encode_code_points` run the batch
     kernels of :mod:`.batch`, which follow the same rules.

@@ -205,8 +205,8 @@ class Multiplexer:
         sampler's ``encode_code_points`` (so its generator advances as for one batch), the
         deterministic half one call of the segmenter's.
 
-        Example
-        -------
+        Examples
+        --------
         >>> from workbench import Grampa, Vocabulary
         >>> from workbench.segmenters import default_segmenter
         >>> v = Vocabulary(["a", "b", "ab"])
