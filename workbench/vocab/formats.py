@@ -25,7 +25,7 @@ import struct
 from collections.abc import Iterator
 from pathlib import Path
 
-from .._core.jsonfile import Node, parse_json, read_bytes
+from .._core.jsonfile import Node, decode_text, parse_json, read_bytes
 from .alphabets import SP_SPACE, bytes_to_unicode
 
 #: The largest vocabulary file read (bytes): far above any real vocabulary (GPT-4's
@@ -33,24 +33,13 @@ from .alphabets import SP_SPACE, bytes_to_unicode
 MAX_VOCABULARY_FILE = 1 << 30
 _TIKTOKEN_LINE = re.compile(r"[A-Za-z0-9+/]+={0,2} [0-9]+")
 _SP_CONTROL = frozenset({"<unk>", "<s>", "</s>", "<pad>", "<mask>", "<cls>", "<sep>"})
-_BOM = "\ufeff"
 
 _BYTE_PIECE = re.compile(r"<0x[0-9A-Fa-f]{2}>")
+_BYTE_LEVEL = frozenset(bytes_to_unicode().values())
 
 
 class VocabularyFormatError(ValueError):
     """A vocabulary file is unreadable or malformed; the message names the path (and line)."""
-
-
-def _text(p: Path, raw: bytes) -> str:
-    """UTF-8 text of a vocabulary file, without a byte-order mark."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        raise VocabularyFormatError(f"{p}, line {line}: not UTF-8 text ({err.reason} at byte "
-                                    f"{err.start})") from None
-    return text.removeprefix(_BOM)
 
 
 def _lines(p: Path, text: str) -> list[str]:
@@ -71,7 +60,7 @@ def _lines(p: Path, text: str) -> list[str]:
 
 
 def _load_plain(p: Path, raw: bytes) -> dict:
-    lines = _lines(p, _text(p, raw))
+    lines = _lines(p, decode_text(p, raw, error=VocabularyFormatError))  # BOM dropped
     if all(_TIKTOKEN_LINE.fullmatch(line) for line in lines):
         return _from_tiktoken(p, lines)
     if p.suffix == ".vocab" or all(_is_sp_vocab_line(line) for line in lines):
