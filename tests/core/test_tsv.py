@@ -154,7 +154,7 @@ def _both_routes(path, monkeypatch) -> tuple[object, object]:
         return scanned, run()
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(st.lists(st.sampled_from(_PIECES), max_size=10))
 def test_read_counts_gives_one_table_by_both_routes_after_a_bom(tmp_path_factory, pieces):
     """Issue 30: a leading BOM is dropped by both routes of ``read_counts`` alike, as the
