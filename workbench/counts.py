@@ -3,7 +3,8 @@
 A *count table* maps a chunk (a pretokenised word, e.g. ``" the"``) to how often it occurs.
 On disk it is the TSV format of ``shared/data/``: one ``chunk<TAB>count`` per line, written by
 Python's :mod:`csv` with ``delimiter="\\t"``, so a chunk holding a tab, newline or quote is
-quoted csv-style; no header.
+quoted csv-style; no header. A leading UTF-8 byte-order mark is dropped, as by every text
+reader of the package (``_core.jsonfile.decode_text``).
 
 This module reads, writes and validates such tables. It does not pretokenise text (see
 :mod:`workbench.bpe.counting`) and does not train anything.
@@ -22,6 +23,7 @@ Example
 from __future__ import annotations
 
 import csv
+import io
 import os
 import sys
 from collections.abc import Mapping
@@ -30,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from ._core.io import atomic_write, check_output_path
+from ._core.jsonfile import decode_text, strip_bom
 from ._core.validate import MEMORY_BUDGET, check_budget
 
 #: Rough resident bytes per table entry (dict slot, str, int) when a TSV is loaded.
@@ -53,7 +56,8 @@ def read_counts(path: str | os.PathLike, *, budget: int = MEMORY_BUDGET) -> dict
 
     A file in the shape ``csv.writer`` produces is read by one numba pass
     (:mod:`workbench._core.tsv`) once numba is loaded or when it is over 16 MB; any other
-    file by ``csv`` row by row, which names the first bad line. Both read the same table.
+    file by ``csv`` row by row, which names the first bad line. Both read the same table,
+    after a leading UTF-8 byte-order mark (dropped, as the vocabulary loaders drop it).
 
     Parameters
     ----------
@@ -68,7 +72,8 @@ def read_counts(path: str | os.PathLike, *, budget: int = MEMORY_BUDGET) -> dict
         If ``path`` does not exist.
     CountsFormatError
         On a line without exactly two fields, a non-integer or non-positive count, an empty
-        chunk, or a repeated chunk; the message names the file and the line number.
+        chunk, a repeated chunk, or bytes that are not UTF-8; the message names the file and
+        the line number.
     """
     path = Path(path)
     if not path.is_file():
@@ -76,49 +81,49 @@ def read_counts(path: str | os.PathLike, *, budget: int = MEMORY_BUDGET) -> dict
     # A line is at least 4 bytes ("a\t1\n"); the estimate is generous on purpose.
     size = path.stat().st_size
     check_budget(size // 4 * _BYTES_PER_ENTRY, f"reading {path}", budget=budget)
+    raw = strip_bom(path.read_bytes())  # both routes read the table after a BOM
     if "numba" in sys.modules or size > _SCAN_MIN_BYTES:  # the kernel's start is paid
-        scanned = _scanned(path, budget)
+        scanned = _scanned(raw, budget)
         if scanned is not None:
             return scanned
+    text = decode_text(path, raw, error=CountsFormatError)
+    del raw
     out: dict[str, int] = {}
-    with open(path, encoding="utf-8", newline="") as handle:
-        reader = csv.reader(handle, delimiter="\t")
-        line = 0
-        try:
-            for row in reader:
-                line = reader.line_num
-                if len(row) != 2:
-                    raise CountsFormatError(
-                        f"{path}, line {line}: expected 'chunk<TAB>count', got {len(row)} "
-                        f"field(s): {row!r:.80}")
-                chunk, count = row
-                if not (count.isascii() and count.isdigit()):
-                    raise CountsFormatError(
-                        f"{path}, line {line}: count {count!r:.40} is not a positive integer")
-                value = int(count) if len(count) <= 19 else MAX_COUNT + 1  # int() caps digits
-                if value > MAX_COUNT:
-                    raise CountsFormatError(f"{path}, line {line}: count {count:.30} is over "
-                                            f"2^63 - 1 (counts are int64)")
-                if value <= 0:
-                    raise CountsFormatError(f"{path}, line {line}: count must be positive, got 0")
-                if not chunk:
-                    raise CountsFormatError(f"{path}, line {line}: empty chunk")
-                if chunk in out:
-                    raise CountsFormatError(f"{path}, line {line}: chunk {chunk!r:.40} repeated")
-                out[chunk] = value
-        except csv.Error as err:
-            raise CountsFormatError(f"{path}, line {reader.line_num}: {err}") from None
-        except UnicodeDecodeError as err:
-            raise CountsFormatError(f"{path}, after line {line}: not UTF-8 ({err})") from None
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t")
+    try:
+        for row in reader:
+            line = reader.line_num
+            if len(row) != 2:
+                raise CountsFormatError(
+                    f"{path}, line {line}: expected 'chunk<TAB>count', got {len(row)} "
+                    f"field(s): {row!r:.80}")
+            chunk, count = row
+            if not (count.isascii() and count.isdigit()):
+                raise CountsFormatError(
+                    f"{path}, line {line}: count {count!r:.40} is not a positive integer")
+            value = int(count) if len(count) <= 19 else MAX_COUNT + 1  # int() caps digits
+            if value > MAX_COUNT:
+                raise CountsFormatError(f"{path}, line {line}: count {count:.30} is over "
+                                        f"2^63 - 1 (counts are int64)")
+            if value <= 0:
+                raise CountsFormatError(f"{path}, line {line}: count must be positive, got 0")
+            if not chunk:
+                raise CountsFormatError(f"{path}, line {line}: empty chunk")
+            if chunk in out:
+                raise CountsFormatError(f"{path}, line {line}: chunk {chunk!r:.40} repeated")
+            out[chunk] = value
+    except csv.Error as err:
+        raise CountsFormatError(f"{path}, line {reader.line_num}: {err}") from None
     return out
 
 
-def _scanned(path: Path, budget: int) -> dict[str, int] | None:
-    """The table by :func:`workbench._core.tsv.scan_counts` (one numba pass), or None for a
-    file outside its common shape (then the row-by-row reader reads it and names errors)."""
+def _scanned(raw: bytes, budget: int) -> dict[str, int] | None:
+    """The table in a file's bytes ``raw`` by :func:`workbench._core.tsv.scan_counts` (one
+    numba pass), or None for a file outside its common shape (then the row-by-row reader
+    reads it and names errors)."""
     from ._core.tsv import scan_counts
 
-    return scan_counts(path.read_bytes(), budget=budget)
+    return scan_counts(raw, budget=budget)
 
 
 def write_counts(counts: Mapping[str, int], path: str | os.PathLike) -> None:

@@ -39,12 +39,14 @@ from workbench import metrics, stats, theory
 from workbench.bpe.counting import count_chunks
 from workbench.counts import read_counts, write_counts
 from workbench.greedtok.relaxation import beta_curve, train_greedwmc
+from workbench.lattice import counts_from_arcs
 from workbench.metrics.segmentation import distribution_stats, table7, table8
 from workbench.pretokenise.corpus import tokenize_corpus
 from workbench.theory.bpe import pairs_searched
 from workbench.theory.grampa.lock import lock_f1_hyp2f1
 from workbench.theory.renyi import duplicate_counts, duplication_renyi_gain
 from workbench.vocab.alphabets import spell
+from workbench.vocab.formats import read_vocabulary_bytes
 
 SECONDS = 20
 CHILD = os.environ.get("WORKBENCH_PROPERTY_CHILD") == "1"
@@ -112,6 +114,11 @@ REGISTRY: dict[str, tuple[Callable[..., object], dict[str, object]]] = {
         dict(tokens=["a", "b"], ids=[0, 1], scores=[-1.0, -1.0], alphabet="identity")),
     "Vocabulary.load": (wb.Vocabulary.load, dict(path=_TMP / "missing.txt")),
     "Vocabulary.to_alphabet": (lambda word: _small().to_alphabet(word), dict(word="ab")),
+    "Vocabulary.decode_ids": (lambda ids: _small().decode_ids(ids), dict(ids=[0, 2, 1])),
+    "read_vocabulary_bytes": (read_vocabulary_bytes,
+                              dict(name="encoder.json", raw='{"a": 0, "\u0120b": 1}'.encode())),
+    "counts_from_arcs": (counts_from_arcs, dict(n=2, arcs=[(0, 1), (0, 2), (1, 2)],
+                                                direction="l2r", cap=None)),
     "spell": (spell, dict(alphabet="byte-level", word="a b")),
     "train_bpe": (lambda counts, vocab_size, cap_divisor, max_batch_size, stop_list_size:
                   wb.train_bpe(counts, vocab_size, cap_divisor=cap_divisor,
@@ -337,6 +344,20 @@ def test_vocabulary_json_round_trip(tokens, scored):
     v.save(path)
     back = wb.Vocabulary.load(path)
     assert back.tokens == v.tokens and back.ids.tolist() == v.ids.tolist()
+
+
+@settings(max_examples=40, derandomize=True, deadline=None, database=None)
+@given(tokens=st.lists(st.text(max_size=6).filter(bool), min_size=1, max_size=6, unique=True))
+def test_vocabulary_plain_list_round_trips_or_refuses(tokens):
+    """A ``.txt`` list reads back as the tokens saved, or ``save`` refuses (issue 30)."""
+    v = wb.Vocabulary(tokens)
+    path = _TMP / "round.txt"
+    try:
+        v.save(path)
+    except ValueError as err:
+        assert "save to .json" in str(err), err
+        return
+    assert wb.Vocabulary.load(path).tokens == v.tokens
 
 
 @settings(max_examples=15, derandomize=True, deadline=None, database=None)

@@ -11,6 +11,10 @@ document with its JSON path (``$``), whose typed accessors (``get``, ``list``, `
 turns a ``TypeError`` / ``ValueError`` raised while building an object from a part of the
 document into the same kind of error.
 
+:func:`decode_text` is the one rule for every text file the package reads (JSON, vocabulary
+lists, count tables): UTF-8, a leading byte-order mark dropped (:func:`strip_bom`), bytes
+that are not UTF-8 named by line.
+
 This module knows no file format (the loaders in ``bpe``, ``greedtok``, ``vocab`` do) and
 writes nothing (``_core.io`` does).
 
@@ -37,12 +41,16 @@ from pathlib import Path
 
 from .validate import check_int, check_real
 
-__all__ = ["MAX_JSON_FILE", "JSONFileError", "Node", "read_json"]
+__all__ = ["MAX_JSON_FILE", "UTF8_BOM", "JSONFileError", "Node", "decode_text", "read_json",
+           "strip_bom"]
 
 #: The largest JSON file read (bytes).
 MAX_JSON_FILE = 1 << 30
 
 _MISSING = object()
+#: UTF-8's byte-order mark: dropped at the start of every text file the package reads, so it
+#: never becomes part of a first token, chunk or key.
+UTF8_BOM = b"\xef\xbb\xbf"
 
 
 class JSONFileError(ValueError):
@@ -85,18 +93,37 @@ def read_bytes(path: str | os.PathLike, *, what: str, error: type[ValueError] = 
         raise error(f"{p}: cannot read a {what} ({err.strerror or err})") from None
 
 
+def strip_bom(raw: bytes) -> bytes:
+    """``raw`` without a leading UTF-8 byte-order mark (the same object when it has none).
+
+    >>> strip_bom(b"\\xef\\xbb\\xbfa\\t1\\n"), strip_bom(b"a")
+    (b'a\\t1\\n', b'a')
+    """
+    return raw[len(UTF8_BOM):] if raw.startswith(UTF8_BOM) else raw
+
+
+def decode_text(name: str | os.PathLike, raw: bytes, *,
+                error: type[ValueError] = JSONFileError) -> str:
+    """The text of the file ``name`` from its bytes: UTF-8, a leading byte-order mark
+    dropped (:func:`strip_bom`); bytes that are not UTF-8 raise ``error`` naming the file,
+    the line and the byte offset."""
+    body = strip_bom(raw)
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError as err:
+        at = len(raw) - len(body) + err.start
+        line = raw[:at].count(b"\n") + 1
+        raise error(f"{Path(name)}, line {line}: not UTF-8 text ({err.reason} at byte "
+                    f"{at})") from None
+
+
 def parse_json(name: str | os.PathLike, raw: bytes, *, what: str,
                error: type[ValueError] = JSONFileError) -> Node:
     """Parse the bytes of the JSON file ``name`` (errors name it); see :func:`read_json`."""
     p = Path(name)
+    text = decode_text(p, raw, error=error)
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        raise error(f"{p}, line {line}: not UTF-8 text ({err.reason} at byte "
-                    f"{err.start})") from None
-    try:
-        doc = json.loads(text.removeprefix("\ufeff"), object_pairs_hook=_no_duplicates,
+        doc = json.loads(text, object_pairs_hook=_no_duplicates,
                          parse_constant=_refuse_constant)
     except _DuplicateKey as err:
         raise error(f"{p}: key {err.args[0]!r:.60} appears twice in one JSON object") from None

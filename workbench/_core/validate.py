@@ -121,7 +121,7 @@ def check_lengths(lengths: Iterable[object], n: int | None = None) -> tuple[int,
     """
     if type(lengths) in (tuple, list) and all(type(x) is int for x in lengths):
         out = tuple(lengths)  # fast path: plain ints need no per-element conversion
-        if out and min(out) >= 1 and (n is None or sum(out) == n):
+        if out and min(out) >= 1 and max(out) <= INT64_MAX and (n is None or sum(out) == n):
             return out
     if isinstance(lengths, (str, bytes)) or not isinstance(lengths, (Iterable, np.ndarray)):
         raise TypeError(f"lengths must be a sequence of ints, not {type(lengths).__name__}")

@@ -200,10 +200,19 @@ def counts_from_arcs(n: int, arcs: list[tuple[int, int]], direction: str,
     With ``cap``, every count saturates at ``cap + 1`` ("more than cap"): no huge integers
     for a long word when only a comparison with ``cap`` is needed.
 
+    Raises ``ValueError`` naming the bad value: ``n < 0``, an unknown direction, a negative
+    ``cap``, or an arc that is not a pair ``(i, j)`` of nodes ``0 <= i < j <= n``.
+
     >>> arcs = [(0, 1), (0, 2), (1, 2)]
     >>> counts_from_arcs(2, arcs, "r2l"), counts_from_arcs(2, arcs, "l2r")
     ([1, 1, 2], [2, 1, 1])
     """
+    n = check_int(n, "n", minimum=0)
+    check_budget((n + 1) * 80, f"path counts of a lattice of {n:,} nodes")
+    direction = check_direction(direction)
+    if cap is not None:
+        cap = check_int(cap, "cap", minimum=0)
+    arcs = _checked_arcs(n, arcs)
     c = [0] * (n + 1)
     if direction == "r2l":
         c[0] = 1
@@ -224,6 +233,24 @@ def counts_from_arcs(n: int, arcs: list[tuple[int, int]], direction: str,
             if cap is not None and c[i] > cap:
                 c[i] = cap + 1
     return c
+
+
+def _checked_arcs(n: int, arcs: object) -> list[tuple[int, int]]:
+    """``arcs`` as ``(i, j)`` int pairs with ``0 <= i < j <= n``; the first bad one is named."""
+    if isinstance(arcs, (str, bytes)) or not isinstance(arcs, (Sequence, np.ndarray)):
+        raise TypeError(f"arcs must be a sequence of (i, j) pairs, not {type(arcs).__name__}")
+    out = []
+    for k, arc in enumerate(arcs):
+        if isinstance(arc, (str, bytes)) or not isinstance(arc, (Sequence, np.ndarray)) \
+                or len(arc) != 2:
+            raise ValueError(f"arcs[{k}] must be a pair (i, j) of nodes, got {arc!r:.40}")
+        i = check_int(arc[0], f"arcs[{k}][0]")
+        j = check_int(arc[1], f"arcs[{k}][1]")
+        if not 0 <= i < j <= n:
+            raise ValueError(f"arcs[{k}] = ({i}, {j}) is not an arc of a lattice with nodes "
+                             f"0..{n}: it needs 0 <= i < j <= {n}")
+        out.append((i, j))
+    return out
 
 
 def _about(total: int) -> str:

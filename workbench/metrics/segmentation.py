@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -47,11 +47,18 @@ def table7(segmentations: Iterable[Sequence[int]]) -> dict[str, float]:
     """Table 7 row: ``{stat}_mean`` / ``{stat}_std`` for m, ℓ (over tokens), R and S (words).
 
     ``S`` skips one-character words (undefined; NaN if every word has one character);
-    standard deviations are population ones. An empty input raises ``ValueError``.
+    standard deviations are population ones. An empty input raises ``ValueError``; a bad
+    segmentation ``TypeError`` / ``ValueError`` naming its index.
     """
+    if isinstance(segmentations, (str, bytes)) or not isinstance(segmentations, Iterable):
+        raise TypeError(f"segmentations must be an iterable of token-length sequences, not "
+                        f"{type(segmentations).__name__}")
     ms, rs, ss, ells = [], [], [], []
-    for seg in segmentations:
-        t = check_lengths(seg)
+    for k, seg in enumerate(segmentations):
+        try:
+            t = check_lengths(seg)
+        except (TypeError, ValueError) as err:
+            raise type(err)(f"segmentations[{k}]: {err}") from None
         n, m = sum(t), len(t)
         ms.append(m)
         rs.append(n / m)
@@ -133,12 +140,34 @@ def distribution_stats(samples: Sequence[Sequence[int]], n_segmentations: int,
 def table8(per_word: Iterable[dict[str, float]]) -> dict[str, float]:
     """Means and standard deviations of :func:`distribution_stats` rows (NaNs skipped).
 
-    An empty ``per_word`` raises ``ValueError``; a statistic that is NaN in every row (not
-    defined for any word) stays NaN.
+    An empty ``per_word``, or a row that lacks one of :data:`STATS8`, raises ``ValueError``
+    naming the row and the statistic; a row that is not a dict, or a statistic that is not a
+    number, ``TypeError``. A statistic that is NaN in every row (not defined for any word)
+    stays NaN.
     """
+    if isinstance(per_word, (str, bytes, Mapping)) or not isinstance(per_word, Iterable):
+        raise TypeError(f"per_word must be an iterable of distribution_stats rows (dicts), not "
+                        f"{type(per_word).__name__}")
     rows = list(per_word)
     if not rows:
         raise ValueError("per_word is empty: table 8 needs at least one word's statistics")
+    for k, row in enumerate(rows):
+        if not isinstance(row, Mapping):
+            raise TypeError(f"per_word[{k}] must be a dict of distribution_stats, not "
+                            f"{type(row).__name__}")
+        missing = [name for name in STATS8 if name not in row]
+        if missing:
+            raise ValueError(f"per_word[{k}] lacks the statistic(s) {', '.join(missing)} "
+                             f"(a row of distribution_stats has {', '.join(STATS8)})")
+        for name in STATS8:
+            value = row[name]
+            if isinstance(value, (bool, np.bool_)) or not isinstance(
+                    value, (int, float, np.integer, np.floating)):
+                raise TypeError(f"per_word[{k}][{name!r}] must be a number, got "
+                                f"{value!r:.40}")
+            if isinstance(value, (int, np.integer)) and abs(value) > 2**53 or math.isinf(value):
+                raise ValueError(f"per_word[{k}][{name!r}] must be finite (or NaN), got "
+                                 f"{value!r:.40}")
     out = {}
     for name in STATS8:
         arr = np.asarray([r[name] for r in rows], dtype=float)

@@ -1,15 +1,16 @@
 """A corpus to ids, streamed, on both cores or on a Dask cluster, with the same result.
 
-:func:`tokenize_corpus` reads texts (strings) or files block by block (a file's blocks are byte
-ranges found by one streamed scan; no file is held whole), cuts them into blocks of
-``block_lines`` lines counted from the start of each source, and encodes every block with
-:meth:`.pipeline.TextTokenizer.encode_lines` under the seed ``(seed, source index, block
-index)``. A line's ids therefore depend only on the seed and the line's position (source,
-line number): never on the number of workers, on how blocks are shipped to them, or on how a
-Dask bag partitions the work (:func:`tokenize_corpus_dask`, optional ``[scale]`` extra). Blocks
-are encoded in threads of this process (the numba kernels release the GIL, so there is no
-process start-up, pickling or copying of the tokenizer) and collected in order, with a
-progress bar.
+:func:`tokenize_corpus` reads texts (``str``) or files (``Path``; a ``str`` that names an
+existing file is refused, as :func:`tokenize_corpus_dask` would read it) block by block (a
+file's blocks are byte ranges found by one streamed scan; no file is held whole), cuts them
+into blocks of ``block_lines`` lines counted from the start of each source, and encodes
+every block with :meth:`.pipeline.TextTokenizer.encode_lines` under the seed ``(seed,
+source index, block index)``. A line's ids therefore depend only on the seed and the
+line's position (source, line number): never on the number of workers, on how blocks are
+shipped to them, or on how a Dask bag partitions the work (:func:`tokenize_corpus_dask`,
+optional ``[scale]`` extra). Blocks are encoded in threads of this process (the numba
+kernels release the GIL, so there is no process start-up, pickling or copying of the
+tokenizer) and collected in order, with a progress bar.
 
 This module does not pretokenise or sample itself (:mod:`.pipeline`).
 
@@ -46,10 +47,21 @@ DEFAULT_BLOCK_LINES = 2048
 _SCAN_BYTES = 1 << 22
 
 
+#: A str longer than this (or holding a line break) is never looked up as a file name.
+_NAME_MAX = 4096
+
+
 def _check_source(source: object) -> None:
+    """A source of :func:`tokenize_corpus`: a str is text, a path-like a file. A str that
+    names an existing file is refused, saying to pass a ``Path``: tokenised as its own
+    characters it would silently differ from :func:`tokenize_corpus_dask`, which reads it."""
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"a source must be str (text) or a path, not {type(source).__name__}")
-    if not isinstance(source, str) and not Path(source).is_file():  # not /dev/zero, not a dir
+    if isinstance(source, str):
+        if len(source) <= _NAME_MAX and "\n" not in source and os.path.isfile(source):
+            raise ValueError(f"the str {source!r:.80} names an existing file, but a str is "
+                             f"text here: pass pathlib.Path({source!r:.80}) to read the file")
+    elif not Path(source).is_file():  # not /dev/zero, not a dir
         raise FileNotFoundError(f"no text file at {source} (a source path must name a regular "
                                 "file)")
 
@@ -210,7 +222,10 @@ def tokenize_corpus(sources: Iterable[str | os.PathLike] | str, tokenizer: TextT
     Parameters
     ----------
     sources : str, path, or iterable of str / paths
-        Texts (split on ``"\\n"``) or UTF-8 files; lines are numbered per source.
+        Texts (split on ``"\\n"``) or UTF-8 files; lines are numbered per source. A
+        ``str`` is text, a path-like (``pathlib.Path``) a file. A ``str`` that names an
+        existing file is refused (``ValueError``: pass ``Path(name)``): tokenised as its own
+        characters it would silently differ from :func:`tokenize_corpus_dask`, which reads it.
     tokenizer : TextTokenizer
     seed : int
     workers : int, default 2
@@ -287,8 +302,11 @@ def tokenize_corpus_dask(paths: Sequence[str | os.PathLike] | str | os.PathLike,
     memory is bounded by the block, not the file. ``partitions`` (``1 ≤ partitions``; at
     most the number of blocks is used) groups them; any grouping gives the same output.
     Computed on ``client`` (a ``distributed.Client``) if given, else on Dask's default
-    scheduler. ``paths`` is a file path or a sequence of them (texts go to
-    :func:`tokenize_corpus`).
+    scheduler. ``paths`` is a file path or a sequence of them, a ``str`` included (as in
+    ``count_chunks``); a ``str`` that names no file raises ``FileNotFoundError`` (texts go to
+    :func:`tokenize_corpus`). So a ``str`` never means two things: one that names a file is
+    read here and refused by :func:`tokenize_corpus` (which reads ``Path(name)``), one that
+    names none is text there and refused here.
     """
     import dask.bag as db
 

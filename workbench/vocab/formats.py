@@ -25,7 +25,7 @@ import struct
 from collections.abc import Iterator
 from pathlib import Path
 
-from .._core.jsonfile import Node, parse_json, read_bytes
+from .._core.jsonfile import Node, decode_text, parse_json, read_bytes
 from .alphabets import SP_SPACE, bytes_to_unicode
 
 #: The largest vocabulary file read (bytes): far above any real vocabulary (GPT-4's
@@ -33,24 +33,13 @@ from .alphabets import SP_SPACE, bytes_to_unicode
 MAX_VOCABULARY_FILE = 1 << 30
 _TIKTOKEN_LINE = re.compile(r"[A-Za-z0-9+/]+={0,2} [0-9]+")
 _SP_CONTROL = frozenset({"<unk>", "<s>", "</s>", "<pad>", "<mask>", "<cls>", "<sep>"})
-_BOM = "\ufeff"
 
 _BYTE_PIECE = re.compile(r"<0x[0-9A-Fa-f]{2}>")
+_BYTE_LEVEL = frozenset(bytes_to_unicode().values())
 
 
 class VocabularyFormatError(ValueError):
     """A vocabulary file is unreadable or malformed; the message names the path (and line)."""
-
-
-def _text(p: Path, raw: bytes) -> str:
-    """UTF-8 text of a vocabulary file, without a byte-order mark."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        raise VocabularyFormatError(f"{p}, line {line}: not UTF-8 text ({err.reason} at byte "
-                                    f"{err.start})") from None
-    return text.removeprefix(_BOM)
 
 
 def _lines(p: Path, text: str) -> list[str]:
@@ -71,7 +60,7 @@ def _lines(p: Path, text: str) -> list[str]:
 
 
 def _load_plain(p: Path, raw: bytes) -> dict:
-    lines = _lines(p, _text(p, raw))
+    lines = _lines(p, decode_text(p, raw, error=VocabularyFormatError))  # BOM dropped
     if all(_TIKTOKEN_LINE.fullmatch(line) for line in lines):
         return _from_tiktoken(p, lines)
     if p.suffix == ".vocab" or all(_is_sp_vocab_line(line) for line in lines):
@@ -161,13 +150,40 @@ def _load_json(p: Path, raw: bytes) -> dict:
     if isinstance(doc, dict) and isinstance(doc.get("model"), dict):
         return _from_hf_tokenizer(p, doc)
     if isinstance(doc, dict) and doc and all(type(v) is int for v in doc.values()):
-        return dict(tokens=list(doc.keys()), ids=[v.int(minimum=0) for _, v in root.items()],
-                    alphabet="byte-level", name=p.stem)
+        return _from_encoder(root)
     found = type(doc).__name__ if not isinstance(doc, dict) else (
         "an empty object" if not doc else f"an object with keys {sorted(doc)[:5]}")
     raise VocabularyFormatError(
         f"{p}: JSON is neither a tokenizer.json, an encoder.json nor a workbench vocabulary "
         f"(found {found})")
+
+
+def _outside_byte_level(token: str) -> str | None:
+    """The first character of ``token`` outside GPT-2's byte-level alphabet, or None."""
+    return next((c for c in token if c not in _BYTE_LEVEL), None)
+
+
+def _refuse_outside_byte_level(where: str, token: str) -> None:
+    """Raise unless ``token`` is spelled in the byte-level alphabet (``where``: file and
+    JSON path); such a token could never match a byte-level word."""
+    c = _outside_byte_level(token)
+    if c is not None:
+        raise VocabularyFormatError(
+            f"{where}: token {token!r:.60} holds {c!r} (U+{ord(c):04X}), which is not in the "
+            f"byte-level alphabet (GPT-2's 256 characters for bytes), so it can never match")
+
+
+def _from_encoder(root: Node) -> dict:
+    """GPT-2's ``encoder.json``: byte-level token → id; a token outside the alphabet (or
+    empty) is refused, naming it."""
+    tokens, ids = [], []
+    for token, node in root.items():
+        if token == "":
+            node.fail("is the empty string, which is not a token")
+        _refuse_outside_byte_level(f"{root.file}: {node.path}", token)
+        tokens.append(token)
+        ids.append(node.int(minimum=0))
+    return dict(tokens=tokens, ids=ids, alphabet="byte-level", name=root.file.stem)
 
 
 def _from_workbench(root: Node) -> dict:
@@ -214,12 +230,17 @@ def _from_hf_tokenizer(p: Path, doc: dict) -> dict:
     if not isinstance(added, list) or not all(isinstance(t, dict) for t in added):
         raise VocabularyFormatError(f"{p}: $.added_tokens must be a list of objects")
     special = {t.get("content") for t in added if t.get("special")}
+    declared = {t.get("content") for t in added}  # matched before pre-tokenisation
     if isinstance(vocab, dict):
         for t, i in vocab.items():
             if type(i) is not int:
                 raise VocabularyFormatError(f"{p}: $.model.vocab[{t!r:.40}] must be an int id, "
                                             f"got {i!r:.40}")
+            if t == "":
+                raise VocabularyFormatError(f"{p}: $.model.vocab[''] is the empty string, "
+                                            f"which is not a token")
         items = [(t, i, None) for t, i in vocab.items()]
+        where = [f"$.model.vocab[{t!r:.40}]" for t in vocab]
     elif isinstance(vocab, list):  # Unigram: [[piece, score], ...]
         items = []
         for i, pair in enumerate(vocab):
@@ -227,19 +248,33 @@ def _from_hf_tokenizer(p: Path, doc: dict) -> dict:
                     and type(pair[1]) in (int, float) and math.isfinite(pair[1])):
                 raise VocabularyFormatError(f"{p}: $.model.vocab[{i}] must be [piece, finite "
                                             f"score], got {pair!r:.60}")
+            if pair[0] == "":
+                raise VocabularyFormatError(f"{p}: $.model.vocab[{i}][0] is the empty string, "
+                                            f"which is not a token")
             items.append((pair[0], i, float(pair[1])))
+        where = [f"$.model.vocab[{i}][0]" for i in range(len(vocab))]
     else:
         raise VocabularyFormatError(f"{p}: tokenizer.json has no model.vocab")
-    items = [it for it in items if it[0] not in special and it[0] != ""]
+    if not items:
+        raise VocabularyFormatError(f"{p}: $.model.vocab is empty: a tokenizer.json with no "
+                                    f"tokens is not a vocabulary")
+    keep = [k for k, it in enumerate(items) if it[0] not in special]
     if model.get("byte_fallback"):  # <0x41>-style pieces stand for bytes, not for text
-        items = [it for it in items if not _BYTE_PIECE.fullmatch(it[0])]
+        keep = [k for k in keep if not _BYTE_PIECE.fullmatch(items[k][0])]
+    if not keep:
+        raise VocabularyFormatError(f"{p}: $.model.vocab holds only special tokens "
+                                    f"($.added_tokens) and byte pieces: no text token")
     kinds = "".join(json.dumps(doc.get(k), ensure_ascii=False)
                     for k in ("normalizer", "pre_tokenizer", "decoder"))
     alphabet = "identity"
     if '"ByteLevel"' in kinds:
         alphabet = "byte-level"
+        for k in keep:  # an added token is matched whole, before any byte-level spelling
+            if items[k][0] not in declared:
+                _refuse_outside_byte_level(f"{p}: {where[k]}", items[k][0])
     elif '"Metaspace"' in kinds or SP_SPACE in kinds:  # Metaspace, or Llama's Replace(" ", ▁)
         alphabet = "sentencepiece"
+    items = [items[k] for k in keep]
     scores = [s for _, _, s in items] if all(s is not None for _, _, s in items) else None
     return dict(tokens=[t for t, _, _ in items], ids=[i for _, i, _ in items],
                       alphabet=alphabet, name=p.stem, scores=scores)

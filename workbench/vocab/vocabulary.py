@@ -35,7 +35,7 @@ import numpy as np
 from .._core.io import check_output_path, write_atomic
 from .._core.validate import BudgetError
 from .alphabets import ALPHABETS, spell, unspell
-from .formats import VocabularyFormatError, read_vocabulary_file
+from .formats import VocabularyFormatError, read_vocabulary_bytes, read_vocabulary_file
 
 if TYPE_CHECKING:  # the trie module loads numba: imported where a trie is built
     from .._core.trie import Trie
@@ -199,8 +199,19 @@ class Vocabulary:
     def save(self, path: str | os.PathLike) -> None:
         """Write the vocabulary: ``.json`` keeps everything, any other suffix a plain list.
 
-        A plain list stores tokens only, so it needs ids ``0..N-1``, the identity alphabet
-        is not recorded, and tokens may not contain line breaks.
+        A plain list stores tokens only, one per line, so it needs ids ``0..N-1`` and does not
+        record the alphabet. It is written only if :meth:`load` reads back exactly these
+        tokens; a token it would lose or change is refused with a ``ValueError`` naming it
+        (save to ``.json`` instead): a line break inside a token, a byte-order mark at the
+        start of the first token (readers drop it), a lone surrogate (not UTF-8), or a list
+        that reads as another text format (every line ``piece<TAB>score``: a SentencePiece
+        ``.vocab``; every line ``base64 rank``: a tiktoken file; the suffixes ``.vocab`` and
+        ``.model``).
+
+        Raises
+        ------
+        ValueError
+            As above; also for the infinite vocabulary.
         """
         if self._infinite:
             raise ValueError("the infinite vocabulary cannot be saved")
@@ -217,12 +228,35 @@ class Vocabulary:
             }
             write_atomic(p, json.dumps(doc, ensure_ascii=False), name="path")
             return
+        write_atomic(p, self._plain_list(p), name="path")
+
+    def _plain_list(self, p: Path) -> str:
+        """The plain-list text of :meth:`save`, checked to read back as these tokens."""
         if not np.array_equal(self._ids, np.arange(len(self._tokens))):
             raise ValueError("a plain list needs ids 0..N-1 in order; save to .json instead")
         for tok in self._tokens:
             if any(c in tok for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"):
                 raise ValueError(f"token {tok!r} has a line break; save to .json instead")
-        write_atomic(p, "".join(t + "\n" for t in self._tokens), name="path")
+        text = "".join(t + "\n" for t in self._tokens)
+        try:
+            raw = text.encode("utf-8")
+        except UnicodeEncodeError as err:
+            bad = self._tokens[text.count("\n", 0, err.start)]
+            raise ValueError(f"token {bad!r:.60} cannot be written as UTF-8 ({err.reason}); "
+                             f"save to .json instead") from None
+        try:
+            back = read_vocabulary_bytes(p, raw)["tokens"]
+        except VocabularyFormatError as err:
+            raise ValueError(f"{p}: a plain list of these tokens would not read back as this "
+                             f"vocabulary ({err}); save to .json instead") from None
+        if list(back) != list(self._tokens):
+            pos = next((k for k, (a, b) in enumerate(zip(self._tokens, back)) if a != b),
+                       min(len(back), len(self._tokens)))
+            tok = self._tokens[pos] if pos < len(self._tokens) else self._tokens[-1]
+            got = repr(back[pos])[:60] if pos < len(back) else "nothing"
+            raise ValueError(f"token {tok!r:.60} (id {pos}) would be read back from the plain "
+                             f"list {p.name} as {got}{_why(tok, pos)}; save to .json instead")
+        return text
 
     # ---- container protocol
     def __len__(self) -> int:
@@ -329,8 +363,40 @@ class Vocabulary:
         return self._by_id[int(id_)]
 
     def decode_ids(self, ids: Iterable[int]) -> list[str]:
-        """Tokens for a sequence of ids."""
-        return [self._by_id[int(i)] for i in ids]
+        """Tokens for a sequence of ids.
+
+        Raises
+        ------
+        TypeError
+            If ``ids`` is not an iterable of ints (``True``, ``2.0`` are refused), or the
+            vocabulary is infinite.
+        ValueError
+            If an id is not one of this vocabulary's; the message names it and its position.
+        """
+        if self._infinite:
+            raise TypeError("the infinite vocabulary has no ids")
+        if isinstance(ids, (str, bytes)) or not isinstance(ids, (Iterable, np.ndarray)):
+            raise TypeError(f"ids must be an iterable of ints, not {type(ids).__name__}")
+        if isinstance(ids, np.ndarray) and ids.dtype.kind in "iu":
+            ids = ids.tolist()  # Python ints: one dict probe each
+        by_id = self._by_id
+        out = []
+        for pos, i in enumerate(ids):
+            token = by_id.get(i) if isinstance(i, (int, np.integer)) and not isinstance(
+                i, (bool, np.bool_)) else None
+            if token is None:
+                raise self._bad_id(i, pos)
+            out.append(token)
+        return out
+
+    def _bad_id(self, i: object, pos: int) -> Exception:
+        """The error for ``ids[pos] = i`` in :meth:`decode_ids`."""
+        if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+            return TypeError(f"ids[{pos}] must be an int, not {type(i).__name__} ({i!r:.40})")
+        span = (f"ids {int(self._ids.min())}..{int(self._ids.max())}" if self._ids.size
+                else "no ids")
+        return ValueError(f"ids[{pos}] = {i} is not an id of this vocabulary "
+                          f"({len(self._tokens):,} tokens, {span})")
 
     # ---- alphabet
     def to_alphabet(self, word: str) -> str:
@@ -366,6 +432,13 @@ class Vocabulary:
         from .._core.trie import build_trie
 
         return build_trie([t[::-1] for t in self._tokens], self._ids)
+
+
+def _why(token: str, pos: int) -> str:
+    """Why a plain list changes ``token`` at position ``pos`` (for :meth:`Vocabulary.save`)."""
+    if pos == 0 and token.startswith("\ufeff"):
+        return " (a byte-order mark at the start of a file is dropped by every reader)"
+    return " (the list reads as another text format)"
 
 
 # --------------------------------------------------------------------------- loaders
