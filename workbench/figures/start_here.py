@@ -97,8 +97,8 @@ def record_run_time(path: str | Path, notebook: str, seconds: float) -> Path:
     """Set ``notebook``'s run time in ``path`` (other entries kept), written atomically."""
     times = load_run_times(path)
     times[str(notebook)] = round(float(seconds), 1)
-    text = json.dumps({"measured_by": "tests/notebooks/test_notebooks.py (WORKBENCH_RECORD_RUN_TIMES=1): "
-                                      "Run All, warm numba cache",
+    text = json.dumps({"measured_by": "tests/notebooks/test_notebooks.py "
+                                      "(WORKBENCH_RECORD_RUN_TIMES=1): Run All, warm numba cache",
                        "seconds": dict(sorted(times.items()))}, indent=1, ensure_ascii=False)
     return write_atomic(path, text + "\n", name="run times")
 
