@@ -180,7 +180,7 @@ class SegmentationLaw:
     @property
     def entropy(self) -> float:
         """Shannon entropy in nats of the law conditioned on success."""
-        return float(-sum(float(q) * math.log(q) for q in self._conditional()))
+        return max(0.0, -sum(float(q) * math.log(q) for q in self._conditional()))
 
     def token_count_pmf(self) -> dict[int, Prob]:
         """P(number of tokens = k | success), for every k with positive probability, by k."""
