@@ -47,7 +47,11 @@ EXACT_DISTINCT_MAX_M = 1024
 Prob = Fraction | float
 
 
-def _check_prob(value: object, what: str) -> Prob:
+def _check_prob(value: object, what: object) -> Prob:
+    """``value`` as a Fraction (ints too) or a float in [0, 1]; ``what`` names it on error."""
+    if type(value) is float and 0.0 <= value <= 1.0:  # the common case, fast (no ABC check)
+        return value
+    what = what if isinstance(what, str) else f"P{what!r:.60}"
     if isinstance(value, bool) or not isinstance(value, Real):
         raise TypeError(f"{what} must be a real number, not {type(value).__name__}")
     out: Prob = Fraction(value) if isinstance(value, (Fraction, int)) else float(value)
@@ -57,9 +61,13 @@ def _check_prob(value: object, what: str) -> Prob:
 
 
 def _check_segmentation(seg: object, word: str) -> tuple[str, ...]:
-    if not isinstance(seg, tuple) or not all(isinstance(t, str) and t for t in seg):
+    try:  # join refuses a non-str token; one pass per segmentation (laws hold 10^6 of them)
+        spelled = "".join(seg) if type(seg) is tuple else None  # type: ignore[arg-type]
+    except TypeError:
+        spelled = None
+    if spelled is None or "" in seg:  # type: ignore[operator]
         raise TypeError(f"a segmentation must be a tuple of non-empty str, not {seg!r:.80}")
-    if "".join(seg) != word:
+    if spelled != word:
         raise ValueError(f"segmentation {seg!r:.80} does not spell the word {word!r:.60}")
     return seg
 
@@ -102,7 +110,7 @@ class SegmentationLaw:
             raise ValueError(f"a law holds at most {MAX_SUPPORT:,} segmentations, "
                              f"got {len(probabilities):,}")
         fail = _check_prob(failure_mass, "failure_mass")
-        probs = {_check_segmentation(s, word): _check_prob(p, f"P{s!r:.60}")
+        probs = {_check_segmentation(s, word): _check_prob(p, s)
                  for s, p in probabilities.items()}
         exact = isinstance(fail, Fraction) and all(
             isinstance(p, Fraction) for p in probs.values())
