@@ -13,8 +13,8 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
+from naive import laws as naive
 
-from tests.naive import laws as naive
 from workbench import BPESampler, Vocabulary
 from workbench._core.validate import BudgetError
 from workbench.bpe import BPEModel

@@ -14,8 +14,8 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
+from naive import laws as naive
 
-from tests.naive import laws as naive
 from workbench import (
     BitRejectionSampler,
     Grampa,
