@@ -38,11 +38,13 @@ from numba.typed import Dict
 from .._core.config import JIT
 from .._core.validate import BudgetError, check_work
 
-#: Units per second of a BPE-dropout law (``states × (symbols + 8)`` units, the propagation
-#: and the law's dict), measured with GPT-2's merges on a loaded 2-core machine:
-#: ``Ġinternationalization``, 232,530 states of 21 symbols, in 11-14 s (5.6e5 units/s);
-#: ``Ġcounterrevolutionaries`` (691,072 states, 42 s) is refused.
-LAW_RATE = 5e5
+#: Units per second of a BPE-dropout law (``states × (symbols + 8)`` units: propagation,
+#: spelling and the law's dict), measured with GPT-2's merges on the 2-core machine under
+#: load (compiled route): ``Ġtokenization``, 1,566 states, in 8-12 ms (4e6 units/s);
+#: ``Ġinternationalization``, 232,530 states of 21 symbols, in 1.9-2.9 s (2.3e6-3.6e6);
+#: ``Ġcounterrevolutionaries``, 691,072 states, in 15-19 s (1.1e6-1.4e6: the law's dict
+#: and its sort grow faster than linearly), so the rate is set below the slowest.
+LAW_RATE = 1e6
 #: Largest number of reachable states :func:`dropout_law` accepts (memory: one dict entry
 #: per state of two adjacent levels, and the final law).
 MAX_STATES = 2_000_000

@@ -44,7 +44,7 @@ from ..samplers.interface import TokenSampler, as_words, check_request
 from ..vocab import Vocabulary
 from . import laws
 from .bytelevel import from_bytelevel, to_bytelevel
-from .model import BPEModel
+from .model import BPEModel, _gc_paused
 
 _MARK = "\u2581"
 
@@ -216,15 +216,16 @@ class BPESampler(TokenSampler):
         laws.check_states(states, repr(word)[:62], len(raw))
         token = self._sym_tokens
         syms = tuple(raw)
-        probs = laws.fast_dropout_law(syms, self._ranks, self.dropout, self._longest,
-                                      token.__getitem__)
-        if probs is None:  # a chunk the compiled route does not take: exact Python
-            probs = {tuple([token[s] for s in state]): p for state, p in
-                     laws.dropout_law(syms, self._ranks, self.dropout).items()}
-        det = tuple(token[s] for s in next(iter(laws.dropout_law(tuple(raw), self._ranks, 0))))
-        in_vocab = all(t in self.vocab for t in {t for seg in probs for t in seg})
-        return SegmentationLaw(word, probs, deterministic=det, n_segmentations=(
-            count_segmentations(word, self.vocab) or None) if in_vocab else None)
+        det = tuple(token[s] for s in next(iter(laws.dropout_law(syms, self._ranks, 0))))
+        with _gc_paused():  # up to 10^6 lasting tuples: a collection can free none of them
+            probs = laws.fast_dropout_law(syms, self._ranks, self.dropout, self._longest,
+                                          token.__getitem__)
+            if probs is None:  # a chunk the compiled route does not take: exact Python
+                probs = {tuple([token[s] for s in state]): p for state, p in
+                         laws.dropout_law(syms, self._ranks, self.dropout).items()}
+            in_vocab = all(t in self.vocab for t in {t for seg in probs for t in seg})
+            return SegmentationLaw(word, probs, deterministic=det, n_segmentations=(
+                count_segmentations(word, self.vocab) or None) if in_vocab else None)
 
     @cached_property
     def _sym_tokens(self) -> list[str]:
