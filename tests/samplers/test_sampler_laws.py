@@ -221,7 +221,7 @@ def test_every_sampler_states_a_law_and_refuses_big_words_at_once():
             s.law(3)
     big = "abc" * 40  # ~10^13 segmentations
     for s in samplers[:2] + samplers[3:] + [MarkovRejectionSampler(infinite)]:
-        with pytest.raises(BudgetError, match=r"needs [\d,]+"):
+        with pytest.raises(BudgetError, match=r"needs (more than )?[\d,]+"):
             s.law(big)
     with pytest.raises(BudgetError):
         Grampa(infinite).law("a" * 40)

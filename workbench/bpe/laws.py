@@ -49,12 +49,16 @@ LAW_RATE = 1e6
 #: per state of two adjacent levels, and the final law).
 MAX_STATES = 2_000_000
 
+#: :func:`count_states` reports at most this (any count past the budgets is refused alike).
+SATURATED = 10**30
+
 Prob = Fraction | float
 Ranks = Mapping[tuple[Hashable, Hashable], tuple[int, Hashable]]
 
 
 def count_states(symbols: Sequence[Hashable], ranks: Ranks, longest: int) -> int:
-    """Number of symbol sequences BPE-dropout can reach from ``symbols`` (exact int).
+    """Number of symbol sequences BPE-dropout can reach from ``symbols`` (exact up to
+    :data:`SATURATED`).
 
     A span can be one symbol if it is one initial symbol, or the merge of two adjacent
     spans' symbols; ``longest`` bounds a span (in initial symbols). The count is the number
@@ -62,8 +66,9 @@ def count_states(symbols: Sequence[Hashable], ranks: Ranks, longest: int) -> int
     """
     n, built = len(symbols), built_spans(symbols, ranks, longest)
     ways = [1] + [0] * n
-    for j in range(1, n + 1):
-        ways[j] = sum(ways[i] * len(built.get((i, j), ())) for i in range(max(0, j - longest), j))
+    for j in range(1, n + 1):  # saturating far past any budget: no huge integers
+        ways[j] = min(sum(ways[i] * len(built.get((i, j), ()))
+                          for i in range(max(0, j - longest), j)), SATURATED)
     return ways[n]
 
 
@@ -89,7 +94,8 @@ def built_spans(symbols: Sequence[Hashable], ranks: Ranks, longest: int
 def check_states(states: int, what: str, n_symbols: int) -> None:
     """Refuse a propagation over ``states`` states, saying how many (before any work)."""
     if states > MAX_STATES:
-        raise BudgetError(f"the BPE-dropout law of {what} needs {states:,} states, over "
+        many = f"more than {SATURATED:.0e}" if states >= SATURATED else f"{states:,}"
+        raise BudgetError(f"the BPE-dropout law of {what} needs {many} states, over "
                           f"the budget of {MAX_STATES:,} (sample it instead)")
     check_work(states * (n_symbols + 8), f"the BPE-dropout law of {what} ({states:,} states)",
                rate=LAW_RATE, hint=" (sample it instead)")

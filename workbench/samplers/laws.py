@@ -27,13 +27,19 @@ import math
 from collections.abc import Callable, Collection
 from fractions import Fraction
 
-from .._core.validate import BudgetError
+from .._core.cost import SLICE_RATE, slice_units
+from .._core.validate import BudgetError, check_work
 from ..lattice import SegmentationError, count_segmentations, enumerate_segmentations
 from ..laws import SegmentationLaw
 from ..vocab import Vocabulary
 
 #: Largest number of segmentations (or MaxMatch paths) a law enumerates.
 MAX_ENUMERATED = 200_000
+#: Units per second of :func:`maxmatch_law`'s enumeration (``paths × (n + 1)`` units: each
+#: complete path is spelled once; conservative, the 200,000-path cap comes first for words
+#: of fewer than ~300 characters). The token matching before it is checked by the slice
+#: cost model (:mod:`workbench._core.cost`).
+PATH_RATE = 2e6
 
 Weight = Fraction | float
 
@@ -42,6 +48,13 @@ def _refuse(what: str, count: int, word: str) -> None:
     if count > MAX_ENUMERATED:
         raise BudgetError(f"the law of {word!r:.60} needs {count:,} {what}, over the "
                           f"budget of {MAX_ENUMERATED:,} (refused before any work)")
+
+
+def check_enumerable(word: str, vocab: Vocabulary) -> int:
+    """The number of segmentations of ``word``; BudgetError past :data:`MAX_ENUMERATED`."""
+    n_segs = count_segmentations(word, vocab)
+    _refuse("segmentations", n_segs, word)
+    return n_segs
 
 
 def weighted_law(word: str, vocab: Vocabulary,
@@ -54,8 +67,7 @@ def weighted_law(word: str, vocab: Vocabulary,
     no segmentation (or every weight is 0), :class:`BudgetError` if it has more than
     :data:`MAX_ENUMERATED`.
     """
-    n_segs = count_segmentations(word, vocab)
-    _refuse("segmentations", n_segs, word)
+    n_segs = check_enumerable(word, vocab)
     segs = enumerate_segmentations(word, vocab, limit=MAX_ENUMERATED)
     weights = [weight(s) for s in segs]
     if log and weights:
@@ -86,19 +98,32 @@ def maxmatch_law(word: str, tokens: Collection[str], longest: int, q: Weight
     ``n_segmentations`` counts every segmentation of the word into ``tokens``.
     """
     n = len(word)
+    check_work(slice_units(n, range(1, longest + 1)), f"matching every token at every "
+               f"position of a {n:,}-character word", rate=SLICE_RATE, hint=" (split the word)")
     ends = [_matches(word, i, tokens, longest) for i in range(n)]
     paths = [0] * (n + 1)  # paths from i that end at n or at a dead end
     paths[n] = 1
-    for i in range(n - 1, -1, -1):
-        paths[i] = sum(paths[j] for j in ends[i]) if ends[i] else 1
-    _refuse("MaxMatch-dropout paths", paths[0], word)
+    for i in range(n - 1, -1, -1):  # saturating: "more than the budget" is all we need
+        paths[i] = min(sum(paths[j] for j in ends[i]), MAX_ENUMERATED + 1) if ends[i] else 1
+    if paths[0] > MAX_ENUMERATED:
+        raise BudgetError(f"the law of {word!r:.60} needs more than {MAX_ENUMERATED:,} "
+                          "MaxMatch-dropout paths, over the budget (refused before any work)")
+    check_work(paths[0] * (n + 1), f"the MaxMatch-dropout law of a {n:,}-character word "
+               f"({paths[0]:,} paths)", rate=PATH_RATE, hint=" (sample it instead)")
     out: dict[tuple[str, ...], Weight] = {}
     fail: Weight = 0 * q
-    stack: list[tuple[int, tuple[str, ...], Weight]] = [(0, (), 1 + 0 * q)]
+    # a path is a linked list (start, parent): no tuple is copied on the way down
+    stack: list[tuple[int, object, Weight]] = [(0, None, 1 + 0 * q)]
     while stack:
-        i, toks, mass = stack.pop()
+        i, node, mass = stack.pop()
         if i == n:
-            out[toks] = out.get(toks, 0) + mass
+            toks = []
+            while node is not None:
+                start, node = node  # type: ignore[misc]
+                toks.append(word[start:i])
+                i = start
+            key = tuple(toks[::-1])
+            out[key] = out.get(key, 0) + mass
             continue
         cand = ends[i]
         if not cand:
@@ -107,21 +132,21 @@ def maxmatch_law(word: str, tokens: Collection[str], longest: int, q: Weight
         for k, j in enumerate(cand):
             share = q ** k if k == len(cand) - 1 else (1 - q) * q ** k
             if share:
-                stack.append((j, toks + (word[i:j],), mass * share))
+                stack.append((j, (i, node), mass * share))
     det: list[str] = []
     i = 0
     while i < n and ends[i]:
         det.append(word[i:ends[i][0]])
         i = ends[i][0]
-    n_segs = _count_into(word, tokens, longest) or None  # None: no uniform law to compare
+    n_segs = _count_paths(ends, n) or None  # None: no uniform law to compare
     return SegmentationLaw(word, out, failure_mass=fail, n_segmentations=n_segs,
                            deterministic=tuple(det) if i == n else None)
 
 
-def _count_into(word: str, tokens: Collection[str], longest: int) -> int:
-    n = len(word)
+def _count_paths(ends: list[list[int]], n: int) -> int:
+    """Segmentations of the word whose tokens at ``i`` end at ``ends[i]``."""
     c = [0] * (n + 1)
     c[n] = 1
     for i in range(n - 1, -1, -1):
-        c[i] = sum(c[j] for j in _matches(word, i, tokens, longest))
+        c[i] = sum(c[j] for j in ends[i])
     return c[0]

@@ -43,7 +43,7 @@ from ..lattice import SegmentationError, check_vocab, check_word, count_segmenta
 from ..laws import SegmentationLaw
 from ..vocab import Vocabulary
 from .interface import TokenSampler, as_words
-from .laws import weighted_law
+from .laws import check_enumerable, weighted_law
 
 #: Largest ``k`` accepted (SentencePiece's own limit is far higher; lists are cached).
 MAX_NBEST = 1024
@@ -213,13 +213,14 @@ class ULMSampler(TokenSampler):
         is the Viterbi segmentation (``nbest=1``); ``n_segmentations`` counts them all.
         """
         word = check_word(word)
+        n_segs = check_enumerable(word, self.vocab) if self.nbest == -1 else \
+            count_segmentations(word, self.vocab)
         viterbi = kbest_segmentations(word, self._score, self._longest, 1,
                                       self.vocab.token_lengths)
         det = viterbi[0][1] if viterbi else None
         if self.nbest == -1:
             return weighted_law(word, self.vocab, lambda seg: self.alpha * self._score_of(seg),
                                 log=True, deterministic=det)
-        n_segs = count_segmentations(word, self.vocab)
         segs, probs = self.kbest(word)
         out: dict[tuple[str, ...], float] = {}
         for seg, p in zip(segs, probs):
