@@ -32,10 +32,12 @@ from __future__ import annotations
 import heapq
 import math
 import os
+from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
 
+from .._core.cost import SLICE_RATE, slice_units
 from .._core.rng import next_double, stream_state
 from .._core.seeds import base_seed
 from .._core.validate import check_int, check_real, check_work
@@ -275,6 +277,12 @@ class ULMSampler(TokenSampler):
     def tokenize(self, words: Sequence[str]) -> list[list[str]]:
         """One segmentation per word: the best, or a draw among the k best (or all)."""
         words = as_words(words)
+        if self.nbest == -1:  # one backward draw per word: slices and look-ups
+            lengths = self.vocab.token_lengths
+            check_work(sum(count * slice_units(n, lengths)
+                           for n, count in Counter(map(len, words)).items()),
+                       f"sampling {len(words):,} words over every segmentation",
+                       rate=SLICE_RATE, hint=" (ask for fewer samples)")
         seed = base_seed(self._rng) if self.nbest != 1 else np.uint64(0)
         out = []
         for w, word in enumerate(words):
