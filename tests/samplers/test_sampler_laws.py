@@ -14,6 +14,7 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
+from naive import grampa as naive_grampa
 from naive import laws as naive
 
 from workbench import (
@@ -28,7 +29,7 @@ from workbench import (
 )
 from workbench._core.validate import BudgetError
 from workbench.interfaces import LawSampler
-from workbench.samplers.laws import maxmatch_law
+from workbench.samplers.laws import maxmatch_law, weighted_law
 from workbench.stats import chisquare_lumped
 
 #: A sampling test fails when the chi-square p-value is below this (fixed seeds).
@@ -168,6 +169,27 @@ def test_rejection_laws_equal_brute_force(word):
     _assert_close(uni, ref)
     assert uni.probabilities() == pytest.approx(
         ULMSampler(SCORED, nbest=-1, alpha=1.0).law(word).probabilities(), rel=REL)
+
+
+@pytest.mark.parametrize("word", WORDS)
+@pytest.mark.parametrize("tau, ell_min, direction", [(0.5, 1, "l2r"), (-2.0, 2, "r2l"),
+                                                     (3.0, 2, "l2r")])
+def test_grampa_law_equals_the_naive_walk(word, tau, ell_min, direction):
+    law = Grampa(SCORED, tau=tau, ell_min=ell_min, direction=direction).law(word)
+    ref = naive_grampa.segmentation_distribution(word, set(TOKENS), tau, ell_min, direction)
+    _assert_close(law, {s: p for s, p in ref.items() if p})
+    assert law.n_segmentations == len(naive.boundary_law(word, set(TOKENS), lambda s: 1)[0])
+
+
+@pytest.mark.parametrize("word", WORDS[:5])
+def test_bit_weights_give_an_exact_law(word):
+    p, n = F(3, 10), len(word)
+
+    def bits(seg):
+        return p ** (len(seg) - 1) * (1 - p) ** (n - len(seg))
+
+    law = weighted_law(word, SCORED, bits)
+    assert law.exact and law.probabilities() == naive.boundary_law(word, set(TOKENS), bits)[0]
 
 
 @pytest.mark.parametrize("tau", [1.0, 0.5, -2.0])
