@@ -141,3 +141,15 @@ def test_bad_words(gpt2):
     with pytest.raises(SegmentationError):
         gpt2.law("tok\u2581")  # a character outside the byte-level alphabet
     assert gpt2.law("").probabilities() == {(): 1.0}
+
+
+def test_a_character_split_into_bytes_is_the_failure_mass():
+    v = Vocabulary(["a", "é", "aé"], scores=[-2.0, -2.0, -1.0])
+    s = BPESampler(v, dropout=0.5, seed=4)
+    law = s.law("aé")  # bytes a, c3, a9; merges (c3, a9) → é, then (a, é) → aé
+    # first step: (c3, a9) is the only pair: merged w.p. 1/2; then (a, é) w.p. 1/2
+    assert law.failure_mass == 0.5
+    assert law.probabilities() == {("aé",): 0.25, ("a", "é"): 0.25}
+    draws = s.sample_many("aé", 4000)
+    broken = sum("\ufffd" in "".join(d) for d in draws)
+    assert abs(broken - 2000) < 4 * (4000 * 0.25) ** 0.5

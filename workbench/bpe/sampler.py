@@ -201,6 +201,11 @@ class BPESampler(TokenSampler):
         more time than the budget) is refused at once with that number. ``deterministic``
         is plain BPE's segmentation; ``n_segmentations`` counts the word's segmentations in
         the vocabulary (``None`` when the model makes tokens outside it).
+
+        ``failure_mass`` is the probability that dropout leaves a multi-byte character split
+        into bytes, which a vocabulary not spelled in bytes cannot write: :meth:`tokenize`
+        then returns ``"\ufffd"`` tokens and :meth:`encode` raises. It is 0 for byte-level
+        vocabularies (GPT-2's) and for ASCII words.
         """
         word = check_word(word)
         self._check_chars(word)
@@ -223,9 +228,12 @@ class BPESampler(TokenSampler):
             if probs is None:  # a chunk the compiled route does not take: exact Python
                 probs = {tuple([token[s] for s in state]): p for state, p in
                          laws.dropout_law(syms, self._ranks, self.dropout).items()}
+            broken = [seg for seg in probs if "".join(seg) != word]
+            fail = sum(probs.pop(seg) for seg in broken)  # a character split into bytes
             in_vocab = all(t in self.vocab for t in {t for seg in probs for t in seg})
-            return SegmentationLaw(word, probs, deterministic=det, n_segmentations=(
-                count_segmentations(word, self.vocab) or None) if in_vocab else None)
+            return SegmentationLaw(word, probs, failure_mass=fail, deterministic=det,
+                                   n_segmentations=(count_segmentations(word, self.vocab)
+                                                    or None) if in_vocab else None)
 
     @cached_property
     def _sym_tokens(self) -> list[str]:
