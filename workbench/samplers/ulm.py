@@ -232,15 +232,15 @@ class ULMSampler(TokenSampler):
     def _forward(self, word: str) -> list[float]:
         """``f[j]`` = log Σ over segmentations of ``word[:j]`` of exp(α · score) (cached).
 
-        Time: ``n · |token lengths|`` look-ups of 1400 units at :data:`KBEST_RATE`, checked.
+        Time: the slice cost model (:mod:`workbench._core.cost`), checked before the pass.
         """
         hit = self._fwd.get(word)
         if hit is not None:
             return hit
         n, alpha, score = len(word), self.alpha, self._score
         lengths = sorted(self.vocab.token_lengths)
-        check_work(n * len(lengths) * 1400, f"the forward pass over a {n:,}-character word",
-                   rate=KBEST_RATE, hint=" (split the word)")
+        check_work(slice_units(n, lengths), f"the forward pass over a {n:,}-character word",
+                   rate=SLICE_RATE, hint=" (split the word)")
         f = [-math.inf] * (n + 1)
         f[0] = 0.0
         for j in range(1, n + 1):
