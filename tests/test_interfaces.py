@@ -30,7 +30,7 @@ from workbench import (
 )
 from workbench.bpe import split_text
 from workbench.counterexamples import check_bpe_model, token_frequencies
-from workbench.interfaces import MergeModel, Sampler, Segmenter, WordSampler
+from workbench.interfaces import LawSampler, MergeModel, Sampler, Segmenter, WordSampler
 from workbench.lattice import code_points
 from workbench.segmenters import DeterministicSegmenter, default_segmenter
 
@@ -95,6 +95,18 @@ def test_every_sampler_is_a_sampler(case):
     s = make(0)
     assert isinstance(s, Sampler) and isinstance(s, WordSampler)
     assert isinstance(s.reseeded(1), Sampler) and type(s.reseeded(1)) is type(s)
+
+
+def test_every_sampler_states_its_law(case):
+    """law(word) (interfaces.LawSampler): sums to 1 − failure mass, holds every sample."""
+    _, words, make = case
+    s = make(2)
+    assert isinstance(s, LawSampler)
+    for word in words[:3] + words[-2:]:
+        law = s.law(word)
+        total = sum(map(float, law.probabilities().values())) + float(law.failure_mass)
+        assert abs(total - 1.0) < 1e-9, word
+        assert all(law.probability(seg) > 0 for seg in s.sample_many(word, 20)), word
 
 
 def test_same_seed_same_samples(case):

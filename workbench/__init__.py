@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # for type checkers and IDEs only; at run time names load laz
         count_segmentations,
         enumerate_segmentations,
     )
+    from .laws import SegmentationLaw
     from .metrics import (
         percentile_frequency,
         renyi_efficiency,
@@ -68,6 +69,7 @@ _LAZY = {
     "renyi_efficiency": "metrics",
     "renyi_entropy": "metrics",
     "SegmentationError": "lattice",
+    "SegmentationLaw": "laws",
     "sequence_length": "metrics",
     "shannon_entropy": "metrics",
     "TextTokenizer": "pretokenise",
@@ -96,6 +98,7 @@ __all__ = [
     "RandomDropBPE",
     "RejectionLimitError",
     "SegmentationError",
+    "SegmentationLaw",
     "TextTokenizer",
     "ULMSampler",
     "UnigramRejectionSampler",

@@ -11,7 +11,9 @@ Examples
 ``python -m workbench sample --vocab gpt2 --space --tau 5 -n 3 tokenisation`` prints three
 GRaMPa segmentations of " tokenisation" (with several words, each line starts with its word
 and a tab); ``python -m workbench count --vocab infinite abcd`` prints ``abcd<tab>8``;
-``python -m workbench verify`` prints the verification table of :mod:`workbench.theory`
+``python -m workbench law --sampler bpe-dropout --p 0.1 --vocab gpt2 --space tokenization``
+prints the exact law of BPE-dropout on " tokenization"; ``python -m workbench verify``
+prints the verification table of :mod:`workbench.theory`
 and exits with status 1 if any check failed.
 """
 
@@ -277,6 +279,88 @@ def _run_tables(args: argparse.Namespace) -> int:
     return tables.main(argv)
 
 
+# --------------------------------------------------------------------------- law
+LAW_SAMPLERS = ("grampa", "ulm", "maxmatch-dropout", "bpe-dropout", "uniform", "bits",
+                "unigram")
+
+
+def _configure_law(parser: argparse.ArgumentParser) -> None:
+    _configure_segmenting(parser, sampling=False)
+    parser.add_argument("--sampler", choices=LAW_SAMPLERS, default="grampa",
+                        help="whose law: GRaMPa (--tau), ULM (--alpha, --nbest), "
+                             "MaxMatch-/BPE-dropout (--p), the uniform, boundary-bit (--p) "
+                             "or unigram rejection sampler")
+    parser.add_argument("--p", type=float, default=0.1,
+                        help="dropout (maxmatch-dropout, bpe-dropout) or bit proclivity (bits)")
+    parser.add_argument("--tau", type=float, default=1.0, help="GRaMPa's temperature (not 0)")
+    parser.add_argument("--alpha", type=float, default=1.0, help="ULM's smoothing α")
+    parser.add_argument("--nbest", type=int, default=-1,
+                        help="ULM's k (-1: every segmentation, SentencePiece's nbest_size=-1)")
+    parser.add_argument("--top", type=int, default=10, help="segmentations listed")
+    parser.add_argument("--json", action="store_true", help="one JSON object per word")
+
+
+def _law_sampler(args: argparse.Namespace, vocab):
+    """The sampler ``--sampler`` names, over ``vocab`` (GPT-2's own merges for gpt2)."""
+    from workbench import (
+        BitRejectionSampler,
+        BPEModel,
+        BPESampler,
+        Grampa,
+        MarkovRejectionSampler,
+        MaxMatchSampler,
+        ULMSampler,
+        UnigramRejectionSampler,
+    )
+
+    name = args.sampler
+    if name == "grampa":
+        return Grampa(vocab, tau=args.tau, ell_min=args.ell_min, direction=args.direction)
+    if name == "ulm":
+        return ULMSampler(vocab, nbest=args.nbest, alpha=args.alpha)
+    if name == "maxmatch-dropout":
+        return MaxMatchSampler(vocab, dropout=args.p)
+    if name == "bpe-dropout":
+        model = BPEModel.from_gpt2() if args.vocab == "gpt2" else None
+        return BPESampler(vocab, dropout=args.p, model=model)
+    if name == "bits":
+        return BitRejectionSampler(vocab, p=args.p)
+    return MarkovRejectionSampler(vocab) if name == "uniform" else UnigramRejectionSampler(vocab)
+
+
+def _run_law(args: argparse.Namespace) -> int:
+    import json
+
+    from workbench.datasets import resolve_vocabulary
+    from workbench.lattice import SegmentationError, format_segmentation, no_segmentation_reason
+
+    if args.top < 0:
+        raise ValueError(f"--top must be >= 0, got {args.top}")
+    vocab = resolve_vocabulary(args.vocab)
+    sampler = _law_sampler(args, vocab)
+    status = 0
+    for word in _spelled(args, vocab):
+        try:
+            law = sampler.law(word)
+        except SegmentationError as err:
+            reason = no_segmentation_reason(word, vocab, spelled=True) or str(err)
+            print(f"workbench law: {reason}", file=sys.stderr)
+            status = 1
+            continue
+        summary = {"sampler": repr(sampler), **law.summary(top=args.top)}
+        if args.json:
+            print(json.dumps(summary, ensure_ascii=False))
+            continue
+        for key, value in summary.items():
+            if key not in ("top", "word"):
+                print(f"{key}\t{value}")
+        print(f"top {len(summary['top'])} of {law.support_size:,} segmentations of "
+              f"{_label(word)}:")
+        for item in summary["top"]:
+            print(f"{item['probability']:.6g}\t{format_segmentation(item['tokens'])}")
+    return status
+
+
 # --------------------------------------------------------------------------- warmup
 def _run_warmup(args: argparse.Namespace) -> int:
     from workbench.warmup import warmup
@@ -313,6 +397,11 @@ COMMANDS: dict[str, Command] = {
         help="GRaMPa Tables 7 and 8 (segmentation statistics, 16 tokenisers) into results/tables",
         configure=_configure_tables,
         run=_run_tables,
+    ),
+    "law": Command(
+        help="the exact segmentation law of a sampler on words: summary and top segmentations",
+        configure=_configure_law,
+        run=_run_law,
     ),
     "warmup": Command(
         help="compile every numba kernel once into the cache (make runs it after installing)",

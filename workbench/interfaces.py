@@ -5,6 +5,9 @@
 * :class:`Sampler` — every sampler of the package (:class:`workbench.Grampa` and the
   baselines of :mod:`workbench.samplers`): one word, many samples, batches, ids, flat
   code points and a reseeded copy;
+* :class:`LawSampler` — a sampler whose exact law on one word is known: ``law(word)``
+  returns a :class:`workbench.laws.SegmentationLaw` (every sampler of the package but the
+  multiplexer);
 * :class:`Segmenter` — a deterministic segmenter bound to a vocabulary
   (:class:`workbench.segmenters.DeterministicSegmenter`): one word, batches, ids;
 * :class:`MergeModel` — a BPE-like model the Rényi counterexamples wrap
@@ -37,7 +40,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["MergeModel", "Sampler", "Segmenter", "WordSampler"]
+__all__ = ["LawSampler", "MergeModel", "Sampler", "Segmenter", "WordSampler"]
 
 #: ``(ids, offsets)``: word ``w``'s token ids are ``ids[offsets[w]:offsets[w + 1]]``
 #: (``ids`` int32, ``offsets`` int64 of length ``len(words) + 1`` starting at 0).
@@ -112,6 +115,21 @@ class Sampler(WordSampler, Protocol):
 
         It returns exactly what a freshly built sampler with the same parameters and
         ``seed`` returns; ``self`` is unchanged.
+        """
+        ...
+
+
+@runtime_checkable
+class LawSampler(Protocol):
+    """A sampler that states its exact segmentation law on one word."""
+
+    def law(self, word: str) -> Any:
+        """The exact law of :meth:`Sampler.sample` on ``word`` (a ``SegmentationLaw``).
+
+        Budget-checked before any work: a word whose law needs more than the sampler's
+        stated budget raises :class:`workbench.BudgetError` at once, saying how much it
+        would need. A word without any segmentation raises
+        :class:`workbench.SegmentationError`.
         """
         ...
 

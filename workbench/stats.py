@@ -1,6 +1,7 @@
 """Statistical comparisons of samples with exact laws, shared by checks, figures and tests.
 
-* :func:`chisquare_test` — Pearson goodness of fit; :func:`z_test` — a z-test of a mean
+* :func:`chisquare_test` — Pearson goodness of fit (:func:`chisquare_lumped`: rare cells
+  lumped into one); :func:`z_test` — a z-test of a mean
   (fixed thresholds live with the caller, e.g. ``workbench.theory.checks.P_THRESHOLD``);
 * :func:`frequencies` — a histogram of counts as shares (optionally padded with empty cells);
 * :func:`tv_distance` — the total-variation distance of two distributions on the same cells;
@@ -33,6 +34,7 @@ import numpy as np
 from ._core.validate import check_int, check_real, check_size, check_sized_input
 
 __all__ = [
+    "chisquare_lumped",
     "chisquare_test",
     "frequencies",
     "trial_tolerance",
@@ -213,6 +215,33 @@ def chisquare_test(observed: np.ndarray, probs: Iterable[float], min_expected: f
     stat = float(((o - e) ** 2 / e).sum())
     dof = len(e) - 1
     return stat, float(chdtrc(dof, stat)), dof
+
+
+def chisquare_lumped(observed: np.ndarray, probs: Iterable[float], min_expected: float = 5.0
+                     ) -> tuple[float, float, int]:
+    """Pearson chi-square where every cell of expected count < ``min_expected`` is lumped
+    into one cell (for laws with many rare cells in no particular order, e.g. a sampler's
+    segmentations; :func:`chisquare_test` merges only from the tails).
+
+    Returns ``(statistic, p, dof)``.
+
+    >>> stat, p, dof = chisquare_lumped(np.array([500, 480, 4, 4, 4, 4, 4]),
+    ...                                 [0.5, 0.48, 0.004, 0.004, 0.004, 0.004, 0.004])
+    >>> stat, dof  # three cells: 500, 480 and the five of expected count 4 lumped
+    (0.0, 2)
+    """
+    observed = _finite(observed, "observed")
+    probs = _finite(list(probs), "probs")
+    if observed.shape != probs.shape or not probs.sum() > 0 or not observed.sum() > 0:
+        raise ValueError("observed and probs need the same shape and positive sums")
+    min_expected = check_real(min_expected, "min_expected", minimum=0.0)
+    expected = probs / probs.sum() * observed.sum()
+    big = expected >= min_expected
+    obs = np.append(observed[big], observed[~big].sum())
+    exp = np.append(expected[big], expected[~big].sum())
+    if not big.all() or obs.size < 2:
+        return chisquare_test(obs, exp, min_expected)
+    return chisquare_test(observed, probs, min_expected)
 
 
 def z_test(sample: np.ndarray, mean: float, var: float) -> tuple[float, float]:

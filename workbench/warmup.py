@@ -142,6 +142,7 @@ def run_workload() -> None:
                     BitRejectionSampler(vocab, seed=0),
                     UnigramRejectionSampler(vocab, seed=0)):
         sampler.tokenize([words[0], vocab.to_alphabet(" cat")])
+    BPESampler(vocab, dropout=0.1).law(vocab.to_alphabet(" cat"))  # the compiled law
     counts = count_chunks(texts=text * 3, processes=1, progress=False)
     with tempfile.TemporaryDirectory() as tmp:  # the numba scan of count tables
         write_counts(counts, Path(tmp) / "counts.tsv")

@@ -32,6 +32,7 @@ RANKS = {
     "_core": 0,                     # config, rng, trie, validate: imports nothing of the package
     "interfaces": 1,                # Sampler, Segmenter, MergeModel protocols
     "vocab": 1, "counts": 1, "stats": 1, "metrics": 1,
+    "laws": 1,                      # SegmentationLaw: the exact law of a sampler on one word
     "lattice": 2,
     "theory": 2,                    # exact closed forms, one module per paper
     "grampa": 3, "segmenters": 3, "samplers": 3, "datasets": 3,

@@ -53,6 +53,10 @@ def _small():
     return wb.Vocabulary(["a", "b", "ab"])
 
 
+def _scored():
+    return wb.Vocabulary(["a", "b", "ab"], scores=[-1.0, -1.5, -1.2])
+
+
 #: name → (call taking the hostile value, the values)
 ENTRY_POINTS: dict[str, tuple[Callable[[object], object], list]] = {
     "Grampa(tau)": (lambda x: wb.Grampa(_small(), tau=x).sample("abab"), HOSTILE_FLOATS),
@@ -97,6 +101,22 @@ ENTRY_POINTS: dict[str, tuple[Callable[[object], object], list]] = {
     "theory.lock_key(length)": (lambda x: theory.lock_key([1, x]), HOSTILE_INTS),
     "Multiplexer(p)": (lambda x: wb.Multiplexer(lambda w: [w], wb.Grampa(_small()), x),
                        HOSTILE_FLOATS),
+    "Grampa.law(word)": (lambda x: wb.Grampa(_small()).law(x), HOSTILE_STRINGS),
+    "ULMSampler(nbest=-1).law(word)": (lambda x: wb.ULMSampler(_scored(), nbest=-1).law(x),
+                                       HOSTILE_STRINGS),
+    "ULMSampler(nbest)": (lambda x: wb.ULMSampler(_scored(), nbest=x, seed=0).sample("abab"),
+                          HOSTILE_INTS),
+    "MaxMatchSampler.law(word)": (lambda x: wb.MaxMatchSampler(_small(), dropout=0.5).law(x),
+                                  HOSTILE_STRINGS),
+    "MarkovRejectionSampler.law(word)": (lambda x: wb.MarkovRejectionSampler(_small()).law(x),
+                                         HOSTILE_STRINGS),
+    "BPESampler.law(word)": (lambda x: wb.BPESampler(_scored(), dropout=0.5).law(x),
+                             HOSTILE_STRINGS),
+    "SegmentationLaw.expected_distinct(m)": (
+        lambda x: wb.SegmentationLaw("ab", {("ab",): 0.5, ("a", "b"): 0.5}).expected_distinct(x),
+        HOSTILE_INTS),
+    "SegmentationLaw(failure_mass)": (
+        lambda x: wb.SegmentationLaw("ab", {("ab",): 0.5}, failure_mass=x), HOSTILE_FLOATS),
     "TextTokenizer.encode_lines(line)": (
         lambda x: wb.TextTokenizer(wb.Grampa(_vocab()), p=0.5).encode_lines([x], seed=0),
         HOSTILE_STRINGS),

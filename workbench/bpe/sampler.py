@@ -8,6 +8,10 @@ multi-character piece is the merge of the two symbols BPE with the earlier merge
 when it encodes that piece), so BPE runs on the same vocabulary GRaMPa samples from. In the
 ``sentencepiece`` alphabet the marker ``▁`` is carried as the space byte inside the model.
 
+Words in the ``byte-level`` alphabet (GPT-2's ``Ġ``) are carried as their bytes, so
+``BPESampler(gpt2, model=BPEModel.from_gpt2())`` samples GPT-2's own merges.
+:meth:`BPESampler.law` gives the exact law (:mod:`.laws`).
+
 This module does not train BPE (:mod:`workbench.bpe`) and does not pretokenise text.
 
 Example
@@ -23,14 +27,24 @@ Example
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cached_property
 
 import numpy as np
 
-from .._core.validate import check_probability
-from ..lattice import SegmentationError, check_vocab, no_segmentation_reason
+from .._core.validate import check_probability, check_work
+from ..lattice import (
+    SegmentationError,
+    check_vocab,
+    check_word,
+    count_segmentations,
+    no_segmentation_reason,
+)
+from ..laws import SegmentationLaw
 from ..samplers.interface import TokenSampler, as_words, check_request
 from ..vocab import Vocabulary
-from .model import BPEModel
+from . import laws
+from .bytelevel import from_bytelevel, to_bytelevel
+from .model import BPEModel, _gc_paused
 
 _MARK = "\u2581"
 
@@ -111,44 +125,126 @@ class BPESampler(TokenSampler):
         self._token = [""] * size
         self._vid = np.full(size, -1, dtype=np.int64)
         for i, raw in model.vocab.items():
-            tok = self._spell(raw.decode("utf-8", errors="replace"))
+            tok = self._spell_raw(raw)
             self._token[i] = tok
             if tok in vocab:
                 self._vid[i] = vocab.id_of(tok)
 
-    def _spell(self, text: str) -> str:
+    def _spell_raw(self, raw: bytes) -> str:
+        """A model token's bytes in the vocabulary's alphabet."""
+        if self.vocab.alphabet == "byte-level":
+            return to_bytelevel(raw)
+        text = raw.decode("utf-8", errors="replace")
         return text.replace(" ", _MARK) if self.vocab.alphabet == "sentencepiece" else text
 
+    def _raw(self, text: str) -> bytes:
+        """The bytes of ``text`` (in the vocabulary's alphabet) inside the model."""
+        if self.vocab.alphabet == "byte-level":
+            return from_bytelevel(text)
+        if self.vocab.alphabet == "sentencepiece":
+            text = text.replace(_MARK, " ")
+        return text.encode("utf-8")
+
     def _unspell(self, text: str) -> str:
+        """A word as the model's chunk (str; a byte-level word must be whole UTF-8)."""
+        if self.vocab.alphabet == "byte-level":
+            try:
+                return from_bytelevel(text).decode("utf-8")
+            except UnicodeDecodeError:
+                raise SegmentationError(f"{text!r:.60} is not whole UTF-8 characters in the "
+                                        "byte-level alphabet; BPE encodes text") from None
         return text.replace(_MARK, " ") if self.vocab.alphabet == "sentencepiece" else text
 
     def _byte_merges(self, vocab: Vocabulary, pairs) -> list[tuple[bytes, bytes]]:
         out: list[tuple[bytes, bytes]] = []
         seen = set()
         for ch in sorted(vocab.characters):  # multi-byte characters are built first
-            raw = self._unspell(ch).encode("utf-8")
+            raw = self._raw(ch)
             for k in range(2, len(raw) + 1):
                 if raw[:k] not in seen:
                     out.append((raw[:k - 1], raw[k - 1:k]))
                     seen.add(raw[:k])
         for a, b in pairs:
-            out.append((self._unspell(a).encode("utf-8"), self._unspell(b).encode("utf-8")))
+            out.append((self._raw(a), self._raw(b)))
         return out
 
     def __repr__(self) -> str:
         return f"BPESampler({self.vocab!r}, dropout={self.dropout})"
 
+    def _check_chars(self, w: str) -> None:
+        """As GRaMPa: a word in the vocabulary's alphabet, or SegmentationError."""
+        chars = self.vocab.characters
+        if not chars.issuperset(w):
+            bad = next(c for c in w if c not in chars)
+            raise SegmentationError(
+                no_segmentation_reason(w, self.vocab) or f"no segmentation of {w!r:.60}: "
+                f"character {bad!r} occurs in no token")
+
     def _ids(self, words: list[str]) -> list[list[int]]:
         check_request(sum(map(len, words)), f"a batch of {len(words):,} words")
-        chars = self.vocab.characters
-        for w in words:  # as GRaMPa: a word in the vocabulary's alphabet, or an error
-            if not chars.issuperset(w):
-                bad = next(c for c in w if c not in chars)
-                raise SegmentationError(
-                    no_segmentation_reason(w, self.vocab) or f"no segmentation of {w!r:.60}: "
-                    f"character {bad!r} occurs in no token")
+        for w in words:
+            self._check_chars(w)
         chunks = [self._unspell(w) for w in words]
         return self.model.encode_chunks(chunks, dropout=self.dropout, seed=self._rng)
+
+    @cached_property
+    def _ranks(self) -> dict[tuple[int, int], tuple[int, int]]:
+        """The kernel's merges: ``(left, right)`` symbols → ``(rank, merged symbol)``."""
+        pairs = self.model._sym_merges.tolist()
+        return {(a, b): (k, 256 + k) for k, (a, b) in enumerate(pairs)}
+
+    def law(self, word: str) -> SegmentationLaw:
+        """The exact law of :meth:`sample` on ``word`` (the kernel's semantics, reference).
+
+        Propagates over the reachable segmentations (:mod:`workbench.bpe.laws`), counted
+        first: a word needing more than :data:`workbench.bpe.laws.MAX_STATES` states (or
+        more time than the budget) is refused at once with that number. ``deterministic``
+        is plain BPE's segmentation; ``n_segmentations`` counts the word's segmentations in
+        the vocabulary (``None`` when the model makes tokens outside it).
+
+        ``failure_mass`` is the probability that dropout leaves a multi-byte character split
+        into bytes, which a vocabulary not spelled in bytes cannot write: :meth:`tokenize`
+        then returns ``"\ufffd"`` tokens and :meth:`encode` raises. It is 0 for byte-level
+        vocabularies (GPT-2's) and for ASCII words.
+        """
+        word = check_word(word)
+        self._check_chars(word)
+        chunk = self._unspell(word)
+        stop = self.model._stop_ids.get(chunk)
+        if stop is not None:
+            law = {(self._token[stop],): 1 + 0 * self.dropout}
+            return SegmentationLaw(word, law, deterministic=(self._token[stop],))
+        raw = chunk.encode("utf-8")
+        check_work(len(raw) * self._longest ** 2, f"counting the BPE-dropout states of "
+                   f"{word!r:.60}", rate=1e7)
+        states = laws.count_states(tuple(raw), self._ranks, self._longest)
+        laws.check_states(states, repr(word)[:62], len(raw))
+        token = self._sym_tokens
+        syms = tuple(raw)
+        det = tuple(token[s] for s in next(iter(laws.dropout_law(syms, self._ranks, 0))))
+        with _gc_paused():  # up to 10^6 lasting tuples: a collection can free none of them
+            probs = laws.fast_dropout_law(syms, self._ranks, self.dropout, self._longest,
+                                          token.__getitem__)
+            if probs is None:  # a chunk the compiled route does not take: exact Python
+                probs = {tuple([token[s] for s in state]): p for state, p in
+                         laws.dropout_law(syms, self._ranks, self.dropout).items()}
+            broken = [seg for seg in probs if "".join(seg) != word]
+            fail = sum(probs.pop(seg) for seg in broken)  # a character split into bytes
+            in_vocab = all(t in self.vocab for t in {t for seg in probs for t in seg})
+            return SegmentationLaw(word, probs, failure_mass=fail, deterministic=det,
+                                   n_segmentations=(count_segmentations(word, self.vocab)
+                                                    or None) if in_vocab else None)
+
+    @cached_property
+    def _sym_tokens(self) -> list[str]:
+        """The token each kernel symbol spells (bytes, then one per merge)."""
+        token = self._token
+        return [token[i] for i in self.model._sym_ids.tolist()]
+
+    @cached_property
+    def _longest(self) -> int:
+        """Bytes of the model's longest token."""
+        return max(map(len, self.model.vocab.values()), default=1)
 
     def tokenize(self, words: Sequence[str]) -> list[list[str]]:
         """One (dropout-)BPE segmentation per word (word ``w`` on its own random stream)."""

@@ -9,6 +9,8 @@ Each module registers its checks (:func:`.registry.register`); importing them he
   LOCK keys (App. C), rejection samplers and costs (Eqs. 43–47);
 * :mod:`.greedtok` — GreedTok: Theorem 1's reduction on every small graph, Table 1's
   witnesses, the invariant Σ gains = bytes − tokens of a trained model;
+* :mod:`.laws` — exact segmentation laws (issue 28): sums, dropout 0 and 1, ULM α = 0 =
+  GRaMPa τ = 1 = uniform, DP = law, BPE-dropout's kernel against its law;
 * :mod:`.renyi` — Theorems 4.1–4.3 and Example 2 of the Rényi counterexamples paper.
 
 The closed forms live in :mod:`workbench.theory`; this package exercises them together with
@@ -23,7 +25,7 @@ Example
 [('Eq. 21', 'pass')]
 """
 
-from . import bpe, grampa, greedtok, renyi  # noqa: F401  (each registers its checks)
+from . import bpe, grampa, greedtok, laws, renyi  # noqa: F401  (each registers its checks)
 from .grampa import check_grampa_uniform
 from .registry import (
     CHECKS,

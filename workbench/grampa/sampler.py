@@ -37,9 +37,11 @@ from ..lattice import (
     check_walk,
     check_word,
     code_points,
+    count_segmentations,
     enumerate_segmentations,
     tokens_from_lengths,
 )
+from ..laws import SegmentationLaw
 from ..vocab import Vocabulary
 from . import interpreted
 from .params import SHORT_WORD, Output, Walk, Words, check_tau, make_walk, power_table
@@ -422,6 +424,22 @@ class Grampa:
         return {seg: laws.path_probability(probs, span, [len(t) for t in seg],
                                            self._walk.mirror)
                 for seg in segs}
+
+    def law(self, word: str) -> SegmentationLaw:
+        """The exact law of :meth:`sample` on ``word``: :meth:`distribution` as a law.
+
+        ``n_segmentations`` counts every segmentation of the word in the vocabulary
+        (``ell_min = 1``; the walked graph may hold fewer); GRaMPa has no deterministic
+        segmentation (``regularisation_rate`` is undefined). Same budget as
+        :meth:`distribution`.
+        """
+        word = self._check_word(word)
+        walked = count_segmentations(word, self.vocab, self.ell_min, self.direction)
+        if walked > MAX_DISTRIBUTION_SIZE:
+            raise BudgetError(f"the law of {word!r:.60} needs {walked:,} segmentations, over "
+                              f"the budget of {MAX_DISTRIBUTION_SIZE:,} (refused before any work)")
+        dist = self.distribution(word)
+        return SegmentationLaw(word, dist, n_segmentations=count_segmentations(word, self.vocab))
 
     def arc_probabilities(self, word: str) -> dict[tuple[int, int], float]:
         """Transition probability of every arc ``(i, j)`` of ``word``'s walked graph.

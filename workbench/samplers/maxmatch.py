@@ -3,13 +3,20 @@
 At each position the longest vocabulary token that starts there is taken. With dropout
 ``q``, every candidate longer than one character that matches is skipped with probability
 ``q`` (longest first), so a shorter match is taken instead; single characters are never
-skipped, and if every match is skipped the shortest matching token is taken, so
-MaxMatch-dropout segments exactly the words MaxMatch segments. ``q = 0`` is
+skipped, and if every match is skipped the shortest matching token is taken. ``q = 0`` is
 :func:`workbench.segmenters.longest_match`.
+
+**Failure is possible on words MaxMatch segments.** A skipped match can leave a rest where
+no token starts: with the vocabulary ``{a, ab, abc, d}`` and ``q = 0.5``, ``"abcd"`` is
+``abc|d`` with probability 1/2 and stuck at ``c`` or ``b`` otherwise. The sampler then
+raises :class:`workbench.SegmentationError` naming the position (a documented choice: it
+does not retry, which would change the law, nor return an unknown token as Hiraoka's code
+does, which the vocabulary may not have); :meth:`MaxMatchSampler.law` states the
+probability of that as the law's ``failure_mass``.
 
 Randomness: word ``w`` of a call uses SplitMix64 stream ``w`` of a base seed drawn from the
 sampler's generator. This module is plain Python (one word at a time); it does not sample
-uniformly.
+uniformly, and its law is computed in :mod:`.laws`.
 
 Example
 -------
@@ -30,9 +37,11 @@ import numpy as np
 from .._core.rng import next_double, stream_state
 from .._core.seeds import base_seed
 from .._core.validate import check_probability
-from ..lattice import SegmentationError, check_vocab
+from ..lattice import SegmentationError, check_vocab, check_word
+from ..laws import SegmentationLaw
 from ..vocab import Vocabulary
 from .interface import TokenSampler, as_words
+from .laws import maxmatch_law
 
 
 class MaxMatchSampler(TokenSampler):
@@ -82,8 +91,21 @@ class MaxMatchSampler(TokenSampler):
             i = taken
         return out
 
+    def law(self, word: str) -> SegmentationLaw:
+        """The exact law of :meth:`sample` on ``word``, failures included (``failure_mass``).
+
+        Enumerates the paths dropout can take (refused at once, with their number, past
+        :data:`workbench.samplers.laws.MAX_ENUMERATED`). ``deterministic`` is MaxMatch's
+        segmentation (``dropout = 0``).
+        """
+        return maxmatch_law(check_word(word), self._tokens, self._longest, self.dropout)
+
     def tokenize(self, words: Sequence[str]) -> list[list[str]]:
-        """One segmentation per word (deterministic at ``dropout = 0``)."""
+        """One segmentation per word (deterministic at ``dropout = 0``).
+
+        Raises :class:`workbench.SegmentationError` when a skipped match leaves a rest no
+        token starts (see the module docstring; :meth:`law` gives its probability).
+        """
         words = as_words(words)
         seed = base_seed(self._rng) if self.dropout > 0 else np.uint64(0)
         return [self._one(w, np.uint64(stream_state(seed, k))) for k, w in enumerate(words)]

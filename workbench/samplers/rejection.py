@@ -33,6 +33,7 @@ Example
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 import numpy as np
 
@@ -47,6 +48,7 @@ from .._core.validate import (
     check_work,
 )
 from ..lattice import SegmentationError, check_vocab, check_word, code_points
+from ..laws import SegmentationLaw
 from ..theory.grampa.rejection import (
     bit_rejection_expected_trials,
     bounded_composition_count,
@@ -55,6 +57,7 @@ from ..theory.grampa.rejection import (
 from ..vocab import Vocabulary
 from . import kernels
 from .interface import MAX_SAMPLES, TokenSampler, as_words, check_request
+from .laws import weighted_law
 
 #: Default trials allowed per sample (and largest expected number accepted).
 DEFAULT_MAX_TRIALS = 1_000_000
@@ -89,6 +92,7 @@ class _RejectionSampler(TokenSampler):
     """Shared wrapper: validation, the kernel call and error messages."""
 
     _kind = kernels.MARKOV_TIGHT
+    _log_weights = False  # does _weight return log-weights?
 
     def __init__(self, vocab: Vocabulary, *, max_trials: int = DEFAULT_MAX_TRIALS,
                  seed: int | np.random.Generator | None = None) -> None:
@@ -233,6 +237,23 @@ class _RejectionSampler(TokenSampler):
             out.append(toks)
         return out
 
+    def _weight(self, seg: tuple[str, ...], n: int) -> Fraction | float:
+        """Unnormalised probability of a segmentation (uniform: 1; a log if _log_weights)."""
+        return Fraction(1)
+
+    def law(self, word: str) -> SegmentationLaw:
+        """The exact law of :meth:`sample` on ``word`` (enumerated; no trial is run).
+
+        Every segmentation of ``word`` weighted as the class docstring says and normalised
+        (exact Fractions for the uniform law); refused at once past
+        :data:`workbench.samplers.laws.MAX_ENUMERATED` segmentations. The law does not
+        depend on ``epsilon`` or ``max_trials`` (they change the cost, not the law); a
+        word the sampler refuses for its cost still has one.
+        """
+        word = self._check_word(word)
+        return weighted_law(word, self.vocab, lambda seg: self._weight(seg, len(word)),
+                            log=self._log_weights)
+
     def expected_trials(self, word: str) -> float:
         """Exact expected number of trials per sample of ``word`` (``inf`` if unsegmentable)."""
         word = self._check_word(word)
@@ -295,6 +316,10 @@ class BitRejectionSampler(_RejectionSampler):
     def __repr__(self) -> str:
         return f"BitRejectionSampler({self.vocab!r}, p={self.p})"
 
+    def _weight(self, seg: tuple[str, ...], n: int) -> float:
+        m = len(seg)
+        return self.p ** (m - 1) * (1.0 - self.p) ** (n - m) if m else 1.0
+
 
 class UnigramRejectionSampler(_RejectionSampler):
     """Segmentations proportional to the joint unigram probability Π P(t) (Appendix B).
@@ -330,6 +355,13 @@ class UnigramRejectionSampler(_RejectionSampler):
 
     def _logw(self) -> np.ndarray:
         return self._logw_table
+
+    _log_weights = True
+
+    def _weight(self, seg: tuple[str, ...], n: int) -> float:
+        """log Π P(t) (natural log; ``-inf`` if a token's score is ``-inf``)."""
+        table, id_of = self._logw_table, self.vocab.id_of
+        return float(sum(table[id_of(t)] for t in seg))
 
     def __repr__(self) -> str:
         return f"UnigramRejectionSampler({self.vocab!r})"

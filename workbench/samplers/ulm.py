@@ -9,8 +9,13 @@ k-best Viterbi (cached per word), or, when a SentencePiece model is given, from 
 cannot segment a word without it). The random draws are the package's own SplitMix64
 streams (word ``w`` of a call on stream ``w``), never SentencePiece's global generator.
 
-This module does not implement ULM training, or ``nbest_size=-1`` (sampling over every
-segmentation: :class:`.rejection.UnigramRejectionSampler` at ``α = 1``).
+``nbest=-1`` samples over *every* segmentation with probability ``∝ exp(α · score)``
+(SentencePiece's ``nbest_size=-1``): a forward pass of log-sums over the lattice, then a
+backward draw, one uniform per token (at ``α = 1`` the law of
+:class:`.rejection.UnigramRejectionSampler`; at ``α = 0`` uniform). :meth:`ULMSampler.law`
+gives the exact law of either mode (:mod:`.laws`).
+
+This module does not implement ULM training.
 
 Example
 -------
@@ -27,16 +32,20 @@ from __future__ import annotations
 import heapq
 import math
 import os
+from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
 
+from .._core.cost import SLICE_RATE, slice_units
 from .._core.rng import next_double, stream_state
 from .._core.seeds import base_seed
 from .._core.validate import check_int, check_real, check_work
-from ..lattice import SegmentationError, check_vocab, check_word
+from ..lattice import SegmentationError, check_vocab, check_word, count_segmentations
+from ..laws import SegmentationLaw
 from ..vocab import Vocabulary
 from .interface import TokenSampler, as_words
+from .laws import check_enumerable, weighted_law
 
 #: Largest ``k`` accepted (SentencePiece's own limit is far higher; lists are cached).
 MAX_NBEST = 1024
@@ -111,10 +120,11 @@ class ULMSampler(TokenSampler):
     vocab : Vocabulary
         Finite, with log-probability ``scores`` (e.g. ``datasets.load_vocabulary("ulm-8k")``).
     nbest : int, default 1
-        ``k`` in 1 .. :data:`MAX_NBEST`.
+        ``k`` in 1 .. :data:`MAX_NBEST`, or ``-1``: every segmentation (SentencePiece's
+        ``nbest_size=-1``).
     alpha : float, default 1.0
-        Smoothing: a segmentation among the k best is drawn with probability
-        ``∝ exp(α · score)`` (``α = 0``: uniform over the k best).
+        Smoothing: a segmentation among the k best (or among all, ``nbest=-1``) is drawn
+        with probability ``∝ exp(α · score)`` (``α = 0``: uniform over them).
     model_path : path, optional
         A SentencePiece ``.model`` of the same vocabulary; its ``nbest_encode`` then lists
         the k best for words beginning with ``▁`` (needs the ``sentencepiece`` package).
@@ -128,7 +138,10 @@ class ULMSampler(TokenSampler):
         if vocab.is_infinite or vocab.scores is None:
             raise TypeError("ULMSampler needs a finite vocabulary with scores")
         super().__init__(vocab, seed)
-        self.nbest = check_int(nbest, "nbest", minimum=1, maximum=MAX_NBEST)
+        self.nbest = check_int(nbest, "nbest", minimum=-1, maximum=MAX_NBEST)
+        if self.nbest == 0:
+            raise ValueError("nbest must be -1 (every segmentation) or in 1 .. "
+                             f"{MAX_NBEST}, got 0")
         self.alpha = check_real(alpha, "alpha")
         self._score = dict(zip(vocab.tokens, vocab.scores.tolist()))
         self._longest = vocab.max_token_length or 0
@@ -149,13 +162,20 @@ class ULMSampler(TokenSampler):
                 raise ValueError(f"model_path: {model_path} is not a SentencePiece model "
                                  f"({err})") from None
         self._cache: dict[str, tuple[list[tuple[str, ...]], list[float]]] = {}
+        self._fwd: dict[str, list[float]] = {}
 
     def __repr__(self) -> str:
         return f"ULMSampler({self.vocab!r}, nbest={self.nbest}, alpha={self.alpha})"
 
     def kbest(self, word: str) -> tuple[list[tuple[str, ...]], list[float]]:
-        """The k best segmentations of ``word`` and their sampling probabilities."""
+        """The k best segmentations of ``word`` and their sampling probabilities.
+
+        ``nbest=-1`` lists no k best: ``ValueError`` (use :meth:`law`).
+        """
         word = check_word(word)
+        if self.nbest == -1:
+            raise ValueError("nbest=-1 samples over every segmentation; there is no k-best "
+                             "list (law(word) gives every probability)")
         hit = self._cache.get(word)
         if hit is not None:
             return hit
@@ -183,12 +203,93 @@ class ULMSampler(TokenSampler):
         self._cache[word] = result
         return result
 
+    def _score_of(self, seg: tuple[str, ...]) -> float:
+        return sum(self._score[t] for t in seg)
+
+    def law(self, word: str) -> SegmentationLaw:
+        """The exact law of :meth:`sample` on ``word``.
+
+        k-best: the listed segmentations with their probabilities (:meth:`kbest`);
+        ``nbest=-1``: every segmentation, ``∝ exp(α · score)``, enumerated (refused at once
+        past :data:`workbench.samplers.laws.MAX_ENUMERATED` segmentations). ``deterministic``
+        is the Viterbi segmentation (``nbest=1``); ``n_segmentations`` counts them all.
+        """
+        word = check_word(word)
+        n_segs = check_enumerable(word, self.vocab) if self.nbest == -1 else \
+            count_segmentations(word, self.vocab)
+        viterbi = kbest_segmentations(word, self._score, self._longest, 1,
+                                      self.vocab.token_lengths)
+        det = viterbi[0][1] if viterbi else None
+        if self.nbest == -1:
+            return weighted_law(word, self.vocab, lambda seg: self.alpha * self._score_of(seg),
+                                log=True, deterministic=det)
+        segs, probs = self.kbest(word)
+        out: dict[tuple[str, ...], float] = {}
+        for seg, p in zip(segs, probs):
+            out[seg] = out.get(seg, 0.0) + p
+        return SegmentationLaw(word, out, n_segmentations=n_segs, deterministic=det)
+
+    def _forward(self, word: str) -> list[float]:
+        """``f[j]`` = log Σ over segmentations of ``word[:j]`` of exp(α · score) (cached).
+
+        Time: the slice cost model (:mod:`workbench._core.cost`), checked before the pass.
+        """
+        hit = self._fwd.get(word)
+        if hit is not None:
+            return hit
+        n, alpha, score = len(word), self.alpha, self._score
+        lengths = sorted(self.vocab.token_lengths)
+        check_work(slice_units(n, lengths), f"the forward pass over a {n:,}-character word",
+                   rate=SLICE_RATE, hint=" (split the word)")
+        f = [-math.inf] * (n + 1)
+        f[0] = 0.0
+        for j in range(1, n + 1):
+            terms = [f[j - ln] + alpha * score[word[j - ln:j]] for ln in lengths
+                     if ln <= j and f[j - ln] > -math.inf and word[j - ln:j] in score]
+            if terms:
+                top = max(terms)
+                f[j] = top + math.log(sum(math.exp(t - top) for t in terms))
+        if len(self._fwd) >= _CACHE_SIZE // 100:
+            self._fwd.clear()
+        self._fwd[word] = f
+        return f
+
+    def _sample_all(self, word: str, state: np.uint64) -> list[str]:
+        """One draw ∝ exp(α · score) over every segmentation (backward, one uniform a token)."""
+        f = self._forward(word)
+        if f[len(word)] == -math.inf:
+            raise SegmentationError(f"no segmentation of {word!r} under this vocabulary")
+        lengths, score, out, j = sorted(self.vocab.token_lengths), self._score, [], len(word)
+        while j > 0:
+            u, state = next_double(np.uint64(state))
+            acc, pick = 0.0, 0
+            for ln in lengths:
+                if ln > j or f[j - ln] == -math.inf or word[j - ln:j] not in score:
+                    continue
+                pick = ln
+                acc += math.exp(f[j - ln] + self.alpha * score[word[j - ln:j]] - f[j])
+                if u < acc:
+                    break
+            out.append(word[j - pick:j])
+            j -= pick
+        return out[::-1]
+
     def tokenize(self, words: Sequence[str]) -> list[list[str]]:
-        """One segmentation per word: the best, or a draw among the k best."""
+        """One segmentation per word: the best, or a draw among the k best (or all)."""
         words = as_words(words)
-        seed = base_seed(self._rng) if self.nbest > 1 else np.uint64(0)
+        if self.nbest == -1:  # one backward draw per word: slices and look-ups
+            lengths = self.vocab.token_lengths
+            check_work(sum(count * slice_units(n, lengths)
+                           for n, count in Counter(map(len, words)).items()),
+                       f"sampling {len(words):,} words over every segmentation",
+                       rate=SLICE_RATE, hint=" (ask for fewer samples)")
+        seed = base_seed(self._rng) if self.nbest != 1 else np.uint64(0)
         out = []
         for w, word in enumerate(words):
+            if self.nbest == -1:
+                check_word(word)
+                out.append(self._sample_all(word, np.uint64(stream_state(seed, w))))
+                continue
             segs, probs = self.kbest(word)
             pick = 0
             if len(segs) > 1:

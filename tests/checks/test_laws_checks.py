@@ -1,0 +1,30 @@
+"""verify()'s segmentation-law rows pass, and fail when a law is wrong."""
+
+from __future__ import annotations
+
+import workbench.checks as ch
+from workbench.checks import laws as law_checks
+from workbench.laws import SegmentationLaw
+
+
+def test_law_rows_pass():
+    rows = ch.verify(only="Segmentation laws")
+    assert len(rows) == 7
+    assert {r.status for r in rows} == {"pass"}, [r for r in rows if r.status != "pass"]
+
+
+def test_a_wrong_grampa_law_fails_the_uniform_and_dp_rows(monkeypatch):
+    real = law_checks.Grampa.law
+
+    def skewed(self, word):  # a law with the right support but the wrong masses
+        law = real(self, word)
+        probs = list(law.probabilities().items())
+        (s0, p0), (s1, p1) = probs[0], probs[1]
+        moved = dict(probs) | {s0: p0 + p1 / 2, s1: p1 / 2}
+        return SegmentationLaw(word, moved, n_segmentations=law.n_segmentations)
+
+    monkeypatch.setattr(law_checks.Grampa, "law", skewed)
+    rows = law_checks.check_law_identities()
+    failed = [r.claim for r in rows if r.status == "fail"]
+    assert len(failed) == 2
+    assert any("uniform" in c for c in failed) and any("forward DP" in c for c in failed)

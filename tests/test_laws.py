@@ -1,0 +1,103 @@
+"""SegmentationLaw (workbench/laws.py): validation, exact Fraction summaries, float summaries."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction as F
+
+import pytest
+
+from workbench.laws import SegmentationLaw
+
+AB = {("ab",): F(3, 4), ("a", "b"): F(1, 4)}
+
+
+def _law(**kw) -> SegmentationLaw:
+    return SegmentationLaw("ab", AB, n_segmentations=2, deterministic=("ab",), **kw)
+
+
+def test_exact_summaries_by_hand():
+    law = _law()
+    assert law.exact and law.support_size == 2 and law.failure_mass == 0
+    assert law.mode == ("ab",)
+    assert list(law.probabilities()) == [("ab",), ("a", "b")]
+    assert law.probabilities(limit=1) == {("ab",): F(3, 4)}
+    assert law.probability(["a", "b"]) == F(1, 4) and law.probability(["x"]) == 0
+    assert law.token_count_pmf() == {1: F(3, 4), 2: F(1, 4)}
+    assert law.expected_tokens == F(5, 4)
+    h = -(0.75 * math.log(0.75) + 0.25 * math.log(0.25))
+    assert law.entropy == pytest.approx(h, rel=1e-15)
+    assert law.kl_to_uniform == pytest.approx(math.log(2) - h, rel=1e-12)
+    assert law.tv_to_uniform == F(1, 4)
+    assert law.regularisation_rate == F(1, 4)
+    # 1 - (1/4)^2 + 1 - (3/4)^2
+    assert law.expected_distinct(2) == F(15, 16) + F(7, 16)
+    assert law.expected_distinct(0) == 0
+
+
+def test_tv_counts_segmentations_outside_the_support():
+    law = SegmentationLaw("ab", {("ab",): F(1)}, n_segmentations=2)
+    assert law.tv_to_uniform == F(1, 2)
+    assert law.kl_to_uniform == pytest.approx(math.log(2))
+
+
+def test_failure_mass_conditions_the_summaries():
+    law = SegmentationLaw("abcd", {("abc", "d"): F(1, 2)}, failure_mass=F(1, 2),
+                          n_segmentations=2, deterministic=("abc", "d"))
+    assert law.success_mass == F(1, 2)
+    assert law.token_count_pmf() == {2: F(1)}
+    assert law.entropy == 0.0
+    assert law.regularisation_rate == F(1, 2)
+    assert law.tv_to_uniform == F(1, 2)
+    assert law.summary()["failure_mass"] == 0.5
+
+
+def test_always_failing_law():
+    law = SegmentationLaw("c", {}, failure_mass=1)
+    assert law.mode is None and law.support_size == 0
+    with pytest.raises(ValueError, match="always fails"):
+        _ = law.entropy
+    assert "entropy_nats" not in law.summary()
+
+
+def test_float_law_and_large_m():
+    law = SegmentationLaw("ab", {("ab",): 0.75, ("a", "b"): 0.25}, n_segmentations=2)
+    assert not law.exact
+    assert law.expected_distinct(2) == pytest.approx(22 / 16, rel=1e-12)
+    exact = _law()
+    assert exact.expected_distinct(5000) == pytest.approx(2.0)  # float past the exact range
+    assert isinstance(exact.expected_distinct(5000), float)
+    s = law.summary(top=1)
+    assert s["top"] == [{"tokens": ["ab"], "probability": 0.75}]
+
+
+@pytest.mark.parametrize("probs, kw, err", [
+    ({("a", "b"): F(1, 2)}, {}, ValueError),                    # does not sum to 1
+    ({("a", "c"): F(1)}, {}, ValueError),                       # does not spell the word
+    ({("a", ""): F(1)}, {}, TypeError),                         # empty token
+    ({"ab": F(1)}, {}, TypeError),                              # not a tuple
+    ({("ab",): float("nan")}, {}, ValueError),
+    ({("ab",): -0.5, ("a", "b"): 1.5}, {}, ValueError),
+    ({("ab",): "1"}, {}, TypeError),
+    ({("ab",): F(1)}, {"failure_mass": 2}, ValueError),
+    ({("ab",): F(1, 2), ("a", "b"): F(1, 2)}, {"n_segmentations": 1}, ValueError),
+    ({("ab",): F(1)}, {"n_segmentations": 0}, ValueError),
+    ({("ab",): F(1)}, {"deterministic": ("b",)}, ValueError),
+])
+def test_bad_input_is_refused(probs, kw, err):
+    with pytest.raises(err):
+        SegmentationLaw("ab", probs, **kw)
+
+
+def test_missing_context_is_a_clear_error():
+    law = SegmentationLaw("ab", AB)
+    with pytest.raises(ValueError, match="n_segmentations"):
+        _ = law.kl_to_uniform
+    with pytest.raises(ValueError, match="deterministic"):
+        _ = law.regularisation_rate
+    with pytest.raises(TypeError):
+        SegmentationLaw(b"ab", AB)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        law.probability("ab")
+    with pytest.raises(ValueError):
+        law.expected_distinct(-1)

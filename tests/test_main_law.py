@@ -1,0 +1,51 @@
+"""``python -m workbench law``: the printed law is the library's, errors are clean."""
+
+from __future__ import annotations
+
+import json
+
+from workbench import MaxMatchSampler, Vocabulary
+from workbench.__main__ import main
+
+
+def test_law_prints_the_summary_and_top_segmentations(tmp_path, capsys):
+    path = tmp_path / "v.txt"
+    Vocabulary(["a", "ab", "abc", "d"]).save(path)
+    assert main(["law", "--vocab", str(path), "--sampler", "maxmatch-dropout", "--p", "0.5",
+                 "abcd"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "failure_mass\t0.5" in out and "regularisation_rate\t0.5" in out
+    assert out[-2:] == ["top 1 of 1 segmentations of abcd:", "0.5\tabc | d"]
+
+
+def test_law_json_equals_the_library(tmp_path, capsys):
+    path = tmp_path / "v.txt"
+    v = Vocabulary(["a", "b", "ab", "abb", "ba", "bab"])
+    v.save(path)
+    assert main(["law", "--vocab", str(path), "--sampler", "maxmatch-dropout", "--p", "0.3",
+                 "--json", "--top", "3", "abbab", "babab"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    for row in rows:
+        law = MaxMatchSampler(Vocabulary.load(path), dropout=0.3).law(row["word"])
+        assert row["support_size"] == law.support_size and len(row["top"]) == 3
+        assert [(tuple(t["tokens"]), t["probability"]) for t in row["top"]] == list(
+            law.probabilities(3).items())
+        assert row["entropy_nats"] == law.entropy
+
+
+def test_law_of_bpe_dropout_with_gpt2_merges(capsys):
+    assert main(["law", "--vocab", "gpt2", "--space", "--sampler", "bpe-dropout", "--p", "0.1",
+                 "--top", "1", "--json", "tokenization"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["support_size"] == 1566 and row["mode"] == ["Ġtoken", "ization"]
+    assert abs(row["top"][0]["probability"] - 0.79605) < 1e-5
+
+
+def test_law_errors_are_clean(tmp_path, capsys):
+    path = tmp_path / "v.txt"
+    Vocabulary(["a", "b"]).save(path)
+    assert main(["law", "--vocab", str(path), "--sampler", "uniform", "abc"]) == 1
+    assert "workbench law:" in capsys.readouterr().err
+    assert main(["law", "--vocab", "infinite", "--sampler", "uniform", "a" * 40]) == 2
+    assert "needs" in capsys.readouterr().err  # refused before any work, with the number
+    assert main(["law", "--vocab", str(path), "--top", "-1", "ab"]) == 2

@@ -1,0 +1,140 @@
+"""Exact segmentation laws (issue 28): the identities every sampler's ``law(word)`` must obey.
+
+* each law's probabilities sum to ``1 − failure_mass`` (GRaMPa, ULM k-best and over all
+  segmentations, MaxMatch-dropout with its failures, the rejection samplers, BPE-dropout
+  with GPT-2's merges);
+* dropout ``0`` (ULM ``k = 1``) puts all mass on the deterministic segmentation; dropout
+  ``1`` leaves single characters (BPE: bytes; MaxMatch: the shortest match);
+* ULM at ``α = 0`` over all segmentations = GRaMPa at ``τ = 1`` = uniform;
+* the law's token-count pmf and E[#tokens] equal GRaMPa's forward DP;
+* BPE-dropout's kernel samples ``Ġtokenization`` (GPT-2, ``p = 0.1``) as its law says
+  (chi-square, fixed seed).
+
+The laws themselves are :mod:`workbench.laws`, :mod:`workbench.samplers.laws` and
+:mod:`workbench.bpe.laws`; their brute-force references are in ``tests/naive/laws.py``. This
+module computes no law itself.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import cache
+
+import numpy as np
+
+from ..bpe import BPEModel, BPESampler
+from ..datasets import resolve_vocabulary
+from ..grampa import Grampa
+from ..samplers import (
+    BitRejectionSampler,
+    MarkovRejectionSampler,
+    MaxMatchSampler,
+    ULMSampler,
+    UnigramRejectionSampler,
+)
+from ..stats import chisquare_lumped
+from ..vocab import Vocabulary
+from .registry import CheckResult, p_row, register, row
+
+WORD = "abcabca"
+TOKENS = ["a", "b", "c", "ab", "bc", "ca", "abc", "bca", "abca", "cab"]
+SCORES = [-1.0, -1.7, -2.1, -1.35, -2.45, -2.9, -3.3, -3.75, -4.6, -4.05]
+GPT2_WORD, GPT2_P, SAMPLES, SEED = "Ġtokenization", 0.1, 20_000, 2026
+#: Float laws must sum to 1 − failure mass within this.
+SUM_TOL = 1e-12
+
+
+@cache
+def _vocab() -> Vocabulary:
+    return Vocabulary(TOKENS, scores=SCORES)
+
+
+@cache
+def _gpt2() -> tuple[Vocabulary, BPEModel]:
+    return resolve_vocabulary("gpt2"), BPEModel.from_gpt2()
+
+
+def _bpe(p: float, seed: int | None = None) -> BPESampler:
+    vocab, model = _gpt2()
+    return BPESampler(vocab, dropout=p, model=model, seed=seed)
+
+
+def _laws():
+    v = _vocab()
+    return {
+        "GRaMPa τ=0.5": Grampa(v, tau=0.5).law(WORD),
+        "ULM k=8 α=0.5": ULMSampler(v, nbest=8, alpha=0.5).law(WORD),
+        "ULM all α=1": ULMSampler(v, nbest=-1, alpha=1.0).law(WORD),
+        "MaxMatch-dropout q=0.5 ({a,ab,abc,d}, abcd)": MaxMatchSampler(
+            Vocabulary(["a", "ab", "abc", "d"]), dropout=0.5).law("abcd"),
+        "MaxMatch-dropout q=0.3": MaxMatchSampler(v, dropout=0.3).law(WORD),
+        "Markov rejection": MarkovRejectionSampler(v).law(WORD),
+        "bit rejection p=0.3": BitRejectionSampler(v, p=0.3).law(WORD),
+        "unigram rejection": UnigramRejectionSampler(v).law(WORD),
+        f"BPE-dropout p={GPT2_P} (GPT-2, {GPT2_WORD})": _bpe(GPT2_P).law(GPT2_WORD),
+    }
+
+
+@register("Segmentation laws: identities", "numeric")
+def check_law_identities() -> list[CheckResult]:
+    rows = []
+    worst, failures = 0.0, {}
+    for name, law in _laws().items():
+        total = float(sum(law.probabilities().values())) + float(law.failure_mass)
+        worst = max(worst, abs(total - 1.0))
+        if law.failure_mass:
+            failures[name] = float(law.failure_mass)
+    rows.append(row("every sampler's law sums to 1 − failure mass (9 laws; MaxMatch-dropout "
+                    "fails on abcd with mass 1/2)", "issue 28",
+                    f"max |Σ − 1| = {worst:.1e}; failures {failures}",
+                    f"≤ {SUM_TOL:g}; {{MaxMatch abcd: 0.5}}",
+                    worst <= SUM_TOL and list(failures.values()) == [0.5]))
+    v = _vocab()
+    zero = {"BPE p=0": _bpe(0.0).law(GPT2_WORD),
+            "MaxMatch q=0": MaxMatchSampler(v, dropout=0.0).law(WORD),
+            "ULM k=1": ULMSampler(v, nbest=1).law(WORD)}
+    ok = {k: law.probabilities() == {law.deterministic: 1.0} for k, law in zero.items()}
+    rows.append(row("dropout 0 (ULM k = 1) gives the deterministic segmentation with "
+                    "probability 1", "issue 28", ok, "all True", all(ok.values())))
+    one = {"BPE p=1": (_bpe(1.0).law(GPT2_WORD), GPT2_WORD),
+           "MaxMatch q=1": (MaxMatchSampler(v, dropout=1.0).law(WORD), WORD)}
+    ok = {k: law.probabilities() == {tuple(w): 1.0} for k, (law, w) in one.items()}
+    rows.append(row("dropout 1 leaves single characters (BPE: bytes; MaxMatch: the shortest "
+                    "match)", "issue 28", ok, "all True", all(ok.values())))
+    uniform = MarkovRejectionSampler(v).law(WORD)
+    others = [ULMSampler(v, nbest=-1, alpha=0.0).law(WORD), Grampa(v, tau=1.0).law(WORD)]
+    n = uniform.n_segmentations
+    gap = max(abs(float(law.probability(s)) - 1 / n) for law in others for s in
+              uniform.probabilities())
+    same = all(set(law.probabilities()) == set(uniform.probabilities()) for law in others)
+    rows.append(row(f"ULM α = 0 (all segmentations) = GRaMPa τ = 1 = uniform over the N = {n} "
+                    f"segmentations of {WORD!r}", "issue 28",
+                    f"max |P − 1/N| = {gap:.1e}, same support {same}", "≤ 1e-12, True",
+                    gap <= 1e-12 and same))
+    g = Grampa(v, tau=0.5)
+    law, pmf = g.law(WORD), g.token_count_pmf(WORD)
+    pmf_gap = max(abs(float(law.token_count_pmf().get(k, 0.0)) - float(pmf[k]))
+                  for k in range(pmf.size))
+    mean_gap = abs(float(law.expected_tokens) - g.expected_token_count(WORD))
+    rows.append(row("the law's token-count pmf and E[#tokens] = GRaMPa's forward DP (τ = 0.5)",
+                    "issue 28", f"{pmf_gap:.1e}, {mean_gap:.1e}", "≤ 1e-12, ≤ 1e-12",
+                    pmf_gap <= 1e-12 and mean_gap <= 1e-12))
+    return rows
+
+
+@register("Segmentation laws: BPE-dropout samples", "statistical")
+def check_bpe_dropout_samples() -> list[CheckResult]:
+    sampler = _bpe(GPT2_P, seed=SEED)
+    law = sampler.law(GPT2_WORD)
+    counts = Counter(map(tuple, sampler.sample_many(GPT2_WORD, SAMPLES)))
+    outside = sum(c for s, c in counts.items() if law.probability(s) == 0)
+    probs = np.array([float(p) for p in law.probabilities().values()])
+    observed = np.array([counts[s] for s in law.probabilities()], dtype=float)
+    _, p, dof = chisquare_lumped(observed, probs)
+    det = float(law.probability(law.deterministic))
+    rows = [p_row(f"BPE-dropout's kernel samples {GPT2_WORD!r} (GPT-2, p = {GPT2_P}, "
+                  f"{SAMPLES:,} samples) as its exact law says ({law.support_size:,} "
+                  f"segmentations; P(deterministic) = {det:.4f})", "issue 28",
+                  p, f"chi-square, {dof} dof")]
+    rows.append(row("no sample outside the law's support", "issue 28", outside, 0, outside == 0))
+    return rows

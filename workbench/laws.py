@@ -1,0 +1,268 @@
+"""The exact law of a stochastic tokeniser on one word: :class:`SegmentationLaw`.
+
+A law maps each segmentation of a word (a tuple of token strings) to the probability that a
+sampler returns it, plus a ``failure_mass``: the probability that the sampler fails on the
+word (MaxMatch-dropout can leave a rest no token starts). From the mapping it derives the
+summaries a researcher compares samplers by: the mode, the entropy, the token-count law, the
+distance to the uniform law over the word's segmentations, the regularisation rate and the
+expected number of distinct segmentations after ``M`` samples.
+
+Probabilities stay exact :class:`fractions.Fraction` when every input is one (tests build
+laws of rational parameters that way); otherwise they are floats. Entropy and KL are floats.
+
+This module computes no law of any sampler (each sampler's ``law(word)`` builds one: GRaMPa
+in :mod:`workbench.grampa.sampler`, the baselines in :mod:`workbench.samplers`, BPE-dropout
+in :mod:`workbench.bpe.laws`), enumerates no lattice and samples nothing.
+
+Example
+-------
+>>> from fractions import Fraction as F
+>>> law = SegmentationLaw("ab", {("ab",): F(3, 4), ("a", "b"): F(1, 4)},
+...                       n_segmentations=2, deterministic=("ab",))
+>>> law.mode, law.regularisation_rate, law.tv_to_uniform
+(('ab',), Fraction(1, 4), Fraction(1, 4))
+>>> law.expected_distinct(2)
+Fraction(11, 8)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from numbers import Real
+
+from ._core.validate import PY_ENTRY_BYTES, check_budget, check_int
+
+__all__ = ["SegmentationLaw", "MAX_SUPPORT", "SUM_TOLERANCE"]
+
+#: Largest support a law holds (the samplers refuse words that would need more, before work).
+MAX_SUPPORT = 2_000_000
+#: Float laws must sum, with their failure mass, to 1 within this; Fraction laws exactly.
+SUM_TOLERANCE = 1e-9
+#: ``expected_distinct(M)`` of a Fraction law is exact up to this ``M``, a float beyond
+#: (``(1 - P)^M`` as a Fraction grows with ``M``).
+EXACT_DISTINCT_MAX_M = 1024
+
+Prob = Fraction | float
+
+
+def _check_prob(value: object, what: object) -> Prob:
+    """``value`` as a Fraction (ints too) or a float in [0, 1]; ``what`` names it on error."""
+    if type(value) is float and 0.0 <= value <= 1.0:  # the common case, fast (no ABC check)
+        return value
+    what = what if isinstance(what, str) else f"P{what!r:.60}"
+    if isinstance(value, bool) or not isinstance(value, Real):
+        raise TypeError(f"{what} must be a real number, not {type(value).__name__}")
+    out: Prob = Fraction(value) if isinstance(value, (Fraction, int)) else float(value)
+    if not (0 <= out <= 1):  # also refuses NaN
+        raise ValueError(f"{what} must be in [0, 1], got {value!r}")
+    return out
+
+
+def _check_segmentation(seg: object, word: str) -> tuple[str, ...]:
+    try:  # join refuses a non-str token; one pass per segmentation (laws hold 10^6 of them)
+        spelled = "".join(seg) if type(seg) is tuple else None  # type: ignore[arg-type]
+    except TypeError:
+        spelled = None
+    if spelled is None or "" in seg:  # type: ignore[operator]
+        raise TypeError(f"a segmentation must be a tuple of non-empty str, not {seg!r:.80}")
+    if spelled != word:
+        raise ValueError(f"segmentation {seg!r:.80} does not spell the word {word!r:.60}")
+    return seg
+
+
+class SegmentationLaw:
+    """The law of a sampler's segmentation of one word.
+
+    Parameters
+    ----------
+    word : str
+        The word; every segmentation must concatenate to it.
+    probabilities : mapping tuple of str -> probability
+        ``P(sampler returns these tokens)``; zero entries are dropped. Fractions stay exact
+        when every probability and ``failure_mass`` is a Fraction (or an int).
+    failure_mass : probability, default 0
+        ``P(the sampler fails on the word)``. ``sum(probabilities) + failure_mass`` must be 1
+        (exactly for Fractions, within :data:`SUM_TOLERANCE` for floats).
+    n_segmentations : int, optional
+        ``N``, the number of segmentations of the word into tokens of the vocabulary (all of
+        them, whatever the sampler can reach); needed by the distances to uniform.
+    deterministic : tuple of str, optional
+        The sampler's deterministic segmentation (dropout 0, ULM's Viterbi, ...); needed by
+        :attr:`regularisation_rate`.
+
+    Summaries that need a probability law (entropy, token counts, KL and TV to uniform) are
+    of the law *conditioned on success*: probabilities divided by ``1 - failure_mass``.
+    """
+
+    def __init__(self, word: str, probabilities: Mapping[tuple[str, ...], Prob], *,
+                 failure_mass: Prob = 0, n_segmentations: int | None = None,
+                 deterministic: Sequence[str] | None = None) -> None:
+        if not isinstance(word, str):
+            raise TypeError(f"word must be str, not {type(word).__name__}")
+        if not isinstance(probabilities, Mapping):
+            raise TypeError("probabilities must be a mapping from tuples of tokens to "
+                            f"probabilities, not {type(probabilities).__name__}")
+        check_budget(len(probabilities) * PY_ENTRY_BYTES * 4, "a law of "
+                     f"{len(probabilities):,} segmentations")
+        if len(probabilities) > MAX_SUPPORT:
+            raise ValueError(f"a law holds at most {MAX_SUPPORT:,} segmentations, "
+                             f"got {len(probabilities):,}")
+        fail = _check_prob(failure_mass, "failure_mass")
+        probs = {_check_segmentation(s, word): _check_prob(p, s)
+                 for s, p in probabilities.items()}
+        exact = isinstance(fail, Fraction) and all(
+            isinstance(p, Fraction) for p in probs.values())
+        if not exact:
+            fail = float(fail)
+            probs = {s: float(p) for s, p in probs.items()}
+        total = sum(probs.values(), Fraction(0) if exact else 0.0) + fail
+        if (total != 1) if exact else abs(total - 1.0) > SUM_TOLERANCE:
+            raise ValueError(f"probabilities and failure_mass sum to {float(total)!r}, not 1")
+        self.word = word
+        self.exact = exact
+        self._fail: Prob = fail
+        order = sorted(((s, p) for s, p in probs.items() if p > 0),
+                       key=lambda sp: (-sp[1], len(sp[0]), sp[0]))
+        self._probs: dict[tuple[str, ...], Prob] = dict(order)
+        if n_segmentations is not None:
+            n_segmentations = check_int(n_segmentations, "n_segmentations", minimum=1)
+            if n_segmentations < len(self._probs):
+                raise ValueError(f"n_segmentations={n_segmentations:,} is below the support "
+                                 f"size {len(self._probs):,}")
+        self.n_segmentations = n_segmentations
+        self.deterministic = (None if deterministic is None
+                              else _check_segmentation(tuple(deterministic), word))
+
+    def __repr__(self) -> str:
+        return (f"SegmentationLaw({self.word!r}, support={self.support_size:,}, "
+                f"failure_mass={float(self._fail):.6g})")
+
+    # ------------------------------------------------------------------ the law itself
+    def probabilities(self, limit: int | None = None) -> dict[tuple[str, ...], Prob]:
+        """Every segmentation with its probability, most probable first.
+
+        Ties: fewer tokens first, then token order. ``limit`` keeps the ``limit`` most
+        probable.
+        """
+        if limit is None:
+            return dict(self._probs)
+        limit = check_int(limit, "limit", minimum=0)
+        return dict(list(self._probs.items())[:limit])
+
+    @property
+    def failure_mass(self) -> Prob:
+        """P(the sampler fails on the word)."""
+        return self._fail
+
+    @property
+    def success_mass(self) -> Prob:
+        """``1 - failure_mass``: the total probability of the segmentations."""
+        return 1 - self._fail
+
+    @property
+    def support_size(self) -> int:
+        """Number of segmentations of positive probability."""
+        return len(self._probs)
+
+    def probability(self, tokens: Sequence[str]) -> Prob:
+        """P(the sampler returns ``tokens``); 0 for anything else (other words included)."""
+        if isinstance(tokens, str):
+            raise TypeError("tokens must be a sequence of str, not one str")
+        return self._probs.get(tuple(tokens), Fraction(0) if self.exact else 0.0)
+
+    @property
+    def mode(self) -> tuple[str, ...] | None:
+        """The most probable segmentation (ties as in :meth:`probabilities`); None if none."""
+        return next(iter(self._probs), None)
+
+    def _conditional(self) -> list[Prob]:
+        mass = self.success_mass
+        if mass == 0:
+            raise ValueError(f"the sampler always fails on {self.word!r:.60}: the law "
+                             "conditioned on success is undefined")
+        return [p / mass for p in self._probs.values()]
+
+    # ------------------------------------------------------------------ summaries
+    @property
+    def entropy(self) -> float:
+        """Shannon entropy in nats of the law conditioned on success."""
+        return max(0.0, -sum(float(q) * math.log(q) for q in self._conditional()))
+
+    def token_count_pmf(self) -> dict[int, Prob]:
+        """P(number of tokens = k | success), for every k with positive probability, by k."""
+        out: dict[int, Prob] = {}
+        for seg, q in zip(self._probs, self._conditional()):
+            out[len(seg)] = out.get(len(seg), 0) + q
+        return dict(sorted(out.items()))
+
+    @property
+    def expected_tokens(self) -> Prob:
+        """E[number of tokens | success]."""
+        return sum((k * q for k, q in self.token_count_pmf().items()),
+                   Fraction(0) if self.exact else 0.0)
+
+    def _n(self) -> int:
+        if self.n_segmentations is None:
+            raise ValueError("this law was built without n_segmentations (the number of "
+                             "segmentations of the word), so it has no uniform law to compare")
+        return self.n_segmentations
+
+    @property
+    def kl_to_uniform(self) -> float:
+        """KL(law | uniform over the N segmentations) = log N − entropy, in nats."""
+        return math.log(self._n()) - self.entropy
+
+    @property
+    def tv_to_uniform(self) -> Prob:
+        """Total variation to the uniform law over the word's N segmentations.
+
+        ``½ (Σ_support |P(x) − 1/N| + (N − support)/N)`` (conditioned on success): the
+        segmentations outside the support each contribute ``1/N``, so nothing is enumerated.
+        """
+        n = self._n()
+        u = Fraction(1, n) if self.exact else 1.0 / n
+        gap = sum((abs(q - u) for q in self._conditional()), 0 * u)
+        return (gap + (n - self.support_size) * u) / 2
+
+    @property
+    def regularisation_rate(self) -> Prob:
+        """``1 − P(deterministic segmentation)`` (failures count as regularised draws)."""
+        if self.deterministic is None:
+            raise ValueError("this sampler has no deterministic segmentation; "
+                             "regularisation_rate is undefined")
+        return 1 - self.probability(self.deterministic)
+
+    def expected_distinct(self, m: int) -> Prob:
+        """Expected number of distinct segmentations among ``m`` samples: Σ 1 − (1 − P(x))^m.
+
+        Exact for a Fraction law up to ``m`` = 1024, a float beyond.
+        """
+        m = check_int(m, "m", minimum=0)
+        if self.exact and m <= EXACT_DISTINCT_MAX_M:
+            return sum((1 - (1 - p) ** m for p in self._probs.values()), Fraction(0))
+        return float(sum(-math.expm1(m * math.log1p(-float(p))) if p < 1 else 1.0
+                         for p in self._probs.values()))
+
+    def summary(self, top: int = 10) -> dict[str, object]:
+        """The law's summaries as plain JSON values (floats), with the ``top`` segmentations."""
+        top = check_int(top, "top", minimum=0)
+        out: dict[str, object] = {
+            "word": self.word, "support_size": self.support_size,
+            "failure_mass": float(self._fail), "mode": list(self.mode or ()),
+        }
+        if self.success_mass > 0:
+            out["entropy_nats"] = self.entropy
+            out["expected_tokens"] = float(self.expected_tokens)
+            out["token_count_pmf"] = {str(k): float(v) for k, v in self.token_count_pmf().items()}
+            if self.n_segmentations is not None:
+                out["n_segmentations"] = self.n_segmentations
+                out["kl_to_uniform_nats"] = self.kl_to_uniform
+                out["tv_to_uniform"] = float(self.tv_to_uniform)
+        if self.deterministic is not None:
+            out["deterministic"] = list(self.deterministic)
+            out["regularisation_rate"] = float(self.regularisation_rate)
+        out["top"] = [{"tokens": list(s), "probability": float(p)}
+                      for s, p in self.probabilities(top).items()]
+        return out
