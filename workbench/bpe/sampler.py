@@ -28,7 +28,7 @@ import numpy as np
 
 from .._core.validate import check_probability
 from ..lattice import SegmentationError, check_vocab, no_segmentation_reason
-from ..samplers.interface import TokenSampler, as_words, check_request
+from ..samplers.base import TokenSampler, as_words, check_request
 from ..vocab import Vocabulary
 from .model import BPEModel
 

@@ -3,13 +3,15 @@
 A fresh process that calls a numba kernel first pays for numba itself: importing it,
 starting its CPU target and loading the cached kernel take about half a second on two cores,
 thousands of times more than sampling one word. So while numba is not loaded in the process,
-:class:`workbench.Grampa` runs a small request here: ``tokenize`` / ``sample`` by
-:func:`sample_lengths` (Algorithms 1 and 2 fused per word, exactly as
-:func:`.fused._short_word` runs them) and ``sample_lengths`` / ``sample_many`` by
-:func:`sample_many` (the log-space counts and probability table of :mod:`.logspace` walked
-as :func:`.many.many_chunk` walks them). Same float operations in the same order, the
-soft-ℓ_min rule of :mod:`workbench.lattice.rules` and the same SplitMix64 streams
-(:mod:`workbench._core.seeds`): the samples are the kernels', bit for bit.
+:class:`workbench.Grampa` runs a small request here. Each function is named after the
+``Grampa`` method it serves: :func:`tokenize` serves ``Grampa.tokenize`` (and ``sample``):
+Algorithms 1 and 2 fused per word, exactly as :func:`.fused._short_word` runs them;
+:func:`sample_lengths` serves ``Grampa.sample_lengths`` (and ``sample_many``): the log-space
+counts and probability table of :mod:`.logspace` (:func:`probability_rows`) walked as
+:func:`.many.many_chunk` walks them. Both return token lengths, not tokens. Same float
+operations in the same order, the soft-ℓ_min rule of :mod:`workbench.lattice.rules` and the
+same SplitMix64 streams (:mod:`workbench._core.seeds`): the samples are the kernels', bit for
+bit.
 ``tests/grampa/test_interpreted.py`` compares both routes with the kernels on generated
 vocabularies, words, temperatures, ℓ_min and directions, through every branch (tabulated
 powers, rescaled weights, α < 0, τ = ±∞).
@@ -23,7 +25,7 @@ Example
 -------
 >>> from workbench import Vocabulary
 >>> v = Vocabulary(["a", "b", "ab"])
->>> sample_lengths(["ab", "b"], v, alpha=1.0, ell_min=1, mirror=True, seed=7)
+>>> tokenize(["ab", "b"], v, alpha=1.0, ell_min=1, mirror=True, seed=7)
 ([[1, 1], [1]], -1)
 """
 
@@ -54,7 +56,7 @@ def applies(words: Sequence[object], vocab: Vocabulary, steps: int = 0) -> bool:
     """Should a request for these words run here? (numba not loaded, small, finite).
 
     ``steps`` counts further work in the same units: the ``count · n`` steps of
-    :func:`sample_many`'s walks. Decided without touching the words when numba is loaded
+    :func:`sample_lengths`' walks. Decided without touching the words when numba is loaded
     (the usual case); elements that are not strings count as empty (the caller's checks
     reject them).
 
@@ -70,10 +72,10 @@ def applies(words: Sequence[object], vocab: Vocabulary, steps: int = 0) -> bool:
     return sum(n * min(n, depth) for n in lengths) + steps <= MAX_WORK
 
 
-def sample_lengths(words: Sequence[str], vocab: Vocabulary, alpha: float, ell_min: int,
-                   mirror: bool, seed: int, powers: Sequence[float] = ()
-                   ) -> tuple[list[list[int]], int]:
-    """One sample per word as token lengths in word order, as the fused kernel draws it.
+def tokenize(words: Sequence[str], vocab: Vocabulary, alpha: float, ell_min: int,
+             mirror: bool, seed: int, powers: Sequence[float] = ()
+             ) -> tuple[list[list[int]], int]:
+    """Serves ``Grampa.tokenize``: one sample per word as token lengths, as the fused kernel.
 
     Word ``w`` draws from stream ``w`` of base seed ``seed``. ``powers`` is
     :func:`.params.power_table` of ``alpha`` as a list of floats. Returns ``(lengths, bad)``:
@@ -98,9 +100,9 @@ def sample_lengths(words: Sequence[str], vocab: Vocabulary, alpha: float, ell_mi
     return out, bad
 
 
-def sample_many(rows: list[list[tuple[int, float]]], count: int, mirror: bool, seed: int
-                ) -> list[list[int]]:
-    """``count`` samples of one word as :func:`.many.many_chunk` draws them from its table.
+def sample_lengths(rows: list[list[tuple[int, float]]], count: int, mirror: bool, seed: int
+                   ) -> list[list[int]]:
+    """Serves ``Grampa.sample_lengths``: ``count`` samples of one word, as ``many_chunk``.
 
     The walks of :meth:`workbench.Grampa.sample_lengths` over the word's
     :func:`probability_rows`, sample ``s`` on stream ``s`` of base seed ``seed``. Token
@@ -108,7 +110,7 @@ def sample_many(rows: list[list[tuple[int, float]]], count: int, mirror: bool, s
     segmentation, as the kernels' route does.)
 
     >>> rows = probability_rows("ab", Vocabulary(["a", "b", "ab"]), 1.0, 1, True)
-    >>> sample_many(rows, 3, True, 5)
+    >>> sample_lengths(rows, 3, True, 5)
     [[2], [1, 1], [2]]
     """
     n = len(rows) - 1

@@ -32,7 +32,7 @@ from .._core.seeds import base_seed
 from .._core.validate import check_probability
 from ..lattice import SegmentationError, check_vocab
 from ..vocab import Vocabulary
-from .interface import TokenSampler, as_words
+from .base import TokenSampler, as_words
 
 
 class MaxMatchSampler(TokenSampler):

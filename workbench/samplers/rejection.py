@@ -54,7 +54,7 @@ from ..theory.grampa.rejection import (
 )
 from ..vocab import Vocabulary
 from . import kernels
-from .interface import MAX_SAMPLES, TokenSampler, as_words, check_request
+from .base import MAX_SAMPLES, TokenSampler, as_words, check_request
 
 #: Default trials allowed per sample (and largest expected number accepted).
 DEFAULT_MAX_TRIALS = 1_000_000

@@ -36,7 +36,7 @@ from .._core.seeds import base_seed
 from .._core.validate import check_int, check_real, check_work
 from ..lattice import SegmentationError, check_vocab, check_word
 from ..vocab import Vocabulary
-from .interface import TokenSampler, as_words
+from .base import TokenSampler, as_words
 
 #: Largest ``k`` accepted (SentencePiece's own limit is far higher; lists are cached).
 MAX_NBEST = 1024
