@@ -3,6 +3,7 @@
 
 * :mod:`.common` — colours, the one :func:`~.common.tau_label`, the lattice labels,
   :func:`~.common.figure_data`, the demo word;
+* :mod:`.lint` — the figure linter (:func:`~.lint.readability_problems`) the tests call;
 * :mod:`.start_here` — notebook 00 (reading order, recorded run times, the three α's);
 * :mod:`.lattice` — notebook 01 (Figure 1: lattice summary and drawing);
 * :mod:`.lattice_plotly` — the lattice as a plotly figure, hover on arcs and nodes;
