@@ -1,5 +1,7 @@
-"""Figures behind the notebooks: one module per notebook, each with ``plot_*`` functions
-(data in, figure out) and, for the notebooks, re-exports of the functions computing that data.
+"""Figures behind the notebooks: one module per notebook, each with ``plot_*`` functions.
+
+Each ``plot_*`` takes data and returns a figure; for the notebooks, each module re-exports
+the functions computing that data.
 
 * :mod:`.common` — colours, the one :func:`~.common.tau_label`, the lattice labels,
   :func:`~.common.figure_data`, the demo word;

@@ -1,5 +1,7 @@
-"""Notebook 02's panel: everything it shows for one word (:func:`skew_summary`) and the
-widget that binds it to controls (:func:`skew_widget`).
+"""Notebook 02's panel: skew_summary (pure) and skew_widget (the plotly views and controls).
+
+Everything it shows for one word (:func:`skew_summary`) and the widget that binds it to
+controls (:func:`skew_widget`).
 
 :func:`skew_summary` is a pure function of its arguments (samples use an explicit seed): it
 calls :func:`workbench.figures.skew.skew_panel`, :func:`workbench.grampa.arc_probabilities`,

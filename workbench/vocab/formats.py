@@ -1,7 +1,9 @@
-"""Vocabulary file formats: plain token lists, JSON (ours, a saved GreedTok model, GPT-2's
-``encoder.json``, HF ``tokenizer.json``), SentencePiece ``.model`` files (read by a small
-protobuf reader, so ``sentencepiece`` is not needed), SentencePiece ``.vocab`` lists
-(``piece<TAB>score``) and tiktoken rank files (``base64 rank``).
+"""Vocabulary file formats: token lists, JSON, SentencePiece ``.model`` / ``.vocab``, tiktoken.
+
+Plain token lists, JSON (ours, a saved GreedTok model, GPT-2's ``encoder.json``, HF
+``tokenizer.json``), SentencePiece ``.model`` files (read by a small protobuf reader, so
+``sentencepiece`` is not needed), SentencePiece ``.vocab`` lists (``piece<TAB>score``) and
+tiktoken rank files (``base64 rank``).
 
 Every reader returns the keyword arguments of :class:`.vocabulary.Vocabulary` (tokens, ids,
 alphabet, name, scores) or raises :class:`VocabularyFormatError` naming the file and the
