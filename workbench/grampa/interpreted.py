@@ -153,10 +153,21 @@ def probability_rows(word: str, vocab: Vocabulary, alpha: float, ell_min: int, m
     sizes = vocab.token_lengths
     check_work(n * (min(n, len(sizes)) + 1), f"the plain-Python graph of a {n:,}-character "
                "word", rate=RATE)
+    into = _kept_arcs(word, has, sizes, ell_min, mirror)
+    logc = _log_counts(into)
+    if logc[n] == -math.inf:
+        return None
+    return _arc_rows(into, logc, alpha)
+
+
+def _kept_arcs(word, has, sizes, ell_min, mirror) -> list[list[int] | None]:
+    """Lengths of the kept arcs into each node, ascending (``.lattice.kernels.select_arcs``);
+    None at a node no kept arc reaches."""
+    n = len(word)
     into: list[list[int]] = [[] for _ in range(n + 1)]  # kept arc lengths, by length
     reach = [False] * (n + 1)
     reach[0] = True
-    for i in range(n):  # .lattice.kernels.select_arcs
+    for i in range(n):
         if not reach[i]:
             continue
         for length in sizes:
@@ -169,9 +180,14 @@ def probability_rows(word: str, vocab: Vocabulary, alpha: float, ell_min: int, m
                 reach[j] = True
     for arcs in into:
         arcs.sort()
-    logc = [0.0] * (n + 1)
-    for j in range(1, n + 1):  # .logspace.count_paths
-        if not reach[j]:
+    return [arcs if reached else None for arcs, reached in zip(into, reach)]
+
+
+def _log_counts(into: list[list[int] | None]) -> list[float]:
+    """Algorithm 1 in natural-log path counts (``.logspace.count_paths``)."""
+    logc = [0.0] * len(into)
+    for j in range(1, len(into)):
+        if into[j] is None:
             logc[j] = -math.inf
             continue
         top = -math.inf
@@ -182,10 +198,15 @@ def probability_rows(word: str, vocab: Vocabulary, alpha: float, ell_min: int, m
         for length in into[j]:
             total += math.exp(logc[j - length] - top)
         logc[j] = top + math.log(total)
-    if logc[n] == -math.inf:
-        return None
-    rows: list[list[tuple[int, float]]] = [[] for _ in range(n + 1)]
-    for j in range(1, n + 1):  # .logspace.arc_weights and probability_table
+    return logc
+
+
+def _arc_rows(into: list[list[int] | None], logc: list[float], alpha: float
+              ) -> list[list[tuple[int, float]]]:
+    """Each node's ``(length, probability)`` arcs (``.logspace.arc_weights`` and
+    ``probability_table``)."""
+    rows: list[list[tuple[int, float]]] = [[] for _ in range(len(into))]
+    for j in range(1, len(into)):
         if logc[j] == -math.inf:
             continue
         arcs = into[j]
@@ -210,6 +231,39 @@ def probability_rows(word: str, vocab: Vocabulary, alpha: float, ell_min: int, m
 
 def _one_word(word, has, sizes, alpha, ell_min, mirror, powers, state):
     """:func:`.fused._short_word` for one word (construction coordinates, see there)."""
+    graph = _forward(word, has, sizes, alpha, ell_min, mirror, powers)
+    if graph is None:
+        return None
+    counts, wsum, arc_len, arc_cum, tabulated = graph
+    out = []
+    j = len(word)
+    while j > 0:
+        lens = arc_len[j]
+        m = len(lens)
+        u, state = next_double(state)
+        pick = m - 1
+        if m > 1:
+            if tabulated:
+                total = wsum[j]
+                threshold = total - u * total
+                cum = arc_cum[j]
+                pick = 0
+                for a in range(m - 1):
+                    pick += cum[a] < threshold
+            else:
+                pick = _rescaled_pick(counts, lens, j, alpha, u)
+        length = lens[pick]
+        out.append(length)
+        j -= length
+    if not mirror:  # r2l walks back from the word's end
+        out.reverse()
+    return out
+
+
+def _forward(word, has, sizes, alpha, ell_min, mirror, powers):
+    """Algorithm 1 of the fused kernel: float path counts, each arc's cumulative weight;
+    None if the word has no segmentation. ``tabulated`` is False once a count passed the
+    power table (the walk then rescales its weights)."""
     n = len(word)
     counts = [0.0] * (n + 1)
     wsum = [0.0] * (n + 1)
@@ -244,45 +298,32 @@ def _one_word(word, has, sizes, alpha, ell_min, mirror, powers, state):
                 arc_cum[j].append(wsum[j])
     if counts[n] == 0.0:
         return None
-    out = []
-    j = n
-    while j > 0:
-        lens = arc_len[j]
-        m = len(lens)
-        u, state = next_double(state)
-        pick = m - 1
-        if m > 1:
-            if tabulated:
-                total = wsum[j]
-                threshold = total - u * total
-                cum = arc_cum[j]
-                pick = 0
-                for a in range(m - 1):
-                    pick += cum[a] < threshold
-            else:
-                ref = counts[j - lens[0]]
-                for a in range(1, m):
-                    v = counts[j - lens[a]]
-                    if (alpha > 0.0 and v > ref) or (alpha < 0.0 and v < ref):
-                        ref = v
-                row = []
-                total = 0.0
-                for a in range(m):
-                    weight = (counts[j - lens[a]] / ref) ** alpha
-                    row.append(weight)
-                    total += weight
-                target = u * total
-                acc = 0.0
-                for a in range(m - 1, -1, -1):
-                    if row[a] > 0.0:
-                        acc += row[a]
-                        pick = a
-                        if acc > target:
-                            break
-        length = lens[pick]
-        out.append(length)
-        j -= length
-    if not mirror:  # r2l walks back from the word's end
-        out.reverse()
-    return out
+    return counts, wsum, arc_len, arc_cum, tabulated
+
+
+def _rescaled_pick(counts, lens, j, alpha, u):
+    """The arc into ``j`` picked by ``u`` from weights ``(c_i / ref) ** alpha`` (counts past
+    the power table), scanned from the last arc as the kernel does."""
+    m = len(lens)
+    ref = counts[j - lens[0]]
+    for a in range(1, m):
+        v = counts[j - lens[a]]
+        if (alpha > 0.0 and v > ref) or (alpha < 0.0 and v < ref):
+            ref = v
+    row = []
+    total = 0.0
+    for a in range(m):
+        weight = (counts[j - lens[a]] / ref) ** alpha
+        row.append(weight)
+        total += weight
+    target = u * total
+    acc = 0.0
+    pick = m - 1
+    for a in range(m - 1, -1, -1):
+        if row[a] > 0.0:
+            acc += row[a]
+            pick = a
+            if acc > target:
+                break
+    return pick
 
