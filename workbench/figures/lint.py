@@ -171,61 +171,76 @@ def _nonzero(artist: Any) -> bool:
 def _visible(artist: Any, box: Bbox) -> bool:
     """Whether ``artist`` draws at least ``_MIN_PX`` inside ``box`` (display pixels)."""
     if isinstance(artist, StepPatch):  # the non-zero steps, not the whole outline
-        data = artist.get_data()
-        values = np.nan_to_num(np.asarray(data.values, float))
-        edges = np.asarray(data.edges, float)
-        baseline = data.baseline if data.baseline is not None else 0.0
-        vertical = artist.orientation == "vertical"
-        keep = values != (0.0 if data.baseline is None else np.asarray(baseline, float))
-        if not artist.get_fill() and data.baseline is None:
-            keep = np.isfinite(values)
-        width = 0.0
-        transform = artist.get_transform()
-        for lo, hi, v in zip(edges[:-1][keep], edges[1:][keep], values[keep]):
-            base = float(np.max(baseline)) if np.ndim(baseline) else float(baseline)
-            if not np.isfinite(base):
-                base = v
-            corners = [(lo, base), (hi, v)] if vertical else [(base, lo), (v, hi)]
-            (x0, y0), (x1, y1) = transform.transform(corners)
-            part = Bbox.from_extents(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
-            if not artist.get_fill():  # a line: its length counts, it has no thickness
-                part = Bbox.from_extents(part.x0, part.y0 - 1, part.x1, part.y1 + 1)
-            cut = Bbox.intersection(part, box)
-            if cut is not None and (cut.height if vertical else cut.width) >= 1:
-                width += cut.width if vertical else cut.height
-        return width >= _MIN_PX
+        return _step_visible(artist, box)
     if isinstance(artist, Patch):
         if not _nonzero(artist):
             return False
         cut = Bbox.intersection(artist.get_window_extent(), box)
         return cut is not None and cut.width >= _MIN_PX and cut.height >= _MIN_PX
     if isinstance(artist, Line2D):
-        path = artist.get_transform().transform_path(artist.get_path())
-        finite = path.vertices[np.all(np.isfinite(path.vertices), axis=1)]
-        if finite.size == 0:
-            return False
-        if artist.get_marker() not in (None, "", "None", " ", "none"):
-            inside = ((finite[:, 0] >= box.x0) & (finite[:, 0] <= box.x1)
-                      & (finite[:, 1] >= box.y0) & (finite[:, 1] <= box.y1))
-            if inside.any():
-                return True
-        return len(finite) > 1 and MplPath(finite).intersects_bbox(box, filled=False)
+        return _line_visible(artist, box)
     if isinstance(artist, Collection):
-        offsets = np.asarray(artist.get_offsets(), float)
-        if len(artist.get_paths()) and (offsets.size == 0 or (
-                offsets.shape[0] == 1 and not isinstance(artist, PathCollection))):
-            for path in artist.get_paths():
-                disp = artist.get_transform().transform_path(path)
-                if len(disp.vertices) and disp.intersects_bbox(box, filled=True):
-                    return True
-            return False
-        if offsets.size == 0:
-            return False
-        pts = artist.get_offset_transform().transform(offsets)
-        inside = ((pts[:, 0] >= box.x0) & (pts[:, 0] <= box.x1)
-                  & (pts[:, 1] >= box.y0) & (pts[:, 1] <= box.y1))
-        return bool(inside.any())
+        return _collection_visible(artist, box)
     return True  # images and anything else drawn: trusted
+
+
+def _step_visible(artist: StepPatch, box: Bbox) -> bool:
+    """A step histogram's non-zero steps span at least ``_MIN_PX`` inside ``box``."""
+    data = artist.get_data()
+    values = np.nan_to_num(np.asarray(data.values, float))
+    edges = np.asarray(data.edges, float)
+    baseline = data.baseline if data.baseline is not None else 0.0
+    vertical = artist.orientation == "vertical"
+    keep = values != (0.0 if data.baseline is None else np.asarray(baseline, float))
+    if not artist.get_fill() and data.baseline is None:
+        keep = np.isfinite(values)
+    width = 0.0
+    transform = artist.get_transform()
+    for lo, hi, v in zip(edges[:-1][keep], edges[1:][keep], values[keep]):
+        base = float(np.max(baseline)) if np.ndim(baseline) else float(baseline)
+        if not np.isfinite(base):
+            base = v
+        corners = [(lo, base), (hi, v)] if vertical else [(base, lo), (v, hi)]
+        (x0, y0), (x1, y1) = transform.transform(corners)
+        part = Bbox.from_extents(min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+        if not artist.get_fill():  # a line: its length counts, it has no thickness
+            part = Bbox.from_extents(part.x0, part.y0 - 1, part.x1, part.y1 + 1)
+        cut = Bbox.intersection(part, box)
+        if cut is not None and (cut.height if vertical else cut.width) >= 1:
+            width += cut.width if vertical else cut.height
+    return width >= _MIN_PX
+
+
+def _line_visible(artist: Line2D, box: Bbox) -> bool:
+    """A line crosses ``box``, or one of its markers lies inside it."""
+    path = artist.get_transform().transform_path(artist.get_path())
+    finite = path.vertices[np.all(np.isfinite(path.vertices), axis=1)]
+    if finite.size == 0:
+        return False
+    if artist.get_marker() not in (None, "", "None", " ", "none"):
+        inside = ((finite[:, 0] >= box.x0) & (finite[:, 0] <= box.x1)
+                  & (finite[:, 1] >= box.y0) & (finite[:, 1] <= box.y1))
+        if inside.any():
+            return True
+    return len(finite) > 1 and MplPath(finite).intersects_bbox(box, filled=False)
+
+
+def _collection_visible(artist: Collection, box: Bbox) -> bool:
+    """A collection's paths (without offsets) cross ``box``, or an offset point lies in it."""
+    offsets = np.asarray(artist.get_offsets(), float)
+    if len(artist.get_paths()) and (offsets.size == 0 or (
+            offsets.shape[0] == 1 and not isinstance(artist, PathCollection))):
+        for path in artist.get_paths():
+            disp = artist.get_transform().transform_path(path)
+            if len(disp.vertices) and disp.intersects_bbox(box, filled=True):
+                return True
+        return False
+    if offsets.size == 0:
+        return False
+    pts = artist.get_offset_transform().transform(offsets)
+    inside = ((pts[:, 0] >= box.x0) & (pts[:, 0] <= box.x1)
+              & (pts[:, 1] >= box.y0) & (pts[:, 1] <= box.y1))
+    return bool(inside.any())
 
 
 def _overlaps(boxes: list[tuple[str, Bbox]], slack: float = 0.5) -> list[tuple[str, str]]:
@@ -271,40 +286,55 @@ def _mpl_problems(fig: FigureBase) -> list[str]:
                     texts.append((t.get_text(), box))
         if not ax.axison:
             continue
-        box = _pixel_box(ax)
         series = _series(ax)
-        shown = [any(_visible(a, box) for a in parts) for _, parts in series]
-        twin = not series and any(
-            other is not ax and np.allclose(other.get_position().bounds,
-                                            ax.get_position().bounds)
-            for other in fig.axes)
-        if twin:
-            pass
-        elif not any(shown):
-            problems.append(f"{name}: no visible data inside its limits")
-        else:
-            for (owner, parts), seen in zip(series, shown):
-                if not seen and any(_nonzero(a) for a in parts):
-                    what = _label(owner) or parts[0].get_gid() or type(owner).__name__
-                    problems.append(f"{name}: series {what!r} draws nothing visible "
-                                    f"(all of it outside the limits or under an axis)")
+        problems += _series_problems(fig, ax, name, series)
         if len(series) >= 2:
-            legend_texts = {t.get_text() for leg in [ax.get_legend(), *fig.legends]
-                            if leg is not None for t in leg.get_texts()}
-            written = {t.get_text().strip() for t in ax.texts}
-            for owner, _ in series:
-                label = _label(owner)
-                if not label:
-                    problems.append(f"{name}: {len(series)} series but no legend entry for "
-                                    f"an unlabelled {type(owner).__name__}")
-                elif label not in legend_texts and label not in written:
-                    problems.append(f"{name}: series {label!r} is not in a legend")
+            problems += _legend_problems(fig, ax, name, series)
         for axis_name, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
             for a, b in _overlaps(_tick_boxes(axis)):
                 problems.append(f"{name}: {axis_name} tick labels {a!r} and {b!r} overlap")
         problems.extend(_bars_off_zero(ax, name))
     for a, b in _overlaps(texts):
         problems.append(f"texts {a!r} and {b!r} overlap")
+    return problems
+
+
+def _series_problems(fig: FigureBase, ax: Axes, name: str,
+                     series: list[tuple[Any, list[Any]]]) -> list[str]:
+    """An axis with no visible data (a twin axis without series aside), or a series of
+    non-zero values that draws nothing visible."""
+    box = _pixel_box(ax)
+    shown = [any(_visible(a, box) for a in parts) for _, parts in series]
+    twin = not series and any(
+        other is not ax and np.allclose(other.get_position().bounds, ax.get_position().bounds)
+        for other in fig.axes)
+    if twin:
+        return []
+    if not any(shown):
+        return [f"{name}: no visible data inside its limits"]
+    problems = []
+    for (owner, parts), seen in zip(series, shown):
+        if not seen and any(_nonzero(a) for a in parts):
+            what = _label(owner) or parts[0].get_gid() or type(owner).__name__
+            problems.append(f"{name}: series {what!r} draws nothing visible "
+                            f"(all of it outside the limits or under an axis)")
+    return problems
+
+
+def _legend_problems(fig: FigureBase, ax: Axes, name: str,
+                     series: list[tuple[Any, list[Any]]]) -> list[str]:
+    """Series without a label, or whose label is neither in a legend nor written."""
+    legend_texts = {t.get_text() for leg in [ax.get_legend(), *fig.legends]
+                    if leg is not None for t in leg.get_texts()}
+    written = {t.get_text().strip() for t in ax.texts}
+    problems = []
+    for owner, _ in series:
+        label = _label(owner)
+        if not label:
+            problems.append(f"{name}: {len(series)} series but no legend entry for "
+                            f"an unlabelled {type(owner).__name__}")
+        elif label not in legend_texts and label not in written:
+            problems.append(f"{name}: series {label!r} is not in a legend")
     return problems
 
 
