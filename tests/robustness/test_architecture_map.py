@@ -12,6 +12,7 @@
       python tests/robustness/test_architecture_map.py --write
 
 * **Every module docstring starts with a one-line summary** (PEP 257): the line the map shows.
+* **No module of ``figures/`` or ``experiments/`` is over 500 lines** (one concept per module).
 
 This test reads files and writes none (``--write`` is for a contributor, never run by pytest).
 """
@@ -188,6 +189,18 @@ def test_the_generator_places_a_new_module_and_drops_a_gone_one():
     fixed = render_file_map("\n".join(stale) + "\n")
     assert fixed == render_file_map(readme)
     assert "gone.py" not in fixed and "stale words" not in fixed
+
+
+#: Folders whose modules stay under :data:`MAX_LINES` (issue 26: one concept per module).
+SHORT_FOLDERS = ("figures", "experiments")
+MAX_LINES = 500
+
+
+def test_no_module_in_figures_or_experiments_is_over_500_lines():
+    long = {str(path.relative_to(ROOT)): n for folder in SHORT_FOLDERS
+            for path in sorted((PACKAGE / folder).rglob("*.py"))
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert not long, f"over {MAX_LINES} lines (split by concept): {long}"
 
 
 def test_summaries_unwrap_rest_markup():
