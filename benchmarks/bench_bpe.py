@@ -123,25 +123,7 @@ def _run(spec: dict, data) -> dict:
         model = train_bpe(table, vocab, batch=trainer == "ours-batched", progress=False)
         return {**out, "merges": len(model.merges), "batches": len(model.batches)}
     if trainer == "hf":
-        from tokenizers import Regex, Tokenizer, models, pre_tokenizers, trainers
-
-        tok = Tokenizer(models.BPE())
-        trainer_ = trainers.BpeTrainer(vocab_size=vocab, show_progress=False,
-                                       initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
-        if kind == "text":
-            tok.pre_tokenizer = pre_tokenizers.Sequence([
-                pre_tokenizers.Split(Regex(GPT4), "isolated"),
-                pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
-            tok.train_from_iterator(_text_pieces(spec["path"]), trainer_)
-        else:
-            from workbench.bpe.bytelevel import BYTE_TO_CHAR
-
-            spell = {b: c for b, c in enumerate(BYTE_TO_CHAR)}
-            tok.pre_tokenizer = pre_tokenizers.Split("\0", "removed")
-            feed = ("\0".join([c.encode().decode("latin-1").translate(spell)] * n)
-                    for c, n in data.items())
-            tok.train_from_iterator(feed, trainer_, length=len(data))
-        return {"merges": tok.get_vocab_size() - 256}
+        return _run_hf(spec, data)
     if trainer == "rustbpe":
         import rustbpe
 
@@ -156,22 +138,7 @@ def _run(spec: dict, data) -> dict:
         vocab_out = bpeasy.train_bpe(feed, GPT4, 128, vocab)
         return {"merges": len(vocab_out) - 256}
     if trainer == "sentencepiece":
-        import sentencepiece as spm
-
-        prefix = os.path.join(spec["tmp"], f"spm_{os.getpid()}")
-        opts = dict(model_type="bpe", vocab_size=vocab, byte_fallback=True,
-                    character_coverage=1.0, normalization_rule_name="identity",
-                    add_dummy_prefix=False, remove_extra_whitespaces=False, num_threads=2,
-                    max_sentence_length=1 << 16, minloglevel=2, model_prefix=prefix)
-        if kind == "text":
-            spm.SentencePieceTrainer.train(input=spec["path"], **opts)
-        else:
-            spm.SentencePieceTrainer.train(input=spec["spm_tsv"], input_format="tsv", **opts)
-        sp = spm.SentencePieceProcessor(model_file=prefix + ".model")
-        merges = sum(1 for i in range(sp.get_piece_size())
-                     if not (sp.is_byte(i) or sp.is_control(i) or sp.is_unknown(i))
-                     and len(sp.id_to_piece(i)) > 1)
-        return {"merges": merges}
+        return _run_sentencepiece(spec)
     if trainer == "batchbpe":
         sys.path.insert(0, spec["batchbpe"])
         from batchbpe import BatchTokenizer
@@ -181,6 +148,51 @@ def _run(spec: dict, data) -> dict:
             tok.train(spec["path"] if kind == "text" else data, vocab)
         return {"merges": len(tok.merges)}
     raise ValueError(trainer)
+
+
+def _run_hf(spec: dict, data) -> dict:
+    """HF tokenizers' BpeTrainer on the text (GPT-4 split) or the table (count copies)."""
+    kind, vocab = spec["kind"], spec["vocab"]
+    from tokenizers import Regex, Tokenizer, models, pre_tokenizers, trainers
+
+    tok = Tokenizer(models.BPE())
+    trainer_ = trainers.BpeTrainer(vocab_size=vocab, show_progress=False,
+                                   initial_alphabet=pre_tokenizers.ByteLevel.alphabet())
+    if kind == "text":
+        tok.pre_tokenizer = pre_tokenizers.Sequence([
+            pre_tokenizers.Split(Regex(GPT4), "isolated"),
+            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
+        tok.train_from_iterator(_text_pieces(spec["path"]), trainer_)
+    else:
+        from workbench.bpe.bytelevel import BYTE_TO_CHAR
+
+        spell = {b: c for b, c in enumerate(BYTE_TO_CHAR)}
+        tok.pre_tokenizer = pre_tokenizers.Split("\0", "removed")
+        feed = ("\0".join([c.encode().decode("latin-1").translate(spell)] * n)
+                for c, n in data.items())
+        tok.train_from_iterator(feed, trainer_, length=len(data))
+    return {"merges": tok.get_vocab_size() - 256}
+
+
+def _run_sentencepiece(spec: dict) -> dict:
+    """SentencePiece BPE on the text or the table's TSV; merges = multi-character pieces."""
+    kind, vocab = spec["kind"], spec["vocab"]
+    import sentencepiece as spm
+
+    prefix = os.path.join(spec["tmp"], f"spm_{os.getpid()}")
+    opts = dict(model_type="bpe", vocab_size=vocab, byte_fallback=True,
+                character_coverage=1.0, normalization_rule_name="identity",
+                add_dummy_prefix=False, remove_extra_whitespaces=False, num_threads=2,
+                max_sentence_length=1 << 16, minloglevel=2, model_prefix=prefix)
+    if kind == "text":
+        spm.SentencePieceTrainer.train(input=spec["path"], **opts)
+    else:
+        spm.SentencePieceTrainer.train(input=spec["spm_tsv"], input_format="tsv", **opts)
+    sp = spm.SentencePieceProcessor(model_file=prefix + ".model")
+    merges = sum(1 for i in range(sp.get_piece_size())
+                 if not (sp.is_byte(i) or sp.is_control(i) or sp.is_unknown(i))
+                 and len(sp.id_to_piece(i)) > 1)
+    return {"merges": merges}
 
 
 def worker(spec: dict) -> dict:
@@ -281,6 +293,47 @@ def _fmt(x: float | None, digits: int = 2) -> str:
     return "–" if x is None else f"{x:,.{digits}f}"
 
 
+def _label(trainer: str, case: dict, runs: list[dict]) -> str:
+    """A trainer's row label, with how it was fed and, for ours, the counting time."""
+    label = LABELS[trainer]
+    if trainer in ("rustbpe", "bpeasy") and case["kind"] == "table":
+        label += " (fed each chunk `count` times)"
+    if trainer == "hf" and case["kind"] == "table":
+        label += " (fed `count` copies per chunk)"
+    if trainer == "sentencepiece" and case["kind"] == "table":
+        label += f" (TSV, {case['spm_dropped']:.1%} occurrences dropped)"
+    if trainer.startswith("ours") and "count_seconds" in runs[0]:
+        count_s = statistics.median(r["count_seconds"] for r in runs)
+        label += f" (counting {count_s:.2f} s)"
+    return label
+
+
+def _verdicts(case: dict, key: tuple, med: dict, ours_s: float, reported: float | None,
+              quick: bool) -> list[str]:
+    """The Must / Aim lines of one case (ratio = peer time / our time)."""
+    verdicts = []
+    if case["kind"] == "table" and not quick:
+        if reported:
+            measured = (f"; measured here {med['batchbpe']:.1f} s = "
+                        f"{med['batchbpe'] / ours_s:.1f}×" if "batchbpe" in med else "")
+            verdicts.append(f"- {key[0]} {key[1]:,}: ours {ours_s:.2f} s is "
+                            f"{reported / ours_s:.1f}× BatchBPE's reported {reported} s"
+                            f"{measured} → Must ≥ 20×: "
+                            f"{'met' if reported / ours_s >= 20 else 'NOT met'}")
+        if "hf" in med:
+            verdicts.append(f"- {key[0]} {key[1]:,}: {med['hf'] / ours_s:.1f}× HF → Must "
+                            f"> 1×: {'met' if med['hf'] > ours_s else 'NOT met'}")
+        if "sentencepiece" in med:
+            r = med["sentencepiece"] / ours_s
+            verdicts.append(f"- {key[0]} {key[1]:,}: {r:.2f}× SentencePiece → Aim ≥ 1×: "
+                            f"{'met' if r >= 1 else 'not met'}")
+    elif case["kind"] == "text" and "rustbpe" in med:
+        r = med["rustbpe"] / ours_s
+        verdicts.append(f"- text {key[1]:,}: {r:.2f}× rustbpe end to end → Aim ≥ 1×: "
+                        f"{'met' if r >= 1 else 'not met'}")
+    return verdicts
+
+
 def _report(cases: list[dict], results: dict, skipped: dict, args) -> None:
     print(f"\nMachine: {platform.machine()}, {os.cpu_count()} cores, Python "
           f"{platform.python_version()}; load average at the end "
@@ -312,16 +365,7 @@ def _report(cases: list[dict], results: dict, skipped: dict, args) -> None:
             batches = runs[0].get("batches")
             rss = statistics.median(r["maxrss_mb"] for r in runs) if "maxrss_mb" in runs[0] \
                 else None
-            label = LABELS[trainer]
-            if trainer in ("rustbpe", "bpeasy") and case["kind"] == "table":
-                label += " (fed each chunk `count` times)"
-            if trainer == "hf" and case["kind"] == "table":
-                label += " (fed `count` copies per chunk)"
-            if trainer == "sentencepiece" and case["kind"] == "table":
-                label += f" (TSV, {case['spm_dropped']:.1%} occurrences dropped)"
-            if trainer.startswith("ours") and "count_seconds" in runs[0]:
-                count_s = statistics.median(r["count_seconds"] for r in runs)
-                label += f" (counting {count_s:.2f} s)"
+            label = _label(trainer, case, runs)
             ratio = None if ours_s is None or trainer == "ours-batched" else secs / ours_s
             print(f"| {label} | {_fmt(secs)} | {merges:,} | "
                   f"{'–' if batches is None else f'{batches:,}'} | {_fmt(merges / secs, 0)} | "
@@ -333,25 +377,7 @@ def _report(cases: list[dict], results: dict, skipped: dict, args) -> None:
         print()
         if ours_s is None:
             continue
-        if case["kind"] == "table" and not args.quick:
-            if reported:
-                measured = (f"; measured here {med['batchbpe']:.1f} s = "
-                            f"{med['batchbpe'] / ours_s:.1f}×" if "batchbpe" in med else "")
-                verdicts.append(f"- {key[0]} {key[1]:,}: ours {ours_s:.2f} s is "
-                                f"{reported / ours_s:.1f}× BatchBPE's reported {reported} s"
-                                f"{measured} → Must ≥ 20×: "
-                                f"{'met' if reported / ours_s >= 20 else 'NOT met'}")
-            if "hf" in med:
-                verdicts.append(f"- {key[0]} {key[1]:,}: {med['hf'] / ours_s:.1f}× HF → Must "
-                                f"> 1×: {'met' if med['hf'] > ours_s else 'NOT met'}")
-            if "sentencepiece" in med:
-                r = med["sentencepiece"] / ours_s
-                verdicts.append(f"- {key[0]} {key[1]:,}: {r:.2f}× SentencePiece → Aim ≥ 1×: "
-                                f"{'met' if r >= 1 else 'not met'}")
-        elif case["kind"] == "text" and "rustbpe" in med:
-            r = med["rustbpe"] / ours_s
-            verdicts.append(f"- text {key[1]:,}: {r:.2f}× rustbpe end to end → Aim ≥ 1×: "
-                            f"{'met' if r >= 1 else 'not met'}")
+        verdicts += _verdicts(case, key, med, ours_s, reported, args.quick)
     if verdicts:
         print("Verdicts (ours batched; ratio = peer time / our time):\n")
         print("\n".join(verdicts))

@@ -25,6 +25,10 @@ import pkgutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from workbench.vocab import Vocabulary
 
 #: Modules not scanned for kernels: the notebooks' layer and the CLI define none.
 _SKIP = ("workbench.figures", "workbench.__main__", "workbench.warmup",
@@ -84,28 +88,25 @@ def kernel_report() -> KernelReport:
 
 def run_workload() -> None:
     """Call every public route that reaches a kernel once, on tiny inputs."""
-    from workbench import datasets, theory
-    from workbench.bpe import BPESampler, train_bpe
-    from workbench.bpe.counting import count_chunks
-    from workbench.counterexamples import DuplicationBPE, RandomDropBPE
-    from workbench.counts import read_counts, write_counts
-    from workbench.grampa import Grampa, expected_efficiency, expected_token_counts
-    from workbench.greedtok import beta_curve, train_greedtok, train_greedwmc
-    from workbench.lattice import count_segmentations
-    from workbench.pretokenise import TextTokenizer
-    from workbench.samplers import (
-        BitRejectionSampler,
-        MarkovRejectionSampler,
-        MaxMatchSampler,
-        ULMSampler,
-        UnigramRejectionSampler,
-    )
-    from workbench.samplers.rejection import bit_rejection_samples, markov_rejection_samples
-    from workbench.segmenters import longest_match, unigram_viterbi
-    from workbench.vocab import Vocabulary
+    from workbench import datasets
 
     vocab = datasets.load_vocabulary("ulm-8k")
     words = [vocab.to_alphabet(" " + w) for w in ("the", "tokenisation", "unbelievably")]
+    text = ["The quick brown fox jumps over the lazy dog, doesn't it?", "12 345 6789"]
+    _grampa_workload(vocab, words)
+    _sampler_workload(vocab, words, text)
+    _text_workload(text)
+
+
+def _grampa_workload(vocab: Vocabulary, words: list[str]) -> None:
+    """GRaMPa's routes (fused, log-space, many, parallel batches), its laws and theory's
+    LOCK kernel, the rejection samplers' length-only kernels."""
+    from workbench import theory
+    from workbench.grampa import Grampa, expected_efficiency, expected_token_counts
+    from workbench.lattice import count_segmentations
+    from workbench.samplers.rejection import bit_rejection_samples, markov_rejection_samples
+    from workbench.vocab import Vocabulary
+
     long_word = vocab.to_alphabet(" " + "abracadabra" * 8)
     for direction in ("l2r", "r2l"):
         for ell_min in (1, 2):
@@ -131,9 +132,24 @@ def run_workload() -> None:
     theory.lock_keys(ids, offsets, 8)
     markov_rejection_samples(6, 4, seed=0)
     bit_rejection_samples(6, 3, 4, seed=0)
+
+
+def _sampler_workload(vocab: Vocabulary, words: list[str], text: list[str]) -> None:
+    """The deterministic segmenters, the text pipeline and every baseline sampler."""
+    from workbench.bpe import BPESampler
+    from workbench.grampa import Grampa
+    from workbench.pretokenise import TextTokenizer
+    from workbench.samplers import (
+        BitRejectionSampler,
+        MarkovRejectionSampler,
+        MaxMatchSampler,
+        ULMSampler,
+        UnigramRejectionSampler,
+    )
+    from workbench.segmenters import longest_match, unigram_viterbi
+
     for segment in (unigram_viterbi, longest_match):
         segment(words[1], vocab)
-    text = ["The quick brown fox jumps over the lazy dog, doesn't it?", "12 345 6789"]
     TextTokenizer(Grampa(vocab, tau=2.0, seed=0), p=0.5).encode_lines(text, seed=0)
     for sampler in (BPESampler(vocab, dropout=0.1, seed=0),
                     MaxMatchSampler(vocab, dropout=0.1, seed=0),
@@ -143,6 +159,17 @@ def run_workload() -> None:
                     UnigramRejectionSampler(vocab, seed=0)):
         sampler.tokenize([words[0], vocab.to_alphabet(" cat")])
     BPESampler(vocab, dropout=0.1).law(vocab.to_alphabet(" cat"))  # the compiled law
+
+
+def _text_workload(text: list[str]) -> None:
+    """Chunk counting and count tables, BPE training and encoding, the counterexamples,
+    GreedTok."""
+    from workbench.bpe import train_bpe
+    from workbench.bpe.counting import count_chunks
+    from workbench.counterexamples import DuplicationBPE, RandomDropBPE
+    from workbench.counts import read_counts, write_counts
+    from workbench.greedtok import beta_curve, train_greedtok, train_greedwmc
+
     counts = count_chunks(texts=text * 3, processes=1, progress=False)
     with tempfile.TemporaryDirectory() as tmp:  # the numba scan of count tables
         write_counts(counts, Path(tmp) / "counts.tsv")

@@ -1,4 +1,4 @@
-"""workbench.figures.common.readability_problems: each defect found, clean figures pass."""
+"""workbench.figures.lint.readability_problems: each defect found, clean figures pass."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 import pytest
 from matplotlib.figure import Figure
 
-from workbench.figures.common import GUIDE, readability_problems
+from workbench.figures.lint import GUIDE, readability_problems
 
 
 def _ax(size=(4, 3)):

@@ -88,9 +88,9 @@ def test_large_path_counts_rescale_as_the_kernel_does(forced, tau, direction):
         assert [[len(t) for t in seg] for seg in comp] == ref
 
 
-def test_sample_lengths_reports_the_first_unsegmentable_word():
+def test_tokenize_reports_the_first_unsegmentable_word():
     vocab = Vocabulary(["a", "b"])
-    out, bad = interpreted.sample_lengths(["ab", "c", "ac"], vocab, 1.0, 1, True, 0)
+    out, bad = interpreted.tokenize(["ab", "c", "ac"], vocab, 1.0, 1, True, 0)
     assert (out, bad) == ([[1, 1], [], []], 1)
 
 
@@ -126,7 +126,7 @@ def test_the_route_is_taken_only_through_applies(monkeypatch):
         calls.append(args)
         return True
 
-    monkeypatch.setattr(interpreted, "sample_lengths", lambda *a: (_ for _ in ()).throw(
+    monkeypatch.setattr(interpreted, "tokenize", lambda *a: (_ for _ in ()).throw(
         AssertionError("interpreted route taken")))
     monkeypatch.setattr(interpreted, "applies", spy)
     with pytest.raises(AssertionError, match="interpreted route taken"):
@@ -235,10 +235,10 @@ def test_direct_calls_are_budgeted_before_any_work():
     vocab = Vocabulary(["a", "aa"])
     rows = interpreted.probability_rows("aa", vocab, 1.0, 1, True)
     with pytest.raises(BudgetError):
-        interpreted.sample_many(rows, 10**12, True, 0)
+        interpreted.sample_lengths(rows, 10**12, True, 0)
     with pytest.raises(BudgetError):
-        interpreted.sample_lengths(["a" * 10**5] * 10**4, vocab, 1.0, 1, True, 0)
+        interpreted.tokenize(["a" * 10**5] * 10**4, vocab, 1.0, 1, True, 0)
     with pytest.raises(BudgetError):
         interpreted.probability_rows("a" * 10**8, vocab, 1.0, 1, True)
-    small = interpreted.sample_many(rows, 3, True, 0)  # just inside: runs
+    small = interpreted.sample_lengths(rows, 3, True, 0)  # just inside: runs
     assert len(small) == 3 and all(sum(s) == 2 for s in small)

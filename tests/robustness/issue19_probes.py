@@ -138,23 +138,9 @@ def _finite(x) -> bool:
     return bool(np.isfinite(arr).all())
 
 
-def probes() -> list[Probe]:  # noqa: PLR0915 - one list, read top to bottom
-    import numpy as np
-
+def probes() -> list[Probe]:
+    """Every probe, by section, in reading order."""
     import workbench as wb
-    from workbench import metrics, stats
-    from workbench.bpe import BPEModel, BPESampler
-    from workbench.bpe.counting import count_chunks
-    from workbench.counts import read_counts, write_counts
-    from workbench.datasets import load_vocabulary
-    from workbench.greedtok import GreedTokModel
-    from workbench.greedtok.relaxation import beta_curve, train_greedwmc
-    from workbench.metrics.segmentation import distribution_stats, table7, table8
-    from workbench.pretokenise.corpus import tokenize_corpus, tokenize_corpus_dask
-    from workbench.theory.bpe import pairs_searched
-    from workbench.theory.grampa.lock import lock_f1_hyp2f1
-    from workbench.theory.renyi import duplicate_counts, duplication_renyi_gain
-    from workbench.vocab.alphabets import spell
 
     def small():
         return wb.Vocabulary(["a", "b", "ab"])
@@ -164,8 +150,25 @@ def probes() -> list[Probe]:  # noqa: PLR0915 - one list, read top to bottom
     counts = {"abc": 3, "abd": 2, "bcd": 1}
     out: list[Probe] = []
     add = out.append
+    _budget_probes(add, small, counts, latin1, deep)
+    _bpe_sampler_probes(add, small, counts, latin1, deep)
+    _loader_probes(add, small, counts, latin1, deep)
+    _nan_empty_division_probes(add, small, counts, latin1, deep)
+    _big_integer_probes(add, small, counts, latin1, deep)
+    _corpus_io_probes(add, small, counts, latin1, deep)
+    _more_probes(add, small, counts, latin1, deep)
+    _optional_dependency_probes(add, small, counts, latin1, deep)
+    return out
 
-    # ---- memory budgets
+
+def _budget_probes(add, small, counts, latin1, deep) -> None:
+    """Probes: memory budgets."""
+    import workbench as wb
+    from workbench import stats
+    from workbench.bpe.counting import count_chunks
+    from workbench.greedtok.relaxation import beta_curve, train_greedwmc
+    from workbench.theory.renyi import duplicate_counts
+
     add(Probe("beta_curve(k=10**9)", lambda: beta_curve(counts, 10**9, progress=False),
               names=("k",)))
     add(Probe("train_greedwmc(k=10**12)", lambda: train_greedwmc(counts, 10**12,
@@ -194,7 +197,12 @@ def probes() -> list[Probe]:  # noqa: PLR0915 - one list, read top to bottom
     add(Probe("Vocabulary.load(/dev/zero)", lambda: wb.Vocabulary.load("/dev/zero"),
               names=("/dev/zero",)))
 
-    # ---- BPESampler
+
+def _bpe_sampler_probes(add, small, counts, latin1, deep) -> None:
+    """Probes: BPESampler."""
+    from workbench.bpe import BPESampler
+    from workbench.datasets import load_vocabulary
+
     add(Probe("BPESampler(bpe-8k).tokenize(['a b'])",
               lambda: BPESampler(load_vocabulary("bpe-8k")).tokenize(["a b"]),
               check=_is_segmentation(["a b"]), names=("a b",)))
@@ -202,7 +210,13 @@ def probes() -> list[Probe]:  # noqa: PLR0915 - one list, read top to bottom
               lambda: BPESampler(load_vocabulary("bpe-8k")).tokenize(["\x00"]),
               names=("\\x00",)))
 
-    # ---- loaders
+
+def _loader_probes(add, small, counts, latin1, deep) -> None:
+    """Probes: loaders."""
+    import workbench as wb
+    from workbench.bpe import BPEModel
+    from workbench.greedtok import GreedTokModel
+
     for label, loader in (("BPEModel.load", BPEModel.load), ("GreedTokModel.load",
                                                             GreedTokModel.load),
                           ("Vocabulary.load", wb.Vocabulary.load)):
@@ -270,7 +284,17 @@ def probes() -> list[Probe]:  # noqa: PLR0915 - one list, read top to bottom
     add(Probe("Vocabulary.load(empty file)", lambda: wb.Vocabulary.load(_file("e.txt", "")),
               names=("e.txt",)))
 
-    # ---- NaN, empty, division
+
+def _nan_empty_division_probes(add, small, counts, latin1, deep) -> None:
+    """Probes: NaN, empty, division."""
+    import numpy as np
+
+    from workbench import metrics, stats
+    from workbench.metrics.segmentation import distribution_stats, table7, table8
+    from workbench.theory.grampa.lock import lock_f1_hyp2f1
+    from workbench.theory.renyi import duplication_renyi_gain
+    from workbench.vocab.alphabets import spell
+
     add(Probe("distribution_stats(C<=1)", lambda: distribution_stats([(1,), (2,), (3,)], 1),
               check=lambda d: d["C"] <= 1, names=("n_segmentations",)))
     add(Probe("table7([])", lambda: table7([]), check=_finite, names=("segmentations",)))
@@ -291,7 +315,13 @@ def probes() -> list[Probe]:  # noqa: PLR0915 - one list, read top to bottom
               lambda: metrics.shannon_entropy([1e308, 1e308]),
               check=lambda x: abs(x - 1.0) < 1e-12))
 
-    # ---- integers past int64
+
+def _big_integer_probes(add, small, counts, latin1, deep) -> None:
+    """Probes: integers past int64."""
+    import workbench as wb
+    from workbench.counts import read_counts, write_counts
+    from workbench.theory.bpe import pairs_searched
+
     add(Probe("train_bpe(cap_divisor=2**63)", lambda: wb.train_bpe(
         {"ab": 2}, 257, cap_divisor=2**63, progress=False), names=("cap_divisor",)))
     add(Probe("train_bpe(max_batch_size=2**63)", lambda: wb.train_bpe(
@@ -314,7 +344,12 @@ def probes() -> list[Probe]:  # noqa: PLR0915 - one list, read top to bottom
     add(Probe("read_counts(2**63)", lambda: read_counts(_file("big.tsv", f"a\t{2**63}\n")),
               names=("big.tsv",)))
 
-    # ---- corpus I/O
+
+def _corpus_io_probes(add, small, counts, latin1, deep) -> None:
+    """Probes: corpus I/O."""
+    from workbench.bpe.counting import count_chunks
+    from workbench.pretokenise.corpus import tokenize_corpus, tokenize_corpus_dask
+
     add(Probe("tokenize_corpus(latin1)", lambda: tokenize_corpus([latin1], _tok(),
                                                                  progress=False),
               names=("latin1.txt", "line 2")))
@@ -338,7 +373,17 @@ def probes() -> list[Probe]:  # noqa: PLR0915 - one list, read top to bottom
     add(Probe("count_chunks(out=/dev/full)", lambda: count_chunks(
         texts=["a b"], out="/dev/full", progress=False), names=("/dev/full",)))
 
-    # ---- more of the issue's classes
+
+def _more_probes(add, small, counts, latin1, deep) -> None:
+    """Probes: more of the issue's classes."""
+    import workbench as wb
+    from workbench import metrics
+    from workbench.bpe import BPEModel
+    from workbench.bpe.counting import count_chunks
+    from workbench.counts import read_counts
+    from workbench.pretokenise.corpus import tokenize_corpus
+    from workbench.theory.renyi import duplication_renyi_gain
+
     add(Probe("BPEModel.decode([97.9])", lambda: BPEModel([(b"a", b"b")]).decode([97.9]),
               names=("97.9",)))
     add(Probe("Vocabulary(surrogate).save leaves no file",
@@ -384,11 +429,14 @@ def probes() -> list[Probe]:  # noqa: PLR0915 - one list, read top to bottom
     add(Probe("percentile_frequency([1e308]*3)", lambda: metrics.percentile_frequency(
         [1e308, 1e308, 1e308], 0.0, 1.0), check=lambda x: abs(x - 1.0) < 1e-12))
 
-    # ---- optional dependencies
+
+def _optional_dependency_probes(add, small, counts, latin1, deep) -> None:
+    """Probes: optional dependencies."""
+    import workbench as wb
+
     add(Probe("ULMSampler(model_path=missing)", lambda: wb.ULMSampler(
         wb.Vocabulary(["a", "b"], scores=[-1.0, -1.0]), model_path=TMP / "missing.model"),
         names=("missing.model",)))
-    return out
 
 
 def run_probe(probe: Probe) -> tuple[str, str]:

@@ -96,7 +96,7 @@ def _unlink(i, listed, prv, nxt, head_free, tail_free, size):
 
 
 @njit(**JIT)
-def _place(child_start, child_codes, child_ids, terminal_tmp, n_codes):
+def _place(child_start, child_codes, child_ids, terminal_tmp, n_codes):  # noqa: PLR0915  (numba kernel)
     """Lay the pointer trie (CSR over temporary node ids, 0 = root) into a double array.
 
     First fit over a doubly linked list of free cells, in increasing order: a node's children

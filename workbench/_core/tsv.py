@@ -38,7 +38,7 @@ _SEPARATORS = ("\uffff", "\ufffe", "\U0010ffff", "\U0010fffe")
 
 
 @njit(**JIT)
-def _scan(data, sep, out, counts):
+def _scan(data, sep, out, counts):  # noqa: C901  (numba kernel)
     """Rows of ``data`` (bytes) into ``out`` (the chunks, unescaped, each followed by
     ``sep``) and ``counts``; returns ``(rows, bytes written)``, or ``(-1, 0)`` for anything
     outside the shape of the module docstring."""

@@ -311,7 +311,7 @@ def init_state(sym, cstart, ccnt, rank, nonoverlap):
 
 # --------------------------------------------------------------------------- one merge
 @njit(**JIT)
-def _merge(state, pid, z, rank, nonoverlap):
+def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kernel)
     """Replace every occurrence of pair ``pid`` by symbol ``z`` and update counts.
 
     Returns the (possibly grown) state; pushes the pairs that involve ``z`` on the heap.
@@ -416,7 +416,7 @@ def _with_heap(state, heap):
 
 
 @njit(**JIT)
-def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):
+def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):  # noqa: C901, PLR0915  (numba kernel)
     """Run up to ``n_steps`` batches (serial mode: merges); return the grown state.
 
     ``state`` is a :class:`TrainState`, ``cfg`` a :class:`TrainConfig`.

@@ -186,7 +186,7 @@ def _utf8(cps, a, b, buf):
 
 
 @njit(**JIT)
-def encode_units(cps, starts, model, cache):
+def encode_units(cps, starts, model, cache):  # noqa: C901, PLR0915  (numba kernel)
     """Encode unit ``u`` = ``cps[starts[u]:starts[u + 1]]`` for every ``u`` (no chunk crosses
     a unit boundary).
 

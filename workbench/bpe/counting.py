@@ -120,7 +120,7 @@ _FNV_P = np.uint64(0x100000001B3)
 
 
 @njit(**JIT)
-def _count_block(cps, table, gpt4):
+def _count_block(cps, table, gpt4):  # noqa: PLR0915  (numba kernel)
     """Distinct chunks (GPT-4 pattern if ``gpt4`` else GPT-2) of ``cps`` with counts:
     ``(starts, ends, counts)`` of their first occurrences, in order of first occurrence.
 

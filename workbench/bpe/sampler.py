@@ -40,7 +40,7 @@ from ..lattice import (
     no_segmentation_reason,
 )
 from ..laws import SegmentationLaw
-from ..samplers.interface import TokenSampler, as_words, check_request
+from ..samplers.base import TokenSampler, as_words, check_request
 from ..vocab import Vocabulary
 from . import laws
 from .bytelevel import from_bytelevel, to_bytelevel

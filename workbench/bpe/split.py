@@ -147,7 +147,7 @@ def _fold(table, cps, i, letter):
 
 
 @njit(**JIT_INLINE)
-def chunk_end(cps, i, n, table, gpt4):
+def chunk_end(cps, i, n, table, gpt4):  # noqa: C901  (numba kernel)
     """End of the chunk starting at ``i < n`` (GPT-4 pattern if ``gpt4`` else GPT-2)."""
     c = cps[i]
     t = table[c]

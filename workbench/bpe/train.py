@@ -198,23 +198,13 @@ def train_bpe(
         When no pair is left before ``vocab_size`` is reached; the model is returned with
         the merges made so far.
     """
-    check_choice(pair_counting, "pair_counting", PAIR_COUNTING)
-    if not isinstance(batch, bool):
-        raise TypeError(f"batch must be a bool, not {type(batch).__name__}")
-    check_int(cap_divisor, "cap_divisor", minimum=1)
-    check_int(max_batch_size, "max_batch_size", minimum=0)
-    check_int(stop_list_size, "stop_list_size", minimum=0)
-    check_int(freq_cutoff, "freq_cutoff", minimum=1)
-    check_int(vocab_size, "vocab_size", minimum=256 + stop_list_size,
-              maximum=2**30, why=" (ids are int32)")
+    params = _check_params(vocab_size, batch, cap_divisor, max_batch_size, pair_counting,
+                           stop_list_size, freq_cutoff)
     pattern = resolve_pattern(pattern)[0]
     table = as_counts(counts)
     _check_pair_total(table)
     stop, kept = select_chunks(table, stop_list_size, freq_cutoff)
     target = vocab_size - 256 - len(stop)
-    params = {"batch": batch, "cap_divisor": cap_divisor, "max_batch_size": max_batch_size,
-              "pair_counting": pair_counting, "stop_list_size": stop_list_size,
-              "freq_cutoff": freq_cutoff, "vocab_size": vocab_size}
     for w in stop:
         _chunk_bytes(w)
     keys = list(kept)
@@ -230,12 +220,7 @@ def train_bpe(
                  budget=MEMORY_BUDGET, hint=" (raise freq_cutoff to train on fewer chunks)")
     if target == 0:
         return BPEModel([], stop, batches=[], params=params, pattern=pattern)
-    # byte length of every chunk, vectorised: UTF-8 length of each code point, summed per chunk
-    points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-    width = 1 + (points >= 0x80).astype(np.int64) + (points >= 0x800) + (points >= 0x10000)
-    char_ends = np.cumsum(np.fromiter(map(len, keys), dtype=np.int64, count=len(keys)))
-    cstart = np.zeros(len(keys) + 1, dtype=np.int64)
-    cstart[1:] = np.cumsum(width)[char_ends - 1]
+    cstart = _chunk_starts(text, keys)
     if not keys or int(np.max(np.diff(cstart))) < 2:
         warnings.warn("no chunk of two or more bytes: no pair to merge, no merges made",
                       BPEExhaustedWarning, stacklevel=2)
@@ -251,11 +236,60 @@ def train_bpe(
     batches_out = np.zeros((target, 2), dtype=np.int64)
     seen = np.full((2, 256 + target), -1, dtype=np.int64)
     state = K.init_state(sym, cstart, ccnt, rank, nonoverlap)
-    steps = _BATCH_STEPS if batch else _SERIAL_STEPS
+    n_merges, n_batches = _run(state, rank, cfg, merges_out, batches_out, seen,
+                               _show_progress(progress, target))
+    if n_merges < target:
+        warnings.warn(f"ran out of pairs after {n_merges} merges: vocabulary has "
+                      f"{256 + len(stop) + n_merges} tokens, not vocab_size={vocab_size}",
+                      BPEExhaustedWarning, stacklevel=2)
+    model = BPEModel._from_trained(merges_out[:n_merges], stop, params=params,
+                                   pattern=pattern)
+    batches, first = [], 0
+    for size, searched in batches_out[:n_batches].tolist():
+        batches.append(Batch(size, searched, tuple(model.merges[first:first + size])))
+        first += size
+    model.batches = batches
+    return model
+
+
+def _check_params(vocab_size: int, batch: bool, cap_divisor: int, max_batch_size: int,
+                  pair_counting: str, stop_list_size: int, freq_cutoff: int) -> dict:
+    """Check :func:`train_bpe`'s settings; return them as the model's ``params``."""
+    check_choice(pair_counting, "pair_counting", PAIR_COUNTING)
+    if not isinstance(batch, bool):
+        raise TypeError(f"batch must be a bool, not {type(batch).__name__}")
+    check_int(cap_divisor, "cap_divisor", minimum=1)
+    check_int(max_batch_size, "max_batch_size", minimum=0)
+    check_int(stop_list_size, "stop_list_size", minimum=0)
+    check_int(freq_cutoff, "freq_cutoff", minimum=1)
+    check_int(vocab_size, "vocab_size", minimum=256 + stop_list_size,
+              maximum=2**30, why=" (ids are int32)")
+    return {"batch": batch, "cap_divisor": cap_divisor, "max_batch_size": max_batch_size,
+            "pair_counting": pair_counting, "stop_list_size": stop_list_size,
+            "freq_cutoff": freq_cutoff, "vocab_size": vocab_size}
+
+
+def _chunk_starts(text: str, keys: list[str]) -> np.ndarray:
+    """Byte offset of every chunk of ``text`` (the chunks ``keys`` joined) and the end,
+    vectorised: the UTF-8 length of each code point, summed per chunk."""
+    points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    width = 1 + (points >= 0x80).astype(np.int64) + (points >= 0x800) + (points >= 0x10000)
+    char_ends = np.cumsum(np.fromiter(map(len, keys), dtype=np.int64, count=len(keys)))
+    cstart = np.zeros(len(keys) + 1, dtype=np.int64)
+    cstart[1:] = np.cumsum(width)[char_ends - 1]
+    return cstart
+
+
+def _run(state, rank: np.ndarray, cfg, merges_out: np.ndarray, batches_out: np.ndarray,
+         seen: np.ndarray, show: bool) -> tuple[int, int]:
+    """The kernel loop, a slice of steps at a time (so a progress bar can follow) until
+    the target or no pair is left. Returns the merges and batches made."""
+    target = cfg.target
+    steps = _BATCH_STEPS if cfg.batch else _SERIAL_STEPS
     bar = None
-    if _show_progress(progress, target):
+    if show:
         from tqdm.auto import tqdm
-        bar = tqdm(total=target, unit="merge", desc="BPE batches" if batch else "BPE merges")
+        bar = tqdm(total=target, unit="merge", desc="BPE batches" if cfg.batch else "BPE merges")
     try:
         done = 0
         while True:
@@ -269,15 +303,4 @@ def train_bpe(
     finally:
         if bar is not None:
             bar.close()
-    if n_merges < target:
-        warnings.warn(f"ran out of pairs after {n_merges} merges: vocabulary has "
-                      f"{256 + len(stop) + n_merges} tokens, not vocab_size={vocab_size}",
-                      BPEExhaustedWarning, stacklevel=2)
-    model = BPEModel._from_trained(merges_out[:n_merges], stop, params=params,
-                                   pattern=pattern)
-    batches, first = [], 0
-    for size, searched in batches_out[:n_batches].tolist():
-        batches.append(Batch(size, searched, tuple(model.merges[first:first + size])))
-        first += size
-    model.batches = batches
-    return model
+    return n_merges, n_batches

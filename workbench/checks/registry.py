@@ -1,5 +1,7 @@
-"""The verification table: :class:`CheckResult`, the registry every check module adds to, and
-:func:`verify` (``python -m workbench verify``).
+"""The verification table: CheckResult, the registry of checks, ``verify()``.
+
+:class:`CheckResult`, the registry every check module adds to, and :func:`verify`
+(``python -m workbench verify``).
 
 A check is a function returning rows; a module registers it with :func:`register`, and the
 package :mod:`workbench.checks` imports every check module, so a new paper's checks need a new

@@ -13,7 +13,8 @@ One module per paper's experiment (those that write results have a ``main(argv)`
   rejection samplers' cost (notebook 05); :mod:`.grampa_rejection_words` App. A.1/B and that
   cost on real words (notebook 07);
 * :mod:`.grampa_efficiency` — GRaMPa Figures 10–12, Rényi efficiency against regularisation
-  (``python -m workbench experiments`` → ``results/efficiency``);
+  (``python -m workbench experiments`` → ``results/efficiency``); its corpus and tokeniser
+  families are :mod:`.grampa_efficiency_setup`;
 * :mod:`.renyi` — Cognetta et al.'s counterexamples, Tables 1–3 in spirit and Theorem 4.1
   on real drops (``results/renyi``);
 * :mod:`.batch_bpe` — BatchBPE: batch sizes, serial vs batched order, stop words and the

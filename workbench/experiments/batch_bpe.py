@@ -1,5 +1,7 @@
-"""BatchBPE experiments (Morgan 2024; notebook 08): batch sizes, serial vs batched merge order,
-stop words and the frequency cut-off against held-out encoded length, token lengths.
+"""BatchBPE experiments (Morgan 2024; notebook 08): batch sizes, merge order, stop words, cut-off.
+
+Batch sizes, serial vs batched merge order, stop words and the frequency cut-off against
+held-out encoded length, token lengths.
 
 ``compute_*`` functions take plain data and return plain data (lists, dicts). Everything
 runs on the shipped text in about a second.

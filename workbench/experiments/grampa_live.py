@@ -133,17 +133,7 @@ def compute_live(text: str, tau: float = 1.0, ell_min: int = 1, p: float = 0.5,
         and ``sampled`` (``m_mean``, ``S_mean``, ``RR_det``, ``entropy_mean`` bits per word —
         sampled entropy is not estimable from one sample: NaN), ``words``, ``dropped``.
     """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be str, not {type(text).__name__}")
-    key = VOCABULARIES.get(vocabulary, vocabulary)
-    key = check_choice(key, "vocabulary", ("ULM", "BPE"))
-    check_tau(tau)
-    tau = float(tau)
-    ell_min = check_int(ell_min, "ell_min", minimum=1)
-    p = check_probability(p, "p")
-    seed = check_int(seed, "seed", minimum=0)
-    if not isinstance(typos, (bool, np.bool_)):
-        raise TypeError(f"typos must be a bool, not {type(typos).__name__}")
+    key, tau, ell_min, p, seed = _check_live(text, tau, ell_min, p, vocabulary, typos, seed)
     vocab = _vocab(key)
     words = _words(text, bool(typos), seed)
     counts = {q: count_segmentations(q, vocab) for q in {q for w in words for g in w for q in g}}
@@ -161,8 +151,6 @@ def compute_live(text: str, tau: float = 1.0, ell_min: int = 1, p: float = 0.5,
     k = 0
     for w in kept:
         lengths, det_lengths = [], []
-        h = e_m = 0.0
-        p_det = 1.0
         equal = True
         for g in w:
             det = [t for q in g for t in det_of[q]]
@@ -174,15 +162,7 @@ def compute_live(text: str, tau: float = 1.0, ell_min: int = 1, p: float = 0.5,
                 toks = det
             lengths += [len(t) for t in toks]
             k += 1
-            # exact: the pretoken follows p * GRaMPa (its pieces independent) + (1 - p) * det
-            h_g, pd_g = 0.0, 1.0
-            for q in g:
-                hq, mq, pq = _group_law(key, tau, ell_min, q)
-                e_m += p * mq + (1 - p) * len(det_of[q])
-                h_g, pd_g = h_g + hq, pd_g * pq
-            q_det = p * pd_g + (1 - p)
-            p_det *= q_det
-            h += _mixture_entropy(p, h_g, pd_g, q_det)
+        h, e_m, p_det = _word_law(w, key, tau, ell_min, p, det_of)
         n = sum(lengths)
         segs.append(tuple(lengths))
         segs_det.append(tuple(det_lengths))
@@ -209,6 +189,41 @@ def compute_live(text: str, tau: float = 1.0, ell_min: int = 1, p: float = 0.5,
         "settings": {"tau": tau, "ell_min": ell_min, "p": p, "vocabulary": key,
                      "typos": bool(typos), "seed": seed},
     }
+
+
+def _check_live(text: object, tau: float, ell_min: int, p: float, vocabulary: str,
+                typos: object, seed: int) -> tuple[str, float, int, float, int]:
+    """:func:`compute_live`'s arguments checked: (vocabulary key, τ, ℓ_min, p, seed)."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be str, not {type(text).__name__}")
+    key = VOCABULARIES.get(vocabulary, vocabulary)
+    key = check_choice(key, "vocabulary", ("ULM", "BPE"))
+    check_tau(tau)
+    tau = float(tau)
+    ell_min = check_int(ell_min, "ell_min", minimum=1)
+    p = check_probability(p, "p")
+    seed = check_int(seed, "seed", minimum=0)
+    if not isinstance(typos, (bool, np.bool_)):
+        raise TypeError(f"typos must be a bool, not {type(typos).__name__}")
+    return key, tau, ell_min, p, seed
+
+
+def _word_law(word: list[list[str]], key: str, tau: float, ell_min: int, p: float,
+              det_of: dict[str, list[str]]) -> tuple[float, float, float]:
+    """Exact (entropy in bits, E[m], P(deterministic segmentation)) of one word's law:
+    each pretoken follows p · GRaMPa (its pieces independent) + (1 − p) · deterministic."""
+    h = e_m = 0.0
+    p_det = 1.0
+    for g in word:
+        h_g, pd_g = 0.0, 1.0
+        for q in g:
+            hq, mq, pq = _group_law(key, tau, ell_min, q)
+            e_m += p * mq + (1 - p) * len(det_of[q])
+            h_g, pd_g = h_g + hq, pd_g * pq
+        q_det = p * pd_g + (1 - p)
+        p_det *= q_det
+        h += _mixture_entropy(p, h_g, pd_g, q_det)
+    return h, e_m, p_det
 
 
 def _mixture_entropy(p: float, h_g: float, pd_g: float, q_det: float) -> float:

@@ -1,8 +1,11 @@
-"""Figures behind the notebooks: one module per notebook, each with ``plot_*`` functions
-(data in, figure out) and, for the notebooks, re-exports of the functions computing that data.
+"""Figures behind the notebooks: one module per notebook, each with ``plot_*`` functions.
+
+Each ``plot_*`` takes data and returns a figure; for the notebooks, each module re-exports
+the functions computing that data.
 
 * :mod:`.common` — colours, the one :func:`~.common.tau_label`, the lattice labels,
   :func:`~.common.figure_data`, the demo word;
+* :mod:`.lint` — the figure linter (:func:`~.lint.readability_problems`) the tests call;
 * :mod:`.start_here` — notebook 00 (reading order, recorded run times, the three α's);
 * :mod:`.lattice` — notebook 01 (Figure 1: lattice summary and drawing);
 * :mod:`.lattice_plotly` — the lattice as a plotly figure, hover on arcs and nodes;

@@ -1,5 +1,6 @@
-"""Notebook 08's figures (BatchBPE): batch sizes, merge order, stop words / cut-off, token
-lengths, and tokens coloured in HTML.
+"""Notebook 08's figures (BatchBPE): batch sizes, merge order, stop words / cut-off, lengths.
+
+Batch sizes, merge order, stop words / cut-off, token lengths, and tokens coloured in HTML.
 
 The data come from :mod:`workbench.experiments.batch_bpe` (``compute_*``, which train
 through :func:`workbench.bpe.train_bpe`), re-exported here under the names notebook 08

@@ -235,8 +235,33 @@ def draw_lattice(
         if not (0 <= i < j <= n):
             raise ValueError(f"arc ({i}, {j}) is not an arc of a word with {n} characters")
 
-    longest = max((j - i for i, j in arcs + path), default=1)
-    top = _arc_height(longest)
+    fig, ax, unit = _lattice_axes(ax, word, n, _arc_height(
+        max((j - i for i, j in arcs + path), default=1)))
+    if word is None:  # bad input: nothing to draw but the message
+        ax.text(0.5, 0.5, f["error"] or "no lattice", transform=ax.transAxes, ha="center",
+                va="center", wrap=True, parse_math=False, gid="error")
+        return fig
+    omitted = _draw_arcs(ax, arcs, probs, path, max_arcs)
+    if len(arcs) <= max_arc_labels and n <= max_label_chars and unit >= 0.3:
+        _draw_arc_labels(ax, word, arcs, probs, path)
+    elif arcs:
+        omitted.append(f"{len(arcs)} arc labels")
+    if n <= max_label_chars and unit >= 0.15:  # the characters, between the nodes
+        for i, ch in enumerate(word):
+            ax.text(i + 0.5, -0.45, ch, ha="center", va="center", fontsize=11,
+                    family="monospace", parse_math=False, gid=f"char-{i}")
+    else:
+        omitted.append("characters")
+    omitted += _draw_nodes(ax, counts, n, unit, max_node_labels)
+    if title:
+        _set_title(ax, f, n, omitted)
+    return fig
+
+
+def _lattice_axes(ax: Axes | None, word: str | None, n: int, top: float
+                  ) -> tuple[FigureBase, Axes, float]:
+    """The figure and axes to draw in (a new figure sized to the word when ``ax`` is None)
+    and the inches per character cell, which decide the labels that fit."""
     if ax is None:
         width = float(np.clip(0.8 * (n + 1.5), 4.0, 18.0))
         height = float(np.clip(width * (top + 1.6) / (n + 1.5), 2.2, 7.0))
@@ -246,19 +271,18 @@ def draw_lattice(
         ax = fig.add_subplot()
     else:
         fig = ax.figure
-    # inches per character cell, to decide which labels fit
     root = fig if isinstance(fig, Figure) else fig.figure  # a SubFigure's root figure
     axes_inches = ax.get_position().width * root.get_figwidth()
     unit = max(axes_inches, 0.5) / (n + 1.2)
     ax.set_axis_off()
     ax.set_xlim(-0.6, n + 0.6)
     ax.set_ylim(-0.75, top + 0.45)
+    return fig, ax, unit
 
-    if word is None:  # bad input: nothing to draw but the message
-        ax.text(0.5, 0.5, f["error"] or "no lattice", transform=ax.transAxes, ha="center",
-                va="center", wrap=True, parse_math=False, gid="error")
-        return fig
 
+def _draw_arcs(ax: Axes, arcs: list, probs: dict, path: list, max_arcs: int) -> list[str]:
+    """The arcs as curves: plain grey (at most ``max_arcs``), with probabilities green, the
+    highlighted path pink. Returns what was omitted."""
     omitted = []
     npts = 25 if len(arcs) <= 2000 else 7
     plain = [a for a in arcs if a not in probs]
@@ -275,34 +299,30 @@ def draw_lattice(
     if path:
         ax.add_collection(LineCollection([_arc_points(i, j, 25) for i, j in path],
                                          colors=PINK, linewidths=3.0, zorder=3))
+    return omitted
 
-    # arc labels at the apex of each curve
-    if len(arcs) <= max_arc_labels and n <= max_label_chars and unit >= 0.3:
-        for i, j in sorted(set(arcs) | set(probs) | set(path)):
-            label = word[i:j]
-            colour = "#343a40"
-            if (i, j) in probs:
-                label += " " + fraction_label(probs[(i, j)])
-                colour = GREEN
-            if (i, j) in path:
-                colour = PINK
-            ax.text((i + j) / 2, _arc_height(j - i), label, ha="center", va="center",
-                    fontsize=8, color=colour, family="monospace", parse_math=False,
-                    zorder=4, gid=f"arc-{i}-{j}",
-                    bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
-                          "alpha": 0.85})
-    elif arcs:
-        omitted.append(f"{len(arcs)} arc labels")
 
-    # the characters, between the nodes
-    if n <= max_label_chars and unit >= 0.15:
-        for i, ch in enumerate(word):
-            ax.text(i + 0.5, -0.45, ch, ha="center", va="center", fontsize=11,
-                    family="monospace", parse_math=False, gid=f"char-{i}")
-    else:
-        omitted.append("characters")
+def _draw_arc_labels(ax: Axes, word: str, arcs: list, probs: dict, path: list) -> None:
+    """Each arc's token (and probability) at the apex of its curve."""
+    for i, j in sorted(set(arcs) | set(probs) | set(path)):
+        label = word[i:j]
+        colour = "#343a40"
+        if (i, j) in probs:
+            label += " " + fraction_label(probs[(i, j)])
+            colour = GREEN
+        if (i, j) in path:
+            colour = PINK
+        ax.text((i + j) / 2, _arc_height(j - i), label, ha="center", va="center",
+                fontsize=8, color=colour, family="monospace", parse_math=False,
+                zorder=4, gid=f"arc-{i}-{j}",
+                bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
+                      "alpha": 0.85})
 
-    # the nodes, with their path counts
+
+def _draw_nodes(ax: Axes, counts: list, n: int, unit: float, max_node_labels: int
+                ) -> list[str]:
+    """The nodes with their path counts (every k-th where they would overlap, always 0 and
+    n). Returns what was omitted."""
     widest = max((len(count_label(c)) for c in counts), default=1)
     step = max(math.ceil((0.08 * widest + 0.15) / unit),  # labels must not overlap
                math.ceil((n + 1) / max(max_node_labels, 2)))
@@ -311,6 +331,7 @@ def draw_lattice(
         if len(labelled) > 1 and 2 * (n - labelled[-1]) < step:
             labelled.pop()  # too close to node n, which is always labelled
         labelled.append(n)
+    omitted = []
     if step > 1:
         omitted.append(f"counts of {n + 1 - len(labelled)} nodes")
         ax.plot(range(n + 1), [0] * (n + 1), "o", ms=2, color="#343a40", zorder=4)
@@ -319,19 +340,21 @@ def draw_lattice(
         ax.text(k, 0, label, ha="center", va="center", fontsize=9, zorder=5,
                 gid=f"count-{k}",
                 bbox={"boxstyle": "round,pad=0.25", "fc": "#f1f3f5", "ec": "#343a40"})
+    return omitted
 
-    if title:
-        towards = "from node 0 to k" if f["direction"] == "r2l" else f"from k to node {n}"
-        shown = repr(_shorten(word))
-        head = f"{shown}: {count_label(f['count'])} segmentations"
-        if f["error"]:
-            head = f"{shown}: {_shorten(f['error'], 120)}"
-        sub = f"node k: paths {towards} ({f['direction']}, ell_min={f['ell_min']})"
-        if omitted:
-            sub += "; omitted: " + ", ".join(omitted)
-        ax.set_title(head + "\n" + sub, fontsize=9, loc="left", parse_math=False,
-                     wrap=True)
-    return fig
+
+def _set_title(ax: Axes, f: dict[str, Any], n: int, omitted: list[str]) -> None:
+    """The word and its segmentation count (or the error), what node k counts, omissions."""
+    word = f["word"]
+    towards = "from node 0 to k" if f["direction"] == "r2l" else f"from k to node {n}"
+    shown = repr(_shorten(word))
+    head = f"{shown}: {count_label(f['count'])} segmentations"
+    if f["error"]:
+        head = f"{shown}: {_shorten(f['error'], 120)}"
+    sub = f"node k: paths {towards} ({f['direction']}, ell_min={f['ell_min']})"
+    if omitted:
+        sub += "; omitted: " + ", ".join(omitted)
+    ax.set_title(head + "\n" + sub, fontsize=9, loc="left", parse_math=False, wrap=True)
 
 
 def node_count_labels(fig_or_ax: Any) -> dict[int, str]:

@@ -28,7 +28,7 @@ Example
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -253,49 +253,66 @@ def plotly_lattice(
         lattice = Lattice.build(lattice.word, lattice.vocab,
                                 lattice.ell_min if ell_min is None else ell_min,
                                 lattice.direction if direction is None else direction)
-    f = _fields(lattice)
-    if f["word"] is not None:
-        n_chars, n_arcs = len(f["word"]), len(f["arcs"])
-        if n_chars > max_chars:
-            raise ValueError(f"the word has {n_chars} characters: the interactive lattice "
-                             f"draws at most {max_chars} (draw_lattice sketches longer words)")
-        if n_arcs > max_arcs:
-            raise ValueError(f"the lattice has {n_arcs:,} arcs: the interactive lattice draws "
-                             f"at most {max_arcs:,} (draw_lattice sketches it)")
+    _check_size(_fields(lattice), max_chars, max_arcs)
     table = lattice_hover_table(lattice, tau, arc_probabilities)
-    word, n, arcs = table["word"], table["n"], table["arcs"]
+    n = table["n"]
     path = [tuple(a) for a in (highlight or [])]
     for i, j in path:
         if not (0 <= i < j <= n):
             raise ValueError(f"arc ({i}, {j}) is not an arc of a word with {n} characters")
-    has_probs = any(p is not None for p in table["probability"])
-
     # traces and layout as plain dicts, validated once by go.Figure (add_trace and
     # add_annotation one by one took a third of a slider step)
-    traces: list[dict[str, Any]] = []
+    traces, annotations = _arc_traces(table, path)
+    traces += _node_traces(table)
+    layout = _layout(table, title)
+    layout["annotations"] = annotations
+    return go.Figure({"data": traces, "layout": layout})
+
+
+def _check_size(f: Mapping[str, Any], max_chars: int, max_arcs: int) -> None:
+    """Refuse a lattice too large to draw interactively (the message says what to use)."""
+    if f["word"] is None:
+        return
+    n_chars, n_arcs = len(f["word"]), len(f["arcs"])
+    if n_chars > max_chars:
+        raise ValueError(f"the word has {n_chars} characters: the interactive lattice "
+                         f"draws at most {max_chars} (draw_lattice sketches longer words)")
+    if n_arcs > max_arcs:
+        raise ValueError(f"the lattice has {n_arcs:,} arcs: the interactive lattice draws "
+                         f"at most {max_arcs:,} (draw_lattice sketches it)")
+
+
+def _curves(arcs: Sequence[tuple[int, int]], hover: Sequence[str] | None = None
+            ) -> tuple[list[float | None], list[float | None], list[str | None]]:
+    """The arcs as one polyline broken by ``None`` (and each point's hover text, if any)."""
     xs: list[float | None] = []
     ys: list[float | None] = []
-    hover: list[str | None] = []
-    arc_hover = [_arc_hover(table, k) for k in range(len(arcs))]
-    hover_lines = len(arcs) <= _ARC_LABELS  # else hover on the apex markers only (size)
+    texts: list[str | None] = []
     for k, (i, j) in enumerate(arcs):
         ax, ay = _arc_xy(i, j, 11)
         xs += [*ax, None]
         ys += [*ay, None]
-        if hover_lines:
-            hover += [arc_hover[k]] * len(ax) + [None]
-    traces.append({"type": "scatter", "x": xs, "y": ys, "mode": "lines", "name": "arcs",
-                   "hovertext": hover if hover_lines else None,
-                   "hoverinfo": "text" if hover_lines else "skip",
-                   "line": {"color": GREEN if has_probs else GREY,
-                            "width": 2 if has_probs else 1.2}})
+        if hover is not None:
+            texts += [hover[k]] * len(ax) + [None]
+    return xs, ys, texts
+
+
+def _arc_traces(table: Mapping[str, Any], path: list[tuple[int, int]]
+                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The traces "arcs", "path" (with a highlight) and "arc labels", and the annotations
+    writing each token at its apex (small lattices only)."""
+    arcs = table["arcs"]
+    has_probs = any(p is not None for p in table["probability"])
+    arc_hover = [_arc_hover(table, k) for k in range(len(arcs))]
+    hover_lines = len(arcs) <= _ARC_LABELS  # else hover on the apex markers only (size)
+    xs, ys, hover = _curves(arcs, arc_hover if hover_lines else None)
+    traces: list[dict[str, Any]] = [
+        {"type": "scatter", "x": xs, "y": ys, "mode": "lines", "name": "arcs",
+         "hovertext": hover if hover_lines else None,
+         "hoverinfo": "text" if hover_lines else "skip",
+         "line": {"color": GREEN if has_probs else GREY, "width": 2 if has_probs else 1.2}}]
     if path:
-        px: list[float | None] = []
-        py: list[float | None] = []
-        for i, j in path:
-            ax, ay = _arc_xy(i, j, 11)
-            px += [*ax, None]
-            py += [*ay, None]
+        px, py, _ = _curves(path)
         traces.append({"type": "scatter", "x": px, "y": py, "mode": "lines", "name": "path",
                        "hoverinfo": "skip", "line": {"color": PINK, "width": 4}})
     labels = []
@@ -319,22 +336,38 @@ def plotly_lattice(
         annotations = [{"x": x, "y": y, "text": _escape(label), "showarrow": False,
                         "bgcolor": "rgba(255,255,255,0.85)", "font": font}
                        for x, y, label in zip(apex_x, apex_y, labels)]
-    traces.append({"type": "scatter", "x": [k + 0.5 for k in range(n)], "y": [-0.45] * n,
-                   "mode": "text", "name": "characters", "text": list(word),
-                   "textfont": {"family": "monospace", "size": 15}, "hoverinfo": "skip"})
-    traces.append({"type": "scatter", "x": list(range(n + 1)), "y": [0.0] * (n + 1),
-                   "mode": "markers+text", "name": "nodes",
-                   "text": [count_label(x) for x in table["path_counts"]],
-                   "textposition": "middle center", "textfont": {"size": 10},
-                   "marker": {"size": 26, "color": "#f1f3f5",
-                              "line": {"color": "#343a40", "width": 1}},
-                   "hovertext": [_node_hover(table, k) for k in range(n + 1)],
-                   "hoverinfo": "text"})
+    return traces, annotations
 
-    top = _arc_height(max((j - i for i, j in arcs), default=1))
+
+def _node_traces(table: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The traces "characters" (between the nodes) and "nodes" (path counts, hover)."""
+    word, n = table["word"], table["n"]
+    return [
+        {"type": "scatter", "x": [k + 0.5 for k in range(n)], "y": [-0.45] * n,
+         "mode": "text", "name": "characters", "text": list(word),
+         "textfont": {"family": "monospace", "size": 15}, "hoverinfo": "skip"},
+        {"type": "scatter", "x": list(range(n + 1)), "y": [0.0] * (n + 1),
+         "mode": "markers+text", "name": "nodes",
+         "text": [count_label(x) for x in table["path_counts"]],
+         "textposition": "middle center", "textfont": {"size": 10},
+         "marker": {"size": 26, "color": "#f1f3f5", "line": {"color": "#343a40", "width": 1}},
+         "hovertext": [_node_hover(table, k) for k in range(n + 1)], "hoverinfo": "text"}]
+
+
+def _layout(table: Mapping[str, Any], title: bool) -> dict[str, Any]:
+    """Size, axes, hover font, the title and ``meta`` (the hover table)."""
+    word, n = table["word"], table["n"]
+    top = _arc_height(max((j - i for i, j in table["arcs"]), default=1))
     width = int(min(max(_PX_PER_CHAR * (n + 1.5) + 80, 420), _PX_PER_CHAR * (MAX_CHARS + 3)))
     height = int(min(max(85 * (top + 1.5), 280), 680)) + (40 if title else 0)
-    head = ""
+    layout = {
+        "width": width, "height": height, "showlegend": False, "plot_bgcolor": "white",
+        "margin": {"l": 10, "r": 10, "t": 60 if title else 10, "b": 10},
+        "xaxis": {"visible": False, "range": [-0.6, n + 0.6], "fixedrange": False},
+        "yaxis": {"visible": False, "range": [-0.8, top + 0.45]},
+        "hoverlabel": {"font": {"family": "monospace", "size": 12}, "align": "left"},
+        "annotations": [], "meta": _jsonable(table),
+    }
     if title:
         towards = "from node 0 to k" if table["direction"] == "r2l" else f"from k to node {n}"
         shown = word if len(word) <= 40 else word[:39] + "…"
@@ -343,17 +376,8 @@ def plotly_lattice(
             head = f"{_escape(repr(shown))}: {_escape(table['error'][:120])}"
         head += (f"<br><sup>node k: paths {towards} ({table['direction']}, "
                  f"ell_min={table['ell_min']}); hover an arc or a node</sup>")
-    layout = {
-        "width": width, "height": height, "showlegend": False, "plot_bgcolor": "white",
-        "margin": {"l": 10, "r": 10, "t": 60 if title else 10, "b": 10},
-        "xaxis": {"visible": False, "range": [-0.6, n + 0.6], "fixedrange": False},
-        "yaxis": {"visible": False, "range": [-0.8, top + 0.45]},
-        "hoverlabel": {"font": {"family": "monospace", "size": 12}, "align": "left"},
-        "annotations": annotations, "meta": _jsonable(table),
-    }
-    if title:
         layout["title"] = {"text": head, "x": 0.01, "font": {"size": 13}}
-    return go.Figure({"data": traces, "layout": layout})
+    return layout
 
 
 def _jsonable(table: Mapping[str, Any]) -> dict[str, Any]:

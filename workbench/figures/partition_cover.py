@@ -1,5 +1,7 @@
-"""Notebook 09's figures (GreedTok, partition cover): tokens per word, β(k), the reduction,
-a word's cover steps, token-set overlap.
+"""Notebook 09's figures (GreedTok): tokens per word, β(k), the reduction, cover steps, overlap.
+
+Partition cover: tokens per word, β(k), the reduction, a word's cover steps, token-set
+overlap.
 
 The data come from :mod:`workbench.experiments.greedtok` (``compute_*``, the graphs, the
 reduction's result) and :mod:`workbench.datasets.corpora` (GreedTok's chunk counts of the

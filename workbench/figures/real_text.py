@@ -1,5 +1,7 @@
-"""Notebook 06's figures: GRaMPa's skew on real text — histograms of a live Table 7 row, its
-tables, and ``results/tables`` beside the paper's Tables 7 and 8.
+"""Notebook 06's figures: GRaMPa's skew on real text, a live Table 7 row beside the paper.
+
+Histograms of a live Table 7 row, its tables, and ``results/tables`` beside the paper's
+Tables 7 and 8.
 
 The data come from :mod:`workbench.experiments.grampa_live` (:func:`compute_live`, one
 multiplexed sample with its exact statistics) and :mod:`workbench.experiments.grampa_tables`,

@@ -263,9 +263,6 @@ def plot_segmentality_curve(
         The mean is a line with gid ``"mean"`` (``"mean-<label>"`` if labelled) whose
         x-data are ``curve["coordinate"]`` and y-data ``curve["mean"]``.
     """
-    from matplotlib.collections import PolyCollection
-    from matplotlib.ticker import FormatStrFormatter, NullLocator
-
     fresh = ax is None or not getattr(ax, "_skew_axis", False)
     if ax is None:
         fig, (ax,) = _new_figure(1, 8.0, 3.8)
@@ -288,7 +285,23 @@ def plot_segmentality_curve(
                     gid=f"{gid}/band")
     ax.scatter(x, mean, s=22, c=[_skew_colour(t) for t in tau], edgecolors=c,
                linewidths=0.6, zorder=4, gid=f"{gid}/points")
-    # ticks: the τ values of every curve drawn so far, one per position
+    _skew_ticks(ax, tau, x)
+    if fresh:
+        _skew_axes(ax)
+    if current_tau is not None:
+        _mark_tau(ax, current_tau)
+    if label is not None:
+        ax.legend(handles=[ln for ln in ax.lines if ln.get_gid().startswith("mean")],
+                  fontsize=8, frameon=False)
+    if title:
+        ax.set_title(title, fontsize=9, loc="left")
+    return fig
+
+
+def _skew_ticks(ax: Axes, tau: np.ndarray, x: np.ndarray) -> None:
+    """Tick labels: the τ values of every curve drawn so far, one per position."""
+    from matplotlib.ticker import NullLocator
+
     ticks = dict(getattr(ax, "_skew_ticks", {}))
     for t, xi in zip(tau, x):
         ticks.setdefault(round(float(xi), 12), tau_label(t))
@@ -300,46 +313,49 @@ def plot_segmentality_curve(
                 max(positions) + 0.02 * (1 + abs(max(positions))))
     if getattr(ax, "_skew_top", None) is not None:
         ax._skew_top.set_xlim(ax.get_xlim())
-    if fresh:
-        ax.set_ylim(-0.05, 1.05)
-        ax.set_xlabel("τ, placed at −1/τ (skew towards longer tokens grows →)")
-        ax.set_ylabel("segmentality S = (m−1)/(n−1)")
-        ax.axvline(-1.0, color=GREY, lw=0.8, ls=":", zorder=0, gid=GUIDE)
-        ax.text(-1.0, 1.0, " uniform", fontsize=7, color=GREY, va="top",
-                transform=ax.get_xaxis_transform())
-        top = ax.twiny()  # the −1/τ values themselves, on the same asinh scale
-        top.set_xscale("asinh", linear_width=ASINH_WIDTH)
-        top.set_xticks([-4, -2, -1, -0.5, -0.2, 0, 0.2, 0.5, 1, 2, 4])
-        top.xaxis.set_major_formatter(FormatStrFormatter("%g"))
-        top.xaxis.set_minor_locator(NullLocator())
-        top.tick_params(labelsize=7)
-        top.set_xlabel("−1/τ", fontsize=8)
-        top.set_xlim(ax.get_xlim())
-        ax._skew_top = top  # type: ignore[attr-defined]
-        # Figure 8's colour strip along the bottom (x in data, y in axes coordinates)
-        grid = np.sinh(np.linspace(math.asinh(_COORD_MIN / ASINH_WIDTH),
-                                   math.asinh(_COORD_MAX / ASINH_WIDTH), 161)) * ASINH_WIDTH
-        cells = [[(a, 0.0), (b, 0.0), (b, 0.025), (a, 0.025)]
-                 for a, b in zip(grid[:-1], grid[1:])]
-        mids = 0.5 * (grid[:-1] + grid[1:])
-        strip = PolyCollection(cells, transform=ax.get_xaxis_transform(), linewidths=0,
-                               facecolors=[_skew_colour(math.inf if m == 0 else -1.0 / m)
-                                           for m in mids], zorder=0, gid=f"{GUIDE}-skew-strip")
-        ax.add_collection(strip, autolim=False)
-    if current_tau is not None:  # the axis always includes the slider's value
-        xc = skew_coordinate(current_tau)
-        lo, hi = ax.get_xlim()
-        pad = 0.05 * (1 + abs(xc))
-        ax.set_xlim(min(lo, xc - pad), max(hi, xc + pad))
-        if getattr(ax, "_skew_top", None) is not None:
-            ax._skew_top.set_xlim(ax.get_xlim())
-        ax.axvline(xc, color=PINK, lw=1.2, zorder=2, gid="current-tau",
-                   label=f"τ = {tau_label(current_tau)}")  # labelled by the text beside it
-        ax.text(xc, 0.97, f" τ = {tau_label(current_tau)}", color=PINK, fontsize=7, va="top",
-                transform=ax.get_xaxis_transform())
-    if label is not None:
-        ax.legend(handles=[ln for ln in ax.lines if ln.get_gid().startswith("mean")],
-                  fontsize=8, frameon=False)
-    if title:
-        ax.set_title(title, fontsize=9, loc="left")
-    return fig
+
+
+def _skew_axes(ax: Axes) -> None:
+    """A fresh axis' labels, the uniform guide, the −1/τ axis on top, Figure 8's strip."""
+    from matplotlib.collections import PolyCollection
+    from matplotlib.ticker import FormatStrFormatter, NullLocator
+
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_xlabel("τ, placed at −1/τ (skew towards longer tokens grows →)")
+    ax.set_ylabel("segmentality S = (m−1)/(n−1)")
+    ax.axvline(-1.0, color=GREY, lw=0.8, ls=":", zorder=0, gid=GUIDE)
+    ax.text(-1.0, 1.0, " uniform", fontsize=7, color=GREY, va="top",
+            transform=ax.get_xaxis_transform())
+    top = ax.twiny()  # the −1/τ values themselves, on the same asinh scale
+    top.set_xscale("asinh", linear_width=ASINH_WIDTH)
+    top.set_xticks([-4, -2, -1, -0.5, -0.2, 0, 0.2, 0.5, 1, 2, 4])
+    top.xaxis.set_major_formatter(FormatStrFormatter("%g"))
+    top.xaxis.set_minor_locator(NullLocator())
+    top.tick_params(labelsize=7)
+    top.set_xlabel("−1/τ", fontsize=8)
+    top.set_xlim(ax.get_xlim())
+    ax._skew_top = top  # type: ignore[attr-defined]
+    # Figure 8's colour strip along the bottom (x in data, y in axes coordinates)
+    grid = np.sinh(np.linspace(math.asinh(_COORD_MIN / ASINH_WIDTH),
+                               math.asinh(_COORD_MAX / ASINH_WIDTH), 161)) * ASINH_WIDTH
+    cells = [[(a, 0.0), (b, 0.0), (b, 0.025), (a, 0.025)]
+             for a, b in zip(grid[:-1], grid[1:])]
+    mids = 0.5 * (grid[:-1] + grid[1:])
+    strip = PolyCollection(cells, transform=ax.get_xaxis_transform(), linewidths=0,
+                           facecolors=[_skew_colour(math.inf if m == 0 else -1.0 / m)
+                                       for m in mids], zorder=0, gid=f"{GUIDE}-skew-strip")
+    ax.add_collection(strip, autolim=False)
+
+
+def _mark_tau(ax: Axes, current_tau: float) -> None:
+    """The slider's τ as a vertical line (the axis always includes it)."""
+    xc = skew_coordinate(current_tau)
+    lo, hi = ax.get_xlim()
+    pad = 0.05 * (1 + abs(xc))
+    ax.set_xlim(min(lo, xc - pad), max(hi, xc + pad))
+    if getattr(ax, "_skew_top", None) is not None:
+        ax._skew_top.set_xlim(ax.get_xlim())
+    ax.axvline(xc, color=PINK, lw=1.2, zorder=2, gid="current-tau",
+               label=f"τ = {tau_label(current_tau)}")  # labelled by the text beside it
+    ax.text(xc, 0.97, f" τ = {tau_label(current_tau)}", color=PINK, fontsize=7, va="top",
+            transform=ax.get_xaxis_transform())

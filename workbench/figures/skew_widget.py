@@ -1,5 +1,7 @@
-"""Notebook 02's panel: everything it shows for one word (:func:`skew_summary`) and the
-widget that binds it to controls (:func:`skew_widget`).
+"""Notebook 02's panel: skew_summary (pure) and skew_widget (the plotly views and controls).
+
+Everything it shows for one word (:func:`skew_summary`) and the widget that binds it to
+controls (:func:`skew_widget`).
 
 :func:`skew_summary` is a pure function of its arguments (samples use an explicit seed): it
 calls :func:`workbench.figures.skew.skew_panel`, :func:`workbench.grampa.arc_probabilities`,
@@ -159,8 +161,6 @@ def skew_widget(
     -------
     ipywidgets.interactive
     """
-    import ipywidgets as widgets
-
     opts = dict(options) if options is not None else vocabulary_options()
     if vocabulary not in opts:
         vocabulary = "infinite" if "infinite" in opts else next(iter(opts))
@@ -181,52 +181,67 @@ def skew_widget(
                             figure_taus)
 
     memo: list[Any] = []  # [per_tau, its figure]
-
-    def draw(summary: dict[str, Any]) -> dict[str, Any]:
-        figures: dict[str, Any] = {}
-        tau, ell_min, direction, p = (summary[k] for k in ("tau", "ell_min", "direction", "p"))
-        print(f"τ = {tau_label(tau)}  (−1/τ = {skew_coordinate(tau):+.3g}),  ℓ_min = {ell_min},  "
-              f"{direction},  p = {p:g};  word {summary['word_in_alphabet']!r}")
-        if summary["panel"] is not None:
-            panel = summary["panel"]
-            if panel["deterministic"] is not None:
-                print("deterministic:", " | ".join(panel["deterministic"]))
-            print("GRaMPa samples:")
-            for seg in panel["examples"]:
-                print("   ", " | ".join(seg))
-            mean_m = float(np.dot(np.arange(panel["m_pmf"].size), panel["m_pmf"]))
-            figures["histograms"] = plotly_skew_panel(
-                panel, title=f"{summary['word_in_alphabet']!r}, τ = {tau_label(tau)}, "
-                             f"ℓ_min = {ell_min}, {direction}, p = {p:g}: E[m] = {mean_m:.3f}")
-        if summary["error"]:
-            print("error:", summary["error"])
-        if summary["lattice"] is not None:
-            lat = summary["lattice"]
-            probs = summary["arc_probabilities"]
-            try:  # interactive: hover an arc for its token, counts and probability at τ
-                figures["lattice"] = plotly_lattice(lat, tau, arc_probabilities=probs)
-            except ValueError as err:  # too large to read: a static sketch instead
-                print(f"(lattice sketched without hover: {err})")
-                figures["lattice"] = draw_lattice(lat)
-        if summary["per_tau"] is not None:  # independent of τ and p: drawn once per word
-            # and setting, as a picture (cheap in the browser; the PNG is kept, see
-            # workbench.figures.panel.render_outputs)
-            if not (memo and same_result(memo[0], summary["per_tau"])):
-                memo[:] = [summary["per_tau"], plot_m_histograms_per_tau(
-                    summary["per_tau"], title="Figure 3 for this word (GRaMPa alone, p = 1)")]
-            figures["per_tau"] = memo[1]
-        if summary["curve"] is not None:
-            figures["curve"] = plotly_segmentality_curve(
-                summary["curve"], current_tau=tau, current=summary["current"],
-                title="Figures 4 and 8 for this word: exact mean ± sd of S (p = 1); "
-                      "hover the points")
-        # the curve with the current τ's marker first, right under the τ slider; then the
-        # histograms it moves, the lattice and Figure 3 (which τ does not change)
-        order = ("curve", "histograms", "lattice", "per_tau")
-        return {name: figures[name] for name in order if name in figures}
-
     panel = interactive_panel(
-        summary, draw,
+        summary, lambda result: _skew_figures(result, memo),
+        **_controls(opts, word, vocabulary, tau_opts, tau, ell_min, direction, p))
+    add_vocabulary_upload(panel, opts)
+    return panel
+
+
+def _skew_figures(summary: dict[str, Any], memo: list[Any]) -> dict[str, Any]:
+    """Print the header and samples of a :func:`skew_summary`; its figures by name, in
+    display order. ``memo`` keeps ``[per_tau, its figure]`` (Figure 3 is drawn once per
+    word and setting)."""
+    figures: dict[str, Any] = {}
+    tau, ell_min, direction, p = (summary[k] for k in ("tau", "ell_min", "direction", "p"))
+    print(f"τ = {tau_label(tau)}  (−1/τ = {skew_coordinate(tau):+.3g}),  ℓ_min = {ell_min},  "
+          f"{direction},  p = {p:g};  word {summary['word_in_alphabet']!r}")
+    if summary["panel"] is not None:
+        panel = summary["panel"]
+        if panel["deterministic"] is not None:
+            print("deterministic:", " | ".join(panel["deterministic"]))
+        print("GRaMPa samples:")
+        for seg in panel["examples"]:
+            print("   ", " | ".join(seg))
+        mean_m = float(np.dot(np.arange(panel["m_pmf"].size), panel["m_pmf"]))
+        figures["histograms"] = plotly_skew_panel(
+            panel, title=f"{summary['word_in_alphabet']!r}, τ = {tau_label(tau)}, "
+                         f"ℓ_min = {ell_min}, {direction}, p = {p:g}: E[m] = {mean_m:.3f}")
+    if summary["error"]:
+        print("error:", summary["error"])
+    if summary["lattice"] is not None:
+        lat = summary["lattice"]
+        probs = summary["arc_probabilities"]
+        try:  # interactive: hover an arc for its token, counts and probability at τ
+            figures["lattice"] = plotly_lattice(lat, tau, arc_probabilities=probs)
+        except ValueError as err:  # too large to read: a static sketch instead
+            print(f"(lattice sketched without hover: {err})")
+            figures["lattice"] = draw_lattice(lat)
+    if summary["per_tau"] is not None:  # independent of τ and p: drawn once per word
+        # and setting, as a picture (cheap in the browser; the PNG is kept, see
+        # workbench.figures.panel.render_outputs)
+        if not (memo and same_result(memo[0], summary["per_tau"])):
+            memo[:] = [summary["per_tau"], plot_m_histograms_per_tau(
+                summary["per_tau"], title="Figure 3 for this word (GRaMPa alone, p = 1)")]
+        figures["per_tau"] = memo[1]
+    if summary["curve"] is not None:
+        figures["curve"] = plotly_segmentality_curve(
+            summary["curve"], current_tau=tau, current=summary["current"],
+            title="Figures 4 and 8 for this word: exact mean ± sd of S (p = 1); "
+                  "hover the points")
+    # the curve with the current τ's marker first, right under the τ slider; then the
+    # histograms it moves, the lattice and Figure 3 (which τ does not change)
+    order = ("curve", "histograms", "lattice", "per_tau")
+    return {name: figures[name] for name in order if name in figures}
+
+
+def _controls(opts: Mapping[str, Any], word: str, vocabulary: str,
+              tau_opts: list[tuple[str, float]], tau: float, ell_min: int,
+              direction: str, p: float) -> dict[str, Any]:
+    """The panel's widgets, by the name of the argument each one sets."""
+    import ipywidgets as widgets
+
+    return dict(
         word=widgets.Text(value=word, description="word", continuous_update=False),
         vocabulary=widgets.Dropdown(options=list(opts), value=vocabulary,
                                     description="vocabulary"),
@@ -239,5 +254,3 @@ def skew_widget(
         p=widgets.FloatSlider(value=p, min=0.0, max=1.0, step=0.05, description="p",
                               continuous_update=False),
     )
-    add_vocabulary_upload(panel, opts)
-    return panel

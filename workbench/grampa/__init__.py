@@ -8,10 +8,11 @@ paper's printed algorithm; ``"l2r"`` (the default, as in the paper's experiments
 mirror image: l2r(s, V) = reverse of r2l(reverse(s), reverse(V)).
 
 Modules in reading order: :mod:`.params` (the records kernels take, τ), :mod:`.fused`,
-:mod:`.logspace`, :mod:`.many` (the three sampling routes; :mod:`.interpreted` is the fused
-route in plain Python for a process's first small calls), :mod:`.laws` (exact laws from the
-arc probability table), :mod:`.sampler` (the public :class:`Grampa`), :mod:`.expectations`
-(exact expected unigram counts over a word-count table). Multiplexing
+:mod:`.logspace`, :mod:`.many` (the three sampling routes; :mod:`.interpreted`: GRaMPa's
+fused and many-sample routes in plain Python, for a process's first small calls),
+:mod:`.laws` (exact laws from the arc probability table), :mod:`.sampler` (the public
+:class:`Grampa`), :mod:`.expectations` (exact expected unigram counts over a word-count
+table). Multiplexing
 (Algorithm 3) is :class:`workbench.segmenters.Multiplexer`.
 
 Example

@@ -72,7 +72,7 @@ def longest_word(offsets, lo, hi):
 
 
 @njit(**JIT_INLINE)
-def _short_word(n, trie, walk, state, work, out, start):
+def _short_word(n, trie, walk, state, work, out, start):  # noqa: C901, PLR0915  (numba kernel)
     """Fused Algorithm 1 + 2 for one word of a finite vocabulary, ``n <= SHORT_WORD``.
 
     ``work.wc`` holds the word's trie codes in construction order, ending in a 0

@@ -3,13 +3,15 @@
 A fresh process that calls a numba kernel first pays for numba itself: importing it,
 starting its CPU target and loading the cached kernel take about half a second on two cores,
 thousands of times more than sampling one word. So while numba is not loaded in the process,
-:class:`workbench.Grampa` runs a small request here: ``tokenize`` / ``sample`` by
-:func:`sample_lengths` (Algorithms 1 and 2 fused per word, exactly as
-:func:`.fused._short_word` runs them) and ``sample_lengths`` / ``sample_many`` by
-:func:`sample_many` (the log-space counts and probability table of :mod:`.logspace` walked
-as :func:`.many.many_chunk` walks them). Same float operations in the same order, the
-soft-ℓ_min rule of :mod:`workbench.lattice.rules` and the same SplitMix64 streams
-(:mod:`workbench._core.seeds`): the samples are the kernels', bit for bit.
+:class:`workbench.Grampa` runs a small request here. Each function is named after the
+``Grampa`` method it serves: :func:`tokenize` serves ``Grampa.tokenize`` (and ``sample``):
+Algorithms 1 and 2 fused per word, exactly as :func:`.fused._short_word` runs them;
+:func:`sample_lengths` serves ``Grampa.sample_lengths`` (and ``sample_many``): the log-space
+counts and probability table of :mod:`.logspace` (:func:`probability_rows`) walked as
+:func:`.many.many_chunk` walks them. Both return token lengths, not tokens. Same float
+operations in the same order, the soft-ℓ_min rule of :mod:`workbench.lattice.rules` and the
+same SplitMix64 streams (:mod:`workbench._core.seeds`): the samples are the kernels', bit for
+bit.
 ``tests/grampa/test_interpreted.py`` compares both routes with the kernels on generated
 vocabularies, words, temperatures, ℓ_min and directions, through every branch (tabulated
 powers, rescaled weights, α < 0, τ = ±∞).
@@ -23,7 +25,7 @@ Example
 -------
 >>> from workbench import Vocabulary
 >>> v = Vocabulary(["a", "b", "ab"])
->>> sample_lengths(["ab", "b"], v, alpha=1.0, ell_min=1, mirror=True, seed=7)
+>>> tokenize(["ab", "b"], v, alpha=1.0, ell_min=1, mirror=True, seed=7)
 ([[1, 1], [1]], -1)
 """
 
@@ -54,7 +56,7 @@ def applies(words: Sequence[object], vocab: Vocabulary, steps: int = 0) -> bool:
     """Should a request for these words run here? (numba not loaded, small, finite).
 
     ``steps`` counts further work in the same units: the ``count · n`` steps of
-    :func:`sample_many`'s walks. Decided without touching the words when numba is loaded
+    :func:`sample_lengths`' walks. Decided without touching the words when numba is loaded
     (the usual case); elements that are not strings count as empty (the caller's checks
     reject them).
 
@@ -70,10 +72,10 @@ def applies(words: Sequence[object], vocab: Vocabulary, steps: int = 0) -> bool:
     return sum(n * min(n, depth) for n in lengths) + steps <= MAX_WORK
 
 
-def sample_lengths(words: Sequence[str], vocab: Vocabulary, alpha: float, ell_min: int,
-                   mirror: bool, seed: int, powers: Sequence[float] = ()
-                   ) -> tuple[list[list[int]], int]:
-    """One sample per word as token lengths in word order, as the fused kernel draws it.
+def tokenize(words: Sequence[str], vocab: Vocabulary, alpha: float, ell_min: int,
+             mirror: bool, seed: int, powers: Sequence[float] = ()
+             ) -> tuple[list[list[int]], int]:
+    """Serves ``Grampa.tokenize``: one sample per word as token lengths, as the fused kernel.
 
     Word ``w`` draws from stream ``w`` of base seed ``seed``. ``powers`` is
     :func:`.params.power_table` of ``alpha`` as a list of floats. Returns ``(lengths, bad)``:
@@ -98,9 +100,9 @@ def sample_lengths(words: Sequence[str], vocab: Vocabulary, alpha: float, ell_mi
     return out, bad
 
 
-def sample_many(rows: list[list[tuple[int, float]]], count: int, mirror: bool, seed: int
-                ) -> list[list[int]]:
-    """``count`` samples of one word as :func:`.many.many_chunk` draws them from its table.
+def sample_lengths(rows: list[list[tuple[int, float]]], count: int, mirror: bool, seed: int
+                   ) -> list[list[int]]:
+    """Serves ``Grampa.sample_lengths``: ``count`` samples of one word, as ``many_chunk``.
 
     The walks of :meth:`workbench.Grampa.sample_lengths` over the word's
     :func:`probability_rows`, sample ``s`` on stream ``s`` of base seed ``seed``. Token
@@ -108,7 +110,7 @@ def sample_many(rows: list[list[tuple[int, float]]], count: int, mirror: bool, s
     segmentation, as the kernels' route does.)
 
     >>> rows = probability_rows("ab", Vocabulary(["a", "b", "ab"]), 1.0, 1, True)
-    >>> sample_many(rows, 3, True, 5)
+    >>> sample_lengths(rows, 3, True, 5)
     [[2], [1, 1], [2]]
     """
     n = len(rows) - 1
@@ -151,10 +153,21 @@ def probability_rows(word: str, vocab: Vocabulary, alpha: float, ell_min: int, m
     sizes = vocab.token_lengths
     check_work(n * (min(n, len(sizes)) + 1), f"the plain-Python graph of a {n:,}-character "
                "word", rate=RATE)
+    into = _kept_arcs(word, has, sizes, ell_min, mirror)
+    logc = _log_counts(into)
+    if logc[n] == -math.inf:
+        return None
+    return _arc_rows(into, logc, alpha)
+
+
+def _kept_arcs(word, has, sizes, ell_min, mirror) -> list[list[int] | None]:
+    """Lengths of the kept arcs into each node, ascending (``.lattice.kernels.select_arcs``);
+    None at a node no kept arc reaches."""
+    n = len(word)
     into: list[list[int]] = [[] for _ in range(n + 1)]  # kept arc lengths, by length
     reach = [False] * (n + 1)
     reach[0] = True
-    for i in range(n):  # .lattice.kernels.select_arcs
+    for i in range(n):
         if not reach[i]:
             continue
         for length in sizes:
@@ -167,9 +180,14 @@ def probability_rows(word: str, vocab: Vocabulary, alpha: float, ell_min: int, m
                 reach[j] = True
     for arcs in into:
         arcs.sort()
-    logc = [0.0] * (n + 1)
-    for j in range(1, n + 1):  # .logspace.count_paths
-        if not reach[j]:
+    return [arcs if reached else None for arcs, reached in zip(into, reach)]
+
+
+def _log_counts(into: list[list[int] | None]) -> list[float]:
+    """Algorithm 1 in natural-log path counts (``.logspace.count_paths``)."""
+    logc = [0.0] * len(into)
+    for j in range(1, len(into)):
+        if into[j] is None:
             logc[j] = -math.inf
             continue
         top = -math.inf
@@ -180,10 +198,15 @@ def probability_rows(word: str, vocab: Vocabulary, alpha: float, ell_min: int, m
         for length in into[j]:
             total += math.exp(logc[j - length] - top)
         logc[j] = top + math.log(total)
-    if logc[n] == -math.inf:
-        return None
-    rows: list[list[tuple[int, float]]] = [[] for _ in range(n + 1)]
-    for j in range(1, n + 1):  # .logspace.arc_weights and probability_table
+    return logc
+
+
+def _arc_rows(into: list[list[int] | None], logc: list[float], alpha: float
+              ) -> list[list[tuple[int, float]]]:
+    """Each node's ``(length, probability)`` arcs (``.logspace.arc_weights`` and
+    ``probability_table``)."""
+    rows: list[list[tuple[int, float]]] = [[] for _ in range(len(into))]
+    for j in range(1, len(into)):
         if logc[j] == -math.inf:
             continue
         arcs = into[j]
@@ -208,6 +231,39 @@ def probability_rows(word: str, vocab: Vocabulary, alpha: float, ell_min: int, m
 
 def _one_word(word, has, sizes, alpha, ell_min, mirror, powers, state):
     """:func:`.fused._short_word` for one word (construction coordinates, see there)."""
+    graph = _forward(word, has, sizes, alpha, ell_min, mirror, powers)
+    if graph is None:
+        return None
+    counts, wsum, arc_len, arc_cum, tabulated = graph
+    out = []
+    j = len(word)
+    while j > 0:
+        lens = arc_len[j]
+        m = len(lens)
+        u, state = next_double(state)
+        pick = m - 1
+        if m > 1:
+            if tabulated:
+                total = wsum[j]
+                threshold = total - u * total
+                cum = arc_cum[j]
+                pick = 0
+                for a in range(m - 1):
+                    pick += cum[a] < threshold
+            else:
+                pick = _rescaled_pick(counts, lens, j, alpha, u)
+        length = lens[pick]
+        out.append(length)
+        j -= length
+    if not mirror:  # r2l walks back from the word's end
+        out.reverse()
+    return out
+
+
+def _forward(word, has, sizes, alpha, ell_min, mirror, powers):
+    """Algorithm 1 of the fused kernel: float path counts, each arc's cumulative weight;
+    None if the word has no segmentation. ``tabulated`` is False once a count passed the
+    power table (the walk then rescales its weights)."""
     n = len(word)
     counts = [0.0] * (n + 1)
     wsum = [0.0] * (n + 1)
@@ -242,45 +298,32 @@ def _one_word(word, has, sizes, alpha, ell_min, mirror, powers, state):
                 arc_cum[j].append(wsum[j])
     if counts[n] == 0.0:
         return None
-    out = []
-    j = n
-    while j > 0:
-        lens = arc_len[j]
-        m = len(lens)
-        u, state = next_double(state)
-        pick = m - 1
-        if m > 1:
-            if tabulated:
-                total = wsum[j]
-                threshold = total - u * total
-                cum = arc_cum[j]
-                pick = 0
-                for a in range(m - 1):
-                    pick += cum[a] < threshold
-            else:
-                ref = counts[j - lens[0]]
-                for a in range(1, m):
-                    v = counts[j - lens[a]]
-                    if (alpha > 0.0 and v > ref) or (alpha < 0.0 and v < ref):
-                        ref = v
-                row = []
-                total = 0.0
-                for a in range(m):
-                    weight = (counts[j - lens[a]] / ref) ** alpha
-                    row.append(weight)
-                    total += weight
-                target = u * total
-                acc = 0.0
-                for a in range(m - 1, -1, -1):
-                    if row[a] > 0.0:
-                        acc += row[a]
-                        pick = a
-                        if acc > target:
-                            break
-        length = lens[pick]
-        out.append(length)
-        j -= length
-    if not mirror:  # r2l walks back from the word's end
-        out.reverse()
-    return out
+    return counts, wsum, arc_len, arc_cum, tabulated
+
+
+def _rescaled_pick(counts, lens, j, alpha, u):
+    """The arc into ``j`` picked by ``u`` from weights ``(c_i / ref) ** alpha`` (counts past
+    the power table), scanned from the last arc as the kernel does."""
+    m = len(lens)
+    ref = counts[j - lens[0]]
+    for a in range(1, m):
+        v = counts[j - lens[a]]
+        if (alpha > 0.0 and v > ref) or (alpha < 0.0 and v < ref):
+            ref = v
+    row = []
+    total = 0.0
+    for a in range(m):
+        weight = (counts[j - lens[a]] / ref) ** alpha
+        row.append(weight)
+        total += weight
+    target = u * total
+    acc = 0.0
+    pick = m - 1
+    for a in range(m - 1, -1, -1):
+        if row[a] > 0.0:
+            acc += row[a]
+            pick = a
+            if acc > target:
+                break
+    return pick
 

@@ -220,7 +220,7 @@ class Grampa:
             return None
         _joined(words)  # the element types, checked as the kernels' route checks them
         seed = base_seed(self._rng)
-        out, bad = interpreted.sample_lengths(
+        out, bad = interpreted.tokenize(
             words, self.vocab, self.alpha, self.ell_min, self.direction == "l2r", int(seed),
             self._powers)
         if bad >= 0:
@@ -329,7 +329,7 @@ class Grampa:
                                                 mirror)
             if rows is None:  # raised before a seed is drawn, as on the kernels' route
                 raise self._fail(word)
-            quick = interpreted.sample_many(rows, n, mirror, int(base_seed(self._rng)))
+            quick = interpreted.sample_lengths(rows, n, mirror, int(base_seed(self._rng)))
             ntok = np.fromiter(map(len, quick), dtype=np.int64, count=n)
             offsets = np.zeros(n + 1, dtype=np.int64)
             np.cumsum(ntok, out=offsets[1:])

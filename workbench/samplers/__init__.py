@@ -3,7 +3,7 @@
 ``sample``, ``sample_many``, ``tokenize``, ``encode``, ``encode_code_points``, ``reseeded``.
 Modules in reading order:
 
-* :mod:`.interface` — :class:`TokenSampler`, the shared implementation, and batch checks;
+* :mod:`.base` — :class:`TokenSampler`, the shared implementation, and batch checks;
 * :mod:`.kernels`, :mod:`.rejection` — Markov, bit and unigram rejection samplers (GRaMPa
   paper §2, §3.2, Appendix B) on any vocabulary, with a trial guard, and the length-only
   samplers of §3.2 (``markov_rejection_samples``, ``bit_rejection_samples``);
@@ -16,7 +16,7 @@ Modules in reading order:
 This package does not implement GRaMPa itself (:mod:`workbench.grampa`).
 """
 
-from .interface import TokenSampler, as_words
+from .base import TokenSampler, as_words
 from .joint import unigram_laws
 from .maxmatch import MaxMatchSampler
 from .rejection import (

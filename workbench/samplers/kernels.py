@@ -141,7 +141,7 @@ def arc_logweight(scheme, tid):
 
 
 @njit(**JIT)
-def prune(table, n, scheme, alive):
+def prune(table, n, scheme, alive):  # noqa: C901  (numba kernel)
     """Mark live arcs: ``alive[j, l]`` iff ``j-l`` is reachable from 0 and ``j`` reaches n.
 
     Returns ``(logz, log_total)``: per node the log of the total weight of its live out-arcs
@@ -318,7 +318,7 @@ def _bit_mask(n, table, state, out_len, out_id, start):
 
 
 @njit(**JIT)
-def sample_word(cps, scheme, seed, stream0, count, out, info):
+def sample_word(cps, scheme, seed, stream0, count, out, info):  # noqa: C901  (numba kernel)
     """``count`` samples of one word (sample ``s`` on stream ``stream0 + s``) into ``out``.
 
     ``out.lengths`` / ``out.ids`` hold ``count * n`` slots (sample ``s`` at ``s * n``);

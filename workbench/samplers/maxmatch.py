@@ -40,7 +40,7 @@ from .._core.validate import check_probability
 from ..lattice import SegmentationError, check_vocab, check_word
 from ..laws import SegmentationLaw
 from ..vocab import Vocabulary
-from .interface import TokenSampler, as_words
+from .base import TokenSampler, as_words
 from .laws import maxmatch_law
 
 

@@ -56,7 +56,7 @@ from ..theory.grampa.rejection import (
 )
 from ..vocab import Vocabulary
 from . import kernels
-from .interface import MAX_SAMPLES, TokenSampler, as_words, check_request
+from .base import MAX_SAMPLES, TokenSampler, as_words, check_request
 from .laws import weighted_law
 
 #: Default trials allowed per sample (and largest expected number accepted).

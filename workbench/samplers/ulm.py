@@ -44,7 +44,7 @@ from .._core.validate import check_int, check_real, check_work
 from ..lattice import SegmentationError, check_vocab, check_word, count_segmentations
 from ..laws import SegmentationLaw
 from ..vocab import Vocabulary
-from .interface import TokenSampler, as_words
+from .base import TokenSampler, as_words
 from .laws import check_enumerable, weighted_law
 
 #: Largest ``k`` accepted (SentencePiece's own limit is far higher; lists are cached).

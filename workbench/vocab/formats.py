@@ -1,7 +1,9 @@
-"""Vocabulary file formats: plain token lists, JSON (ours, a saved GreedTok model, GPT-2's
-``encoder.json``, HF ``tokenizer.json``), SentencePiece ``.model`` files (read by a small
-protobuf reader, so ``sentencepiece`` is not needed), SentencePiece ``.vocab`` lists
-(``piece<TAB>score``) and tiktoken rank files (``base64 rank``).
+"""Vocabulary file formats: token lists, JSON, SentencePiece ``.model`` / ``.vocab``, tiktoken.
+
+Plain token lists, JSON (ours, a saved GreedTok model, GPT-2's ``encoder.json``, HF
+``tokenizer.json``), SentencePiece ``.model`` files (read by a small protobuf reader, so
+``sentencepiece`` is not needed), SentencePiece ``.vocab`` lists (``piece<TAB>score``) and
+tiktoken rank files (``base64 rank``).
 
 Every reader returns the keyword arguments of :class:`.vocabulary.Vocabulary` (tokens, ids,
 alphabet, name, scores) or raises :class:`VocabularyFormatError` naming the file and the
@@ -215,22 +217,9 @@ def _from_greedtok(root: Node) -> dict:
                 name=f"greedtok-{len(tokens) - 256}")
 
 
-def _from_hf_tokenizer(p: Path, doc: dict) -> dict:
-    model = doc["model"]
-    kind = model.get("type")
-    if kind == "WordPiece" or model.get("continuing_subword_prefix") or \
-            model.get("end_of_word_suffix"):
-        marker = model.get("continuing_subword_prefix") or model.get("end_of_word_suffix")
-        raise VocabularyFormatError(
-            f"{p}: HF {kind or 'tokenizer'} model with a word-position marker ({marker!r}): its "
-            f"pieces depend on where they stand in a word, so it is not a segmentation "
-            f"vocabulary this package can honour")
-    vocab = model.get("vocab")
-    added = doc.get("added_tokens") or []
-    if not isinstance(added, list) or not all(isinstance(t, dict) for t in added):
-        raise VocabularyFormatError(f"{p}: $.added_tokens must be a list of objects")
-    special = {t.get("content") for t in added if t.get("special")}
-    declared = {t.get("content") for t in added}  # matched before pre-tokenisation
+def _hf_vocab_items(p: Path, vocab: object) -> tuple[list[tuple], list[str]]:
+    """``model.vocab`` of a tokenizer.json as ``(token, id, score or None)`` items and the JSON
+    path of each, every entry checked (an int id, a finite score, never the empty string)."""
     if isinstance(vocab, dict):
         for t, i in vocab.items():
             if type(i) is not int:
@@ -239,9 +228,9 @@ def _from_hf_tokenizer(p: Path, doc: dict) -> dict:
             if t == "":
                 raise VocabularyFormatError(f"{p}: $.model.vocab[''] is the empty string, "
                                             f"which is not a token")
-        items = [(t, i, None) for t, i in vocab.items()]
-        where = [f"$.model.vocab[{t!r:.40}]" for t in vocab]
-    elif isinstance(vocab, list):  # Unigram: [[piece, score], ...]
+        return [(t, i, None) for t, i in vocab.items()], [f"$.model.vocab[{t!r:.40}]"
+                                                          for t in vocab]
+    if isinstance(vocab, list):  # Unigram: [[piece, score], ...]
         items = []
         for i, pair in enumerate(vocab):
             if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
@@ -252,9 +241,32 @@ def _from_hf_tokenizer(p: Path, doc: dict) -> dict:
                 raise VocabularyFormatError(f"{p}: $.model.vocab[{i}][0] is the empty string, "
                                             f"which is not a token")
             items.append((pair[0], i, float(pair[1])))
-        where = [f"$.model.vocab[{i}][0]" for i in range(len(vocab))]
-    else:
-        raise VocabularyFormatError(f"{p}: tokenizer.json has no model.vocab")
+        return items, [f"$.model.vocab[{i}][0]" for i in range(len(vocab))]
+    raise VocabularyFormatError(f"{p}: tokenizer.json has no model.vocab")
+
+
+def _hf_added_tokens(p: Path, doc: dict) -> tuple[set, set]:
+    """The special and all declared ``added_tokens`` of a tokenizer.json (checked)."""
+    added = doc.get("added_tokens") or []
+    if not isinstance(added, list) or not all(isinstance(t, dict) for t in added):
+        raise VocabularyFormatError(f"{p}: $.added_tokens must be a list of objects")
+    special = {t.get("content") for t in added if t.get("special")}
+    declared = {t.get("content") for t in added}  # matched before pre-tokenisation
+    return special, declared
+
+
+def _from_hf_tokenizer(p: Path, doc: dict) -> dict:
+    model = doc["model"]
+    kind = model.get("type")
+    if kind == "WordPiece" or model.get("continuing_subword_prefix") or \
+            model.get("end_of_word_suffix"):
+        marker = model.get("continuing_subword_prefix") or model.get("end_of_word_suffix")
+        raise VocabularyFormatError(
+            f"{p}: HF {kind or 'tokenizer'} model with a word-position marker ({marker!r}): its "
+            f"pieces depend on where they stand in a word, so it is not a segmentation "
+            f"vocabulary this package can honour")
+    special, declared = _hf_added_tokens(p, doc)
+    items, where = _hf_vocab_items(p, model.get("vocab"))
     if not items:
         raise VocabularyFormatError(f"{p}: $.model.vocab is empty: a tokenizer.json with no "
                                     f"tokens is not a vocabulary")
@@ -277,7 +289,7 @@ def _from_hf_tokenizer(p: Path, doc: dict) -> dict:
     items = [items[k] for k in keep]
     scores = [s for _, _, s in items] if all(s is not None for _, _, s in items) else None
     return dict(tokens=[t for t, _, _ in items], ids=[i for _, i, _ in items],
-                      alphabet=alphabet, name=p.stem, scores=scores)
+                alphabet=alphabet, name=p.stem, scores=scores)
 
 
 # SentencePiece ModelProto, read with a minimal protobuf decoder (no dependency):

@@ -92,55 +92,9 @@ class Vocabulary:
             raise TypeError("tokens must be an iterable of str, not a single string")
         if alphabet not in ALPHABETS:
             raise ValueError(f"alphabet must be one of {ALPHABETS}, got {alphabet!r}")
-        toks = list(itertools.islice(tokens, MAX_TOKENS + 1))
-        if len(toks) > MAX_TOKENS:
-            raise BudgetError(f"tokens: more than MAX_TOKENS = {MAX_TOKENS:,} tokens; a vocabulary "
-                              "this large is refused (memory and the trie's build time)")
-        index: dict[str, int] = {}
-        for pos, tok in enumerate(toks):
-            if not isinstance(tok, str):
-                raise TypeError(f"token at position {pos} is {type(tok).__name__}, not str")
-            if tok == "":
-                raise ValueError(f"token at position {pos} is the empty string")
-            if tok in index:
-                raise ValueError(f"duplicate token {tok!r} at positions {index[tok]} and {pos}")
-            index[tok] = pos
-        if ids is None:
-            id_arr = np.arange(len(toks), dtype=np.int64)
-        else:
-            id_list = list(ids)
-            if len(id_list) != len(toks):
-                raise ValueError(f"got {len(id_list)} ids for {len(toks)} tokens")
-            for pos, i in enumerate(id_list):
-                if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or i < 0:
-                    raise ValueError(f"id at position {pos} must be a non-negative int: {i!r}")
-                if i >= 2**31 - 1:
-                    raise ValueError(f"id at position {pos} must be below 2**31 - 1, got {i}")
-            id_arr = np.asarray(id_list, dtype=np.int64)
-            if len(np.unique(id_arr)) != len(id_arr):
-                raise ValueError("ids must be distinct")
-        if id_arr.size and id_arr.max() >= 2**31 - 1:
-            raise ValueError("ids must be below 2**31 - 1")
-        score_arr = None
-        if scores is not None:
-            score_list = list(scores)
-            for pos, value in enumerate(score_list):
-                if isinstance(value, (bool, np.bool_, str, bytes)) or not isinstance(
-                        value, (int, float, np.integer, np.floating)):
-                    raise TypeError(f"score at position {pos} must be a real number, got "
-                                    f"{value!r:.40}")
-            try:
-                score_arr = np.asarray(score_list, dtype=np.float64)
-            except OverflowError:
-                raise ValueError("scores must be finite: an integer score is past the float "
-                                 "range") from None
-            if score_arr.shape != (len(toks),):
-                raise ValueError(f"got {score_arr.size} scores for {len(toks)} tokens")
-            bad = np.flatnonzero(~np.isfinite(score_arr))
-            if bad.size:
-                raise ValueError(f"scores must be finite: token {toks[bad[0]]!r:.40} (position "
-                                 f"{bad[0]}) has score {score_arr[bad[0]]}")
-            score_arr.setflags(write=False)
+        toks = _checked_tokens(tokens)
+        id_arr = _checked_ids(ids, len(toks))
+        score_arr = None if scores is None else _checked_scores(scores, toks)
         id_arr.setflags(write=False)
         self._tokens = tuple(toks)
         self._ids = id_arr
@@ -442,3 +396,65 @@ def _why(token: str, pos: int) -> str:
 
 
 # --------------------------------------------------------------------------- loaders
+
+
+def _checked_tokens(tokens: Iterable[str]) -> list[str]:
+    """The tokens as a list: at most MAX_TOKENS non-empty, distinct strings."""
+    toks = list(itertools.islice(tokens, MAX_TOKENS + 1))
+    if len(toks) > MAX_TOKENS:
+        raise BudgetError(f"tokens: more than MAX_TOKENS = {MAX_TOKENS:,} tokens; a vocabulary "
+                          "this large is refused (memory and the trie's build time)")
+    index: dict[str, int] = {}
+    for pos, tok in enumerate(toks):
+        if not isinstance(tok, str):
+            raise TypeError(f"token at position {pos} is {type(tok).__name__}, not str")
+        if tok == "":
+            raise ValueError(f"token at position {pos} is the empty string")
+        if tok in index:
+            raise ValueError(f"duplicate token {tok!r} at positions {index[tok]} and {pos}")
+        index[tok] = pos
+    return toks
+
+
+def _checked_ids(ids: Iterable[int] | None, n: int) -> np.ndarray:
+    """The ids as int64 (``0..n-1`` by default): ``n`` distinct ints in ``[0, 2**31 - 1)``."""
+    if ids is None:
+        id_arr = np.arange(n, dtype=np.int64)
+    else:
+        id_list = list(ids)
+        if len(id_list) != n:
+            raise ValueError(f"got {len(id_list)} ids for {n} tokens")
+        for pos, i in enumerate(id_list):
+            if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or i < 0:
+                raise ValueError(f"id at position {pos} must be a non-negative int: {i!r}")
+            if i >= 2**31 - 1:
+                raise ValueError(f"id at position {pos} must be below 2**31 - 1, got {i}")
+        id_arr = np.asarray(id_list, dtype=np.int64)
+        if len(np.unique(id_arr)) != len(id_arr):
+            raise ValueError("ids must be distinct")
+    if id_arr.size and id_arr.max() >= 2**31 - 1:
+        raise ValueError("ids must be below 2**31 - 1")
+    return id_arr
+
+
+def _checked_scores(scores: Iterable[float], toks: list[str]) -> np.ndarray:
+    """The scores as a read-only float64 array: one finite real number per token."""
+    score_list = list(scores)
+    for pos, value in enumerate(score_list):
+        if isinstance(value, (bool, np.bool_, str, bytes)) or not isinstance(
+                value, (int, float, np.integer, np.floating)):
+            raise TypeError(f"score at position {pos} must be a real number, got "
+                            f"{value!r:.40}")
+    try:
+        score_arr = np.asarray(score_list, dtype=np.float64)
+    except OverflowError:
+        raise ValueError("scores must be finite: an integer score is past the float "
+                         "range") from None
+    if score_arr.shape != (len(toks),):
+        raise ValueError(f"got {score_arr.size} scores for {len(toks)} tokens")
+    bad = np.flatnonzero(~np.isfinite(score_arr))
+    if bad.size:
+        raise ValueError(f"scores must be finite: token {toks[bad[0]]!r:.40} (position "
+                         f"{bad[0]}) has score {score_arr[bad[0]]}")
+    score_arr.setflags(write=False)
+    return score_arr

@@ -1,5 +1,6 @@
-"""Enumeration and sympy helpers shared by the GRaMPa check modules: every composition of
-small ``n`` (bit-key order), its LOCK keys, sympy symbols. Checks nothing itself."""
+"""Enumeration and sympy helpers shared by the GRaMPa check modules; checks nothing itself.
+
+Every composition of small ``n`` (bit-key order), its LOCK keys, sympy symbols."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Checks of the uniform-sampling laws (GRaMPa §3.1, App. A.3–A.4): Eqs. 11, 12, 16, 21–28,
-34, 36, symbolically (sympy), by exhaustive enumeration and on random lattices."""
+"""Checks of the uniform-sampling laws (GRaMPa §3.1, App. A.3–A.4): Eqs. 11–36.
+
+Eqs. 11, 12, 16, 21–28, 34, 36, symbolically (sympy), by exhaustive enumeration and on random
+lattices."""
 
 from __future__ import annotations
 

@@ -82,7 +82,11 @@ def check_lock_kernel(seed: int = 0) -> list[CheckResult]:
 
 @register("LOCK parts", "numeric")
 def check_lock_parts() -> list[CheckResult]:
-    rows = []
+    return [_f2_row(), _f1_row(), _algorithm4_row(), _multiset_rank_row(), _bit_key_row()]
+
+
+def _f2_row() -> CheckResult:
+    """f2 by the closed count against Σ MN(p) in Algorithm 4's order (Eqs. 58, 60)."""
     bad_f2 = []
     for n in range(1, 25):
         for k in range(1, n + 1):
@@ -94,8 +98,12 @@ def check_lock_parts() -> list[CheckResult]:
                 below += multiset_permutation_count(part)
             if below != comb(n - 1, k - 1):
                 bad_f2.append((n, k))
-    rows.append(row("f2 by closed count = Σ MN(p) over lower partitions (Alg. 4), n<=24",
-                     "Eq. 60, 58", f"{len(bad_f2)} mismatches", "equal", not bad_f2))
+    return row("f2 by closed count = Σ MN(p) over lower partitions (Alg. 4), n<=24",
+               "Eq. 60, 58", f"{len(bad_f2)} mismatches", "equal", not bad_f2)
+
+
+def _f1_row() -> CheckResult:
+    """f1 in closed form against 2F1, exactly (mpmath) and in floats (scipy) (Eqs. 59, 63)."""
     bad_f1 = []
     worst = 0.0
     for n in range(1, 65):
@@ -104,10 +112,14 @@ def check_lock_parts() -> list[CheckResult]:
             if s != lock_f1_hyp2f1(m, n) or s != sum(comb(n - 1, j - 1) for j in range(1, m)):
                 bad_f1.append((m, n))
             worst = max(worst, abs(lock_f1_hyp2f1(m, n, backend="scipy") - s) / 2 ** (n - 1))
-    rows.append(row("f1: Σ C(n-1,m-1) = 2^(n-1) - C(n-1,|t|-1) 2F1(1,|t|-n;|t|;-1), n<=64",
-                     "Eq. 59, 63", f"mpmath exact: {len(bad_f1)} mismatches; scipy max "
-                     f"err/2^(n-1) = {worst:.1e}", "equal (scipy within 1e-13)",
-                     not bad_f1 and worst < 1e-13))
+    return row("f1: Σ C(n-1,m-1) = 2^(n-1) - C(n-1,|t|-1) 2F1(1,|t|-n;|t|;-1), n<=64",
+               "Eq. 59, 63", f"mpmath exact: {len(bad_f1)} mismatches; scipy max "
+               f"err/2^(n-1) = {worst:.1e}", "equal (scipy within 1e-13)",
+               not bad_f1 and worst < 1e-13)
+
+
+def _algorithm4_row() -> CheckResult:
+    """Algorithm 4's partition order: iterative = recursive = sorted brute force; p(37)."""
     bad_alg4 = []
     for n in range(0, 31):
         for k in range(0, n + 1):
@@ -123,10 +135,14 @@ def check_lock_parts() -> list[CheckResult]:
             if list(partitions_k(n, k)) != sorted(classes[k]):
                 bad_alg4.append((n, k))
     p37 = partition_count(37)
-    rows.append(row("Algorithm 4 order: iterative = recursive (n<=30) = sorted brute force "
-                     f"(n<={LOCK_EXHAUSTIVE_MAX_N}); "
-                     "p(37)", "Alg. 4, fn. 17", f"{len(bad_alg4)} mismatches; p(37) = {p37:,}",
-                     "lexicographic; p(37) = 21,637", not bad_alg4 and p37 == 21637))
+    return row("Algorithm 4 order: iterative = recursive (n<=30) = sorted brute force "
+               f"(n<={LOCK_EXHAUSTIVE_MAX_N}); "
+               "p(37)", "Alg. 4, fn. 17", f"{len(bad_alg4)} mismatches; p(37) = {p37:,}",
+               "lexicographic; p(37) = 21,637", not bad_alg4 and p37 == 21637)
+
+
+def _multiset_rank_row() -> CheckResult:
+    """g(t): the rank among sorted distinct permutations, MN(t) of them (Alg. 5)."""
     bad_g = []
     for size in range(1, 8):
         for multiset in itertools.combinations_with_replacement(range(1, 4), size):
@@ -134,14 +150,17 @@ def check_lock_parts() -> list[CheckResult]:
             if ([multiset_rank(p) for p in perms] != list(range(len(perms)))
                     or len(perms) != multiset_permutation_count(multiset)):
                 bad_g.append(multiset)
-    rows.append(row("g(t): rank among sorted distinct permutations; MN(t) of them", "Alg. 5, "
-                     "Eq. 58", f"{len(bad_g)} mismatches", "0..MN(t)-1 in lex order", not bad_g))
+    return row("g(t): rank among sorted distinct permutations; MN(t) of them", "Alg. 5, "
+               "Eq. 58", f"{len(bad_g)} mismatches", "0..MN(t)-1 in lex order", not bad_g)
+
+
+def _bit_key_row() -> CheckResult:
+    """Bit keys: the paper's two examples; bijective onto 0..2^(n-1)-1 for n <= 12 (C.1)."""
     ok_bits = bit_key([1, 5]) == 16 and bit_key([2, 1, 1, 1, 1]) == 15
     for n in range(1, 13):
         comps = _compositions(n)
         keys = [bit_key(t) for t in comps]
         ok_bits = (ok_bits and keys == list(range(1 << (n - 1)))
                    and all(bit_unrank(k, n) == t for k, t in zip(keys, comps)))
-    rows.append(row("bit key: a/bcdef = 16, ab/c/d/e/f = 15; bijective, n<=12", "C.1",
-                     f"{bit_key([1, 5])}, {bit_key([2, 1, 1, 1, 1])}", "16, 15", ok_bits))
-    return rows
+    return row("bit key: a/bcdef = 16, ab/c/d/e/f = 15; bijective, n<=12", "C.1",
+               f"{bit_key([1, 5])}, {bit_key([2, 1, 1, 1, 1])}", "16, 15", ok_bits)

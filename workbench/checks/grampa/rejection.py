@@ -1,5 +1,6 @@
-"""Checks of the rejection samplers and their costs (GRaMPa §3.2, App. A.5): Eqs. 43–47
-symbolically and by enumeration; the Markov and bit samplers of
+"""Checks of the rejection samplers and their costs (GRaMPa §3.2, App. A.5): Eqs. 43–47.
+
+Eqs. 43–47 symbolically and by enumeration; the Markov and bit samplers of
 :mod:`workbench.samplers.rejection` statistically."""
 
 from __future__ import annotations
