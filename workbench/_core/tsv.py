@@ -1,7 +1,7 @@
 """A numba scan of well-formed ``chunk<TAB>count`` tables, the common case of ``read_counts``.
 
 Python's ``csv`` reader costs about a microsecond per row; a chunk → count table of
-``shared/data`` has 10⁵–10⁶ rows. :func:`scan_counts` reads the same format in one pass over
+``data/`` (``un``, ``fineweb10``) has 10⁵–10⁶ rows. :func:`scan_counts` reads the same format in one pass over
 the file's UTF-8 bytes (tab, LF, CR and quote never occur inside a multi-byte character),
 for files in the shape ``csv.writer`` produces: a chunk field, quoted (``"…"`` with ``""``
 for a quote, any character inside) or not (no quote, tab, CR, LF or NUL), a tab, 1 to 19
