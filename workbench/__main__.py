@@ -243,8 +243,9 @@ def _configure_figures(parser: argparse.ArgumentParser) -> None:
                              "temporary directory, printed, so a fast run never replaces the "
                              "full figures)")
     parser.add_argument("--fast", action="store_true",
-                        help="fewer samples and words: a few seconds instead of about 15 s, "
-                             "noisier histograms")
+                        help="fewer samples and words: noisier figures, for a smoke test "
+                             "(the full run takes about 15 s on 2 cores once the kernels are "
+                             "compiled)")
     parser.add_argument("--only", metavar="TEXT", default=None,
                         help="only the figures whose name contains TEXT (e.g. 'fig3')")
 
