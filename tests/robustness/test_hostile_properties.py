@@ -369,5 +369,5 @@ def test_properties_under_memory_limit():
                           "-W", "ignore::UserWarning", "--tb=native", "-rf", __file__, "-k",
                           "hostile_property or every_argument"],
                          env=env, capture_output=True, text=True, preexec_fn=_limit_memory,
-                         timeout=1200, cwd=Path(__file__).resolve().parents[2])
+                         timeout=1200, cwd=_TMP)  # hostile relative paths land here
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
