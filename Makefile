@@ -38,8 +38,17 @@ chromium:
 # Jupyter refuses to start as root unless told; containers and CI machines often are root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
+# Where the servers listen: `make lab HOST=0.0.0.0 PORT=8888` on a remote or headless machine
+# (default: localhost only, ports 8888 and 8866). Each target prints the URL to open first;
+# JupyterLab's login token is made here so that the printed URL carries it.
+HOST ?= localhost
+URL_HOST = $(if $(filter 0.0.0.0 ::,$(HOST)),$(shell hostname),$(HOST))
+
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab notebooks/ $(ROOT_FLAG)
+	@token=$$($(PY) -c "import secrets; print(secrets.token_urlsafe(24))"); \
+	echo "JupyterLab: open http://$(URL_HOST):$(or $(PORT),8888)/lab?token=$$token"; \
+	$(VENV)/bin/jupyter lab notebooks/ $(ROOT_FLAG) --ip=$(HOST) --port=$(or $(PORT),8888) \
+	  --ServerApp.port_retries=0 --IdentityProvider.token=$$token
 
 # The notebooks as standalone web apps (Voilà: code hidden, widgets live, all cells run on
 # opening, a fresh kernel per visitor). Unlike Jupyter, Voilà has no root check (and no
@@ -47,7 +56,9 @@ lab: $(STAMP)
 # app/voila.py configures it: kernel replies polled in slices (an unbounded wait could miss
 # a reply and hang on "Executing i of n"), cells tagged `checks` not run in the app.
 app: $(STAMP)
-	$(VENV)/bin/voila notebooks/ --no-browser --Voila.config_file_paths=app
+	@echo "Voila: open http://$(URL_HOST):$(or $(PORT),8866)/ once it says it is serving"
+	$(VENV)/bin/voila notebooks/ --no-browser --Voila.config_file_paths=app \
+	  --Voila.ip=$(HOST) --port=$(or $(PORT),8866)
 
 # The executed course as static HTML in site/ (index.html + one page per notebook), for
 # students without Python: plotly hover kept, widgets drawn from their stored state, every

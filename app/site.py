@@ -15,7 +15,10 @@ How a page is made:
    static page cannot. Each bundle, in a cell output or inside an ``Output`` widget's stored
    state, becomes ``text/html``: a ``<div>`` and a ``Plotly.newPlot`` call on the same figure
    JSON. Hover, zoom and legend clicks work without a kernel; sliders do not recompute.
-3. **Exported** by nbconvert's ``HTMLExporter`` with the ``lab`` template, code cells hidden
+3. **Marked as a snapshot**: a note at the top of each page (:func:`add_snapshot_note`) says
+   that its controls show the default settings and do nothing here, and how to run the
+   notebook live (``make lab`` or ``make app``).
+4. **Exported** by nbconvert's ``HTMLExporter`` with the ``lab`` template, code cells hidden
    (as in Voilà). The template normally loads require.js, MathJax and the widget manager
    from public CDNs. Here every one comes from ``_static/`` (``app/site_template``).
 
@@ -211,6 +214,27 @@ def plotly_to_html(nb) -> int:
 
 
 # ---------------------------------------------------------------------------- pages
+SNAPSHOT_NOTE = (
+    '<div class="wb-snapshot" style="border:1px solid #d0a000;background:#fff8e0;'
+    'padding:0.6em 1em;margin:0 0 1em 0">'
+    "<strong>A snapshot, not the live notebook.</strong> This page is <code>{name}</code> "
+    "executed once with its default settings: figures can be hovered and zoomed, but the "
+    "sliders, dropdowns, the upload box and the <em>save figures</em> button do nothing here "
+    "(there is no Python behind the page). To run it live, clone the repository and run "
+    "<code>make lab</code> (JupyterLab: open <code>notebooks/{name}</code>, then "
+    "<b>Run &#9656; Run All Cells</b>) or <code>make app</code> (the notebooks as web apps)."
+    "</div>")
+
+
+def add_snapshot_note(nb, name: str) -> None:
+    """Put :data:`SNAPSHOT_NOTE` for notebook file ``name`` at the top of ``nb`` (in memory)."""
+    import nbformat
+
+    note = nbformat.v4.new_markdown_cell(SNAPSHOT_NOTE.format(name=html.escape(name)))
+    note.metadata["tags"] = ["snapshot-note"]
+    nb.cells.insert(0, note)
+
+
 def export(nb) -> str:
     """The page of an executed notebook (``app/site_template``, scripts from ``_static/``)."""
     from nbconvert import HTMLExporter
@@ -280,8 +304,10 @@ def build(out: Path, notebooks: list[Path], *, log=print,
         nb = execute(path)
         seconds = time.perf_counter() - t0
         n_plotly = plotly_to_html(nb)
+        title = title_of(nb, path.stem)
+        add_snapshot_note(nb, path.name)
         write_atomic(out / f"{path.stem}.html", export(nb))
-        entries.append((f"{path.stem}.html", title_of(nb, path.stem), seconds))
+        entries.append((f"{path.stem}.html", title, seconds))
         log(f"{path.name}: executed in {seconds:.1f} s, {n_plotly} plotly figure(s)")
     if api:
         build_api_reference(out / "api")

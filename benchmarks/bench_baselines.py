@@ -19,7 +19,7 @@ get the same Python string); not included is what a process does once (imports, 
 cache load, loading the vocabulary, like SentencePiece's model load). The cold row
 includes all of it.
 
-Run: ``flock /tmp/heavy.lock python benchmarks/bench_baselines.py --cold``.
+Run: ``python benchmarks/bench_baselines.py --cold``.
 """
 
 from __future__ import annotations

@@ -3,9 +3,9 @@
 Peers: HuggingFace ``tokenizers`` (BpeTrainer), ``rustbpe``, ``bpeasy``, SentencePiece's BPE
 trainer and the pure-Python BatchBPE reference (``--batchbpe PATH`` to a checkout of
 github.com/alexandermorgan/BatchBPE; skipped with a message otherwise). Cases: the real
-chunk→count tables ``un`` and ``fineweb10`` (``workbench.counts.shared_table``; skipped when
-absent) and, end to end from raw text, the shipped Shakespeare + Brown text (~11 MB), each
-at vocabulary 4,096 and 32,768.
+chunk→count tables ``un`` and ``fineweb10`` (shipped in ``data/``, decompressed to a
+temporary TSV) and, end to end from raw text, the shipped Shakespeare + Brown text (~11 MB),
+each at vocabulary 4,096 and 32,768.
 
 Every timed run is a fresh subprocess (this script with ``--worker``) that prepares its input,
 warms up (ours: one tiny training, so numba's cache is loaded), then times only the training
@@ -35,7 +35,7 @@ character (a safe GPT-4 cut), so every peer sees the same chunks as ``count_chun
 Run (peers in their own venv, see benchmarks/README.md)::
 
     python benchmarks/bench_bpe.py --quick                    # seconds, tiny inputs
-    flock /tmp/heavy.lock python benchmarks/bench_bpe.py --batchbpe ../BatchBPE
+    python benchmarks/bench_bpe.py --batchbpe ../BatchBPE
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ import argparse
 import contextlib
 import itertools
 import json
+import lzma
 import os
 import platform
 import resource
@@ -61,7 +62,7 @@ TRAINERS = ("ours-batched", "ours-serial", "hf", "rustbpe", "bpeasy", "sentencep
 LABELS = {"ours-batched": "ours, batched", "ours-serial": "ours, serial",
           "hf": "HF tokenizers", "rustbpe": "rustbpe", "bpeasy": "bpeasy",
           "sentencepiece": "SentencePiece", "batchbpe": "BatchBPE"}
-#: BatchBPE's wall times as reported in shared/data/README.md (2-core machine, medians of 3).
+#: BatchBPE's wall times as reported in data/README.md (2-core machine, medians of 3).
 BATCHBPE_REPORTED = {("un", 4096): 11.7, ("un", 32768): 46.0,
                      ("fineweb10", 4096): 29.1, ("fineweb10", 32768): 78.9}
 PEER_MODULES = {"hf": "tokenizers", "rustbpe": "rustbpe", "bpeasy": "bpeasy",
@@ -240,8 +241,8 @@ def _spm_tsv(table_path: Path, tmp: Path) -> tuple[Path, float]:
 
 def _cases(args, tmp: Path) -> list[dict]:
     from workbench.bpe.counting import count_chunks
-    from workbench.counts import shared_table, write_counts
-    from workbench.datasets import load_text
+    from workbench.counts import write_counts
+    from workbench.datasets import COUNT_TABLES, DATA_DIR, load_text
 
     text = load_text("shakespeare") + "\n\n" + load_text("brown")
     cases = []
@@ -254,12 +255,9 @@ def _cases(args, tmp: Path) -> list[dict]:
     else:
         vocabs = (4096, 32768)
         tables = {}
-        for name in ("un", "fineweb10"):
-            path = shared_table(name)
-            if path is None:
-                print(f"# skipped {name}: shared_table({name!r}) is None", file=sys.stderr)
-            else:
-                tables[name] = path
+        for name in ("un", "fineweb10"):  # the peers read a plain TSV file
+            tables[name] = tmp / f"{name}.tsv"
+            tables[name].write_bytes(lzma.decompress((DATA_DIR / COUNT_TABLES[name]).read_bytes()))
     text_path = tmp / "shakespeare_brown.txt"
     text_path.write_text(text, encoding="utf-8")
     for name, path in tables.items():
@@ -372,7 +370,7 @@ def _report(cases: list[dict], results: dict, skipped: dict, args) -> None:
                   f"{_fmt(rss, 0)} | {'–' if ratio is None else f'{ratio:.2f}×'} |")
         reported = None if args.quick else BATCHBPE_REPORTED.get(key)
         if reported and ours_s:
-            print(f"| BatchBPE (reported, shared/data/README.md) | {reported:.2f} | – | – | – "
+            print(f"| BatchBPE (reported, data/README.md) | {reported:.2f} | – | – | – "
                   f"| – | {reported / ours_s:.1f}× |")
         print()
         if ours_s is None:

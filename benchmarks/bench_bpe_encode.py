@@ -4,7 +4,7 @@ Trains BPE (vocabulary 8,192) on the shipped Shakespeare chunk counts, then time
 ``encode_chunks`` on all GPT-4 chunks of the text (median of 5) and on single chunks of
 10,000 / 100,000 / 1,000,000 letters (the text lowercased, non-letters removed).
 
-Run: ``flock /tmp/heavy.lock python benchmarks/bench_bpe_encode.py``.
+Run: ``python benchmarks/bench_bpe_encode.py``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """BPE on raw text: encoding against tiktoken, training from text against rustbpe (issue 20).
 
-**Encode.** A 32,768-token model trained on the shared ``un.tsv`` table (fallback: the
-shipped Shakespeare counts) encodes the shipped Shakespeare + Brown text (held out from
+**Encode.** A 32,768-token model trained on the shipped ``un`` count table
+(``load_counts("un")``) encodes the shipped Shakespeare + Brown text (held out from
 ``un``; ~11 MB of UTF-8). Peers in the same process, same text, same model:
 
 * tiktoken ``Encoding(pat_str=GPT4_PATTERN, mergeable_ranks=<our tokens>)``:
@@ -18,8 +18,8 @@ file; ours = ``count_chunks(path, processes=2)`` + ``train_bpe``; rustbpe =
 ``Tokenizer().train_from_iterator(pieces, vocab, pattern=GPT4_PATTERN)`` on 64 k-character
 pieces cut at a newline before a non-space. Vocabularies 4,096 and 32,768.
 
-Run: ``WORKBENCH_SHARED_DATA=/work/shared/data flock /tmp/heavy.lock python
-benchmarks/bench_bpe_text.py`` (Markdown on stdout; from a worktree add ``PYTHONPATH=.``).
+Run: ``python benchmarks/bench_bpe_text.py`` (Markdown on stdout; from a worktree add
+``PYTHONPATH=.``).
 Flags: ``--repeats R`` (3), ``--skip-encode``, ``--skip-train``.
 """
 
@@ -38,8 +38,7 @@ import time
 from workbench.bpe import train_bpe
 from workbench.bpe.counting import count_chunks
 from workbench.bpe.pattern import GPT4_PATTERN
-from workbench.counts import shared_table
-from workbench.datasets import load_text
+from workbench.datasets import load_counts, load_text
 
 
 def _median(xs):
@@ -47,9 +46,7 @@ def _median(xs):
 
 
 def _model(vocab: int):
-    path = shared_table("un")
-    counts = path if path is not None else count_chunks(texts=[load_text("shakespeare")])
-    return train_bpe(counts, vocab, progress=False), ("un.tsv" if path else "shakespeare")
+    return train_bpe(load_counts("un"), vocab, progress=False), "un"
 
 
 def _docs(text: str, lines: int = 200) -> list[str]:

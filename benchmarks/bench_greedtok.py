@@ -1,6 +1,6 @@
 """GreedTok training and encoding, side by side with the ``greedtok`` package (PreferredAI/pcatt).
 
-What is timed, per table (``shared/data/un.tsv``, ``fineweb10.tsv``) and k (1,000 and 5,000):
+What is timed, per shipped table (``load_counts("un")``, ``"fineweb10"``) and k (1,000 and 5,000):
 
 * **train** — ``workbench.greedtok.train_greedtok(table, k)`` (single thread; packing, the
   candidate index and the greedy steps) against pcatt's
@@ -18,7 +18,7 @@ What is timed, per table (``shared/data/un.tsv``, ``fineweb10.tsv``) and k (1,00
 
 Run (pcatt is built in its own venv; see BENCHMARKS.md)::
 
-    LD_LIBRARY_PATH=/work/venvs/greedtok/lib /work/venvs/greedtok/bin/python \\
+    LD_LIBRARY_PATH=~/venvs/greedtok/lib ~/venvs/greedtok/bin/python \\
         benchmarks/bench_greedtok.py [--tables un fineweb10] [--ks 1000 5000] [--repeats 3]
 
 When pcatt is not importable, only our side runs and the package's reported times are shown.
@@ -36,11 +36,11 @@ import time
 
 import numpy as np
 
-from workbench.counts import as_counts, shared_table
+from workbench.datasets import load_counts
 from workbench.experiments.training import train_ulm
 from workbench.greedtok import GreedTokModel, train_greedtok, train_greedtok_run
 
-#: The package's times on this machine kind (2 threads), k = 1,000 (shared/data/README.md).
+#: The package's times on this machine kind (2 threads), k = 1,000 (data/README.md).
 REPORTED_SECONDS = {("un", 1000): 5.7, ("fineweb10", 1000): 13.4}
 
 try:
@@ -88,11 +88,7 @@ def first_difference(a: list, b: list, ga: list, gb: list) -> str:
 
 
 def bench_table(name: str, ks: list[int], repeats: int) -> list[dict]:
-    path = shared_table(name)
-    if path is None:
-        print(f"{name}: shared/data/{name}.tsv is absent; skipped", file=sys.stderr)
-        return []
-    table = as_counts(path)
+    table = load_counts(name)
     words = list(table)
     weights = np.fromiter(table.values(), dtype=np.int64, count=len(table))
     rows = []
@@ -147,11 +143,7 @@ def compare_un(k: int) -> None:
 
     from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
-    path = shared_table("un")
-    if path is None:
-        print("un.tsv absent; --compare skipped", file=sys.stderr)
-        return
-    table = as_counts(path)
+    table = load_counts("un")
     total = sum(table.values())
     model = train_greedtok(table, k, progress=False)
     ids, offsets = model.encode_ids(list(table))

@@ -26,7 +26,7 @@ Numba threads: the single-word routes are serial. (The rejection samplers' ``tok
 always launches a parallel ``prange`` kernel, which can cost milliseconds per call on a
 loaded 2-core machine; the batch column shares that cost over the cell's words.)
 
-Run: ``flock /tmp/heavy.lock python benchmarks/bench_rejection.py``.
+Run: ``python benchmarks/bench_rejection.py``.
 """
 
 from __future__ import annotations

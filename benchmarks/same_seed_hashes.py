@@ -2,8 +2,8 @@
 
 Run before and after a refactor and compare: every line must be equal (issue 18 used it:
 71 of 71 equal across the refactor). Not a test and not timed: it prints JSON, one short
-hash per output, to stdout. Uses ``../shared/data/un.tsv`` for the trainers (skipped when
-absent).
+hash per output, to stdout. Uses the shipped ``un`` count table (``load_counts("un")``) for the
+trainers.
 
 Usage::
 
@@ -20,7 +20,6 @@ import numpy as np
 
 import workbench as wb
 from workbench import datasets
-from workbench.counts import read_counts, shared_table
 
 
 def digest(value: object) -> str:
@@ -62,11 +61,7 @@ def samplers(out: dict[str, str]) -> None:
 
 
 def trainers(out: dict[str, str]) -> None:
-    path = shared_table("un")
-    if path is None:
-        print("un.tsv not found: trainers left out", file=sys.stderr)
-        return
-    table = read_counts(path)
+    table = datasets.load_counts("un")
     table = dict(sorted(table.items(), key=lambda kv: -kv[1])[:20_000])
     text = " the United Nations General Assembly 2024 resolution"
     for batch in (False, True):

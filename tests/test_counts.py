@@ -1,12 +1,16 @@
-"""chunk<TAB>count tables: round trips through the shared/data format and clear errors."""
+"""chunk<TAB>count tables: round trips through the TSV format and clear errors."""
 
 from __future__ import annotations
+
+import lzma
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from workbench._core.validate import BudgetError
 from workbench.counts import CountsFormatError, as_counts, read_counts, write_counts
+from workbench.datasets import load_counts
 
 
 def test_round_trip_keeps_tabs_newlines_and_quotes(tmp_path):
@@ -91,3 +95,36 @@ def test_bad_rows_with_many_digits_or_misplaced_tabs_are_named(tmp_path, text, w
     path.write_text(text, encoding="utf-8")
     with pytest.raises(CountsFormatError, match=rf"bad\.tsv, {where}"):
         read_counts(path)
+
+
+def test_xz_tables_read_as_their_plain_file(tmp_path):
+    table = {" the": 3, 'say "hi"\t': 2, "a\nb": 1}
+    write_counts(table, tmp_path / "t.tsv")
+    (tmp_path / "t.tsv.xz").write_bytes(lzma.compress((tmp_path / "t.tsv").read_bytes()))
+    assert read_counts(tmp_path / "t.tsv.xz") == read_counts(tmp_path / "t.tsv") == table
+    (tmp_path / "cut.tsv.xz").write_bytes((tmp_path / "t.tsv.xz").read_bytes()[:-20])
+    with pytest.raises(CountsFormatError, match="cut.tsv.xz"):
+        read_counts(tmp_path / "cut.tsv.xz")
+    (tmp_path / "bad.tsv.xz").write_bytes(b"not xz at all")
+    with pytest.raises(CountsFormatError, match="not a readable xz file"):
+        read_counts(tmp_path / "bad.tsv.xz")
+    (tmp_path / "row.tsv.xz").write_bytes(lzma.compress(b"a\t1\nb\tx\n"))
+    with pytest.raises(CountsFormatError, match="line 2"):
+        read_counts(tmp_path / "row.tsv.xz")
+
+
+def test_an_xz_table_over_the_budget_is_refused_before_it_is_expanded(tmp_path):
+    (tmp_path / "big.tsv.xz").write_bytes(lzma.compress(b"a\t1\n" * 1_000_000))  # ~600 bytes
+    with pytest.raises(BudgetError, match="big.tsv.xz"):
+        read_counts(tmp_path / "big.tsv.xz", budget=10**6)
+
+
+def test_the_shipped_tables_load_by_name():
+    un = load_counts("un")
+    assert (len(un), sum(un.values())) == (105_505, 36_985_645)
+    assert list(un)[:3] == ["It", " gives", " me"] and un[" the"] == 2_464_379  # file order
+    fineweb = load_counts("fineweb10")
+    assert (len(fineweb), sum(fineweb.values())) == (228_384, 205_513_708)
+    assert min(fineweb.values()) >= 10
+    with pytest.raises(ValueError, match="available: un, fineweb10"):
+        load_counts("wiki")

@@ -142,3 +142,42 @@ def test_experiments_command_runs_each_runner_with_its_arguments(tmp_path, monke
     calls.clear()
     assert main(["experiments", "--only", "renyi", "--out", str(tmp_path)]) == 0
     assert calls == [("renyi", ["--out", str(tmp_path / "renyi")], None)]
+
+
+def _documented_defaults():
+    """(subcommand, option, help as printed, argparse's default) for every option."""
+    import argparse
+
+    from workbench.__main__ import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    rows = []
+    for name, subparser in sub.choices.items():
+        formatter = subparser._get_formatter()
+        for action in subparser._actions:
+            if action.help in (None, argparse.SUPPRESS) or isinstance(action,
+                                                                      argparse._HelpAction):
+                continue
+            text = formatter._get_help_string(action) % {**vars(action),
+                                                         "prog": subparser.prog}
+            rows.append((name, action.dest, " ".join(text.split()), action.default))
+    return rows
+
+
+def test_each_option_states_its_default_once_and_as_argparse_has_it():
+    """Help texts are true to argparse: one stated default per option, the value it uses."""
+    import re
+
+    rows = _documented_defaults()
+    assert {r[0] for r in rows} >= {"sample", "count", "verify", "figures", "experiments"}
+    for name, dest, text, default in rows:
+        where = f"{name} --{dest}: {text!r}"
+        assert text.count("default") <= 1, where  # never "(default: all) (default: None)"
+        stated = re.search(r"\(default:? ([^;)]+)", text)
+        if default in (None, False):
+            # None means "not given" and False an unset flag: said in words or not at all
+            assert stated is None or stated.group(1) not in ("None", "False"), where
+        else:
+            assert stated is not None, f"{where} does not state its default"
+            assert stated.group(1).strip() == str(default), where

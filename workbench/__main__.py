@@ -12,16 +12,18 @@ Examples
 GRaMPa segmentations of " tokenisation" (with several words, each line starts with its word
 and a tab); ``python -m workbench count --vocab infinite abcd`` prints ``abcd<tab>8``;
 ``python -m workbench law --sampler bpe-dropout --p 0.1 --vocab gpt2 --space tokenization``
-prints the exact law of BPE-dropout on " tokenization"; ``python -m workbench verify``
-prints the verification table of :mod:`workbench.theory`
-and exits with status 1 if any check failed.
+prints the exact law of BPE-dropout on " tokenization"; ``python -m workbench verify`` prints
+the verification table (each paper's claims checked against the code) and exits with status 1
+if any check failed. ``sample``, ``count``, ``law`` and ``verify`` take ``--json`` for scripts.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -85,6 +87,21 @@ class _VersionAction(argparse.Action):
         parser.exit()
 
 
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Adds "(default: X)" to an option's help only where the help does not already say its
+    default and X means something (not None, not a flag's False)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if "default" in text or action.default in (None, False, argparse.SUPPRESS):
+            return text
+        return super()._get_help_string(action)
+
+
+def _print_json(value: object) -> None:
+    print(json.dumps(value, ensure_ascii=False, indent=1, default=str))
+
+
 @dataclass(frozen=True)
 class Command:
     """One subcommand: its help line, argument set-up and entry point (returns exit code)."""
@@ -97,18 +114,26 @@ class Command:
 # --------------------------------------------------------------------------- verify
 def _configure_verify(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only", metavar="TEXT", default=None,
-                        help="run only the checks whose name contains TEXT (e.g. 'LOCK')")
+                        help="run only the checks with a word of their name starting with TEXT "
+                             "(case-insensitive; 'LOCK' runs the LOCK checks, not 'Code "
+                             "Block'; default: all)")
     parser.add_argument("--format", choices=("table", "csv"), default="table",
                         help="output format")
+    parser.add_argument("--json", action="store_true",
+                        help="print the rows as JSON (a list of objects), overrides --format")
     parser.add_argument("--width", type=_positive_int, default=60,
                         help="cut table cells to this many characters")
 
 
 def _run_verify(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
     from workbench.checks import all_passed, format_table, to_frame, verify
 
     rows = verify(only=args.only)
-    if args.format == "csv":
+    if args.json:
+        _print_json([asdict(row) for row in rows])
+    elif args.format == "csv":
         print(to_frame(rows).to_csv(index=False), end="")
     else:
         print(format_table(rows, width=args.width))
@@ -125,15 +150,22 @@ def _run_verify(args: argparse.Namespace) -> int:
 def _configure_segmenting(parser: argparse.ArgumentParser, sampling: bool) -> None:
     parser.add_argument("words", nargs="+",
                         help="plain words, spelled in the vocabulary's alphabet before "
-                             "segmenting (e.g. ' hi' -> 'Ġhi' for gpt2); '' is the empty word")
+                             "segmenting (e.g. ' hi' -> 'Ġhi' for gpt2); without --space a "
+                             "word is segmented as a word-interior string; '' is the empty "
+                             "word")
     parser.add_argument("--vocab", default="ulm-8k",
-                        help="ulm-8k, bpe-8k, gpt2, infinite, figure-1 or a vocabulary file "
-                             "(tokenizer.json, .model, encoder.json, token list)")
+                        help="ulm-8k, bpe-8k, gpt2, infinite, figure-1 (the 12 uppercase "
+                             "tokens of GRaMPa's Figure 1, for 'GRAMPA') or a vocabulary file "
+                             "(tokenizer.json, SentencePiece .model, encoder.json, tiktoken "
+                             "file, token list)")
     parser.add_argument("--ell-min", type=int, default=1, help="soft minimum token length")
     parser.add_argument("--direction", choices=("l2r", "r2l"), default="l2r",
                         help="direction of GRaMPa's construction")
     parser.add_argument("--space", action="store_true",
-                        help="prefix each word with a space (GPT-2 / SentencePiece style)")
+                        help="prefix each word with a space: the word as it appears after a "
+                             "space in text ('Ġword' for gpt2, '▁word' for SentencePiece)")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON object (vocabulary, words as spelled, results)")
     if sampling:
         parser.add_argument("--tau", type=float, default=1.0, help="temperature (not 0)")
         parser.add_argument("-n", type=_positive_int, default=5, help="samples per word")
@@ -149,57 +181,120 @@ def _spelled(args: argparse.Namespace, vocab) -> list[str]:
     return [vocab.to_alphabet((" " if args.space else "") + w) for w in args.words]
 
 
+def _vocab_label(args: argparse.Namespace, vocab) -> str:
+    return vocab.name or args.vocab
+
+
+def _spelling_note(args: argparse.Namespace, vocab, word: str, spelled: str) -> str | None:
+    """What the reader may not expect about how ``word`` was spelled, or None.
+
+    Says the spelling when it differs from what was typed, and, without ``--space``, the
+    word's spelling after a space when the vocabulary has tokens for it and it differs.
+    """
+    notes = []
+    name = _vocab_label(args, vocab)
+    if spelled != word:
+        notes.append(f"{word!r} is spelled {spelled!r} in {name}'s alphabet ({vocab.alphabet})")
+    if not args.space:
+        after_space = vocab.to_alphabet(" " + word)
+        marker = vocab.to_alphabet(" ")
+        if after_space != spelled and any(t.startswith(marker) for t in vocab.tokens):
+            notes.append(f"{spelled!r} is segmented as a word-interior string; the word after "
+                         f"a space is {after_space!r} (add --space)")
+    return "; ".join(notes) or None
+
+
+def _reason(args: argparse.Namespace, vocab, word: str) -> str:
+    """Why ``word`` (spelled) has no segmentation, naming the toy vocabulary when it is used."""
+    from workbench.datasets import FIGURE1_TOKENS
+    from workbench.lattice import no_segmentation_reason
+
+    reason = no_segmentation_reason(word, vocab, args.ell_min, args.direction, spelled=True)
+    if vocab.name == "figure-1":
+        reason += (f" (figure-1 is the toy vocabulary of GRaMPa's Figure 1: the uppercase "
+                   f"tokens {', '.join(FIGURE1_TOKENS)}, for the word 'GRAMPA')")
+    return reason
+
+
 def _run_sample(args: argparse.Namespace) -> int:
     from workbench import Grampa
+    from workbench._core.validate import BudgetError
     from workbench.datasets import resolve_vocabulary
-    from workbench.lattice import SegmentationError, format_segmentation, no_segmentation_reason
+    from workbench.lattice import SegmentationError, format_segmentation
 
     vocab = resolve_vocabulary(args.vocab)
     g = Grampa(vocab, tau=args.tau, ell_min=args.ell_min, direction=args.direction,
                seed=args.seed)
     several = len(args.words) > 1
     status = 0
-    for word in _spelled(args, vocab):
+    out = []
+    for typed, word in zip(args.words, _spelled(args, vocab)):
+        note = _spelling_note(args, vocab, typed, word)
+        entry = {"word": typed, "spelled": word, "note": note, "segmentations": []}
+        out.append(entry)
+        if note and not args.json:
+            print(f"workbench sample: {note}", file=sys.stderr)
         try:  # the reason is worded only for a word that has no segmentation
             segs = g.sample_many(word, args.n)
         except SegmentationError:
-            reason = no_segmentation_reason(word, vocab, args.ell_min, args.direction,
-                                            spelled=True)
-            print(f"workbench sample: {reason}", file=sys.stderr)
+            entry["error"] = _reason(args, vocab, word)
+            if not args.json:
+                print(f"workbench sample: {entry['error']}", file=sys.stderr)
             status = 1
             continue
-        for seg in segs:
-            line = format_segmentation(seg)
-            print(f"{_label(word)}\t{line}" if several else line)
+        except BudgetError as err:
+            raise BudgetError(f"{err}; lower -n (samples per word, now {args.n:,})") from None
+        entry["segmentations"] = [list(seg) for seg in segs]
+        if not args.json:
+            for seg in segs:
+                line = format_segmentation(seg)
+                print(f"{_label(word)}\t{line}" if several else line)
+    if args.json:
+        _print_json({"vocab": _vocab_label(args, vocab), "alphabet": vocab.alphabet,
+                     "words": out})
     return status
 
 
 def _run_count(args: argparse.Namespace) -> int:
     from workbench import count_segmentations
     from workbench.datasets import resolve_vocabulary
-    from workbench.lattice import no_segmentation_reason
 
     vocab = resolve_vocabulary(args.vocab)
     # counts of long words have thousands of digits: print them whole (Python caps int→str)
     if sys.version_info >= (3, 11):
         sys.set_int_max_str_digits(0)
     status = 0
-    for word in _spelled(args, vocab):
+    out = []
+    for typed, word in zip(args.words, _spelled(args, vocab)):
+        note = _spelling_note(args, vocab, typed, word)
         n = count_segmentations(word, vocab, args.ell_min, args.direction)
-        print(f"{_label(word)}\t{n}")
+        entry = {"word": typed, "spelled": word, "note": note, "count": n}
+        out.append(entry)
+        if not args.json:
+            if note:
+                print(f"workbench count: {note}", file=sys.stderr)
+            print(f"{_label(word)}\t{n}")
         if n == 0:
-            reason = no_segmentation_reason(word, vocab, args.ell_min, args.direction,
-                                            spelled=True)
-            print(f"workbench count: {reason}", file=sys.stderr)
+            entry["error"] = _reason(args, vocab, word)
+            if not args.json:
+                print(f"workbench count: {entry['error']}", file=sys.stderr)
             status = 1
+    if args.json:
+        _print_json({"vocab": _vocab_label(args, vocab), "alphabet": vocab.alphabet,
+                     "words": out})
     return status
 
 
 # --------------------------------------------------------------------------- figures
 def _configure_figures(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", default="results/figures", help="output directory")
+    parser.add_argument("--out", default=None,
+                        help="output directory (default results/figures; with --fast a new "
+                             "temporary directory, printed, so a fast run never replaces the "
+                             "full figures)")
     parser.add_argument("--fast", action="store_true",
-                        help="fewer samples and words (seconds instead of minutes)")
+                        help="fewer samples and words: noisier figures, for a smoke test "
+                             "(the full run takes about 15 s on 2 cores once the kernels are "
+                             "compiled)")
     parser.add_argument("--only", metavar="TEXT", default=None,
                         help="only the figures whose name contains TEXT (e.g. 'fig3')")
 
@@ -210,7 +305,8 @@ def _run_figures(args: argparse.Namespace) -> int:
     matplotlib.use("Agg")
     from workbench.figures.paper_figures import write_figures
 
-    for path in write_figures(args.out, fast=args.fast, only=args.only):
+    out = args.out or (_quick_dir("figures") if args.fast else "results/figures")
+    for path in write_figures(out, fast=args.fast, only=args.only):
         print(path)
     return 0
 
@@ -223,8 +319,19 @@ _QUICK = {
 }
 
 
+def _quick_dir(command: str) -> str:
+    """A new temporary directory for a quick run's output, announced on stderr."""
+    path = tempfile.mkdtemp(prefix=f"workbench-{command}-quick-")
+    print(f"workbench {command}: quick run, writing to {path} (give --out to choose)",
+          file=sys.stderr)
+    return path
+
+
 def _configure_experiments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", default="results", help="parent directory of the result folders")
+    parser.add_argument("--out", default=None,
+                        help="parent directory of the result folders (default results; with "
+                             "--quick a new temporary directory, printed, so a smoke test "
+                             "never overwrites the committed results)")
     parser.add_argument("--only", choices=EXPERIMENTS, default=None,
                         help="run one experiment (default: all)")
     parser.add_argument("--quick", action="store_true",
@@ -251,10 +358,11 @@ def _run_experiments(args: argparse.Namespace) -> int:
     runners = {"renyi": renyi.main,
                "efficiency": lambda argv: grampa_efficiency.main(argv, draw=save_figures)}
     status = 0
+    parent = args.out or (_quick_dir("experiments") if args.quick else "results")
     for name in EXPERIMENTS:
         if args.only and name != args.only:
             continue
-        argv = ["--out", str(Path(args.out) / name)] + (_QUICK[name] if args.quick else [])
+        argv = ["--out", str(Path(parent) / name)] + (_QUICK[name] if args.quick else [])
         status = max(status, runners[name](argv))
     return status
 
@@ -297,7 +405,6 @@ def _configure_law(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--nbest", type=int, default=-1,
                         help="ULM's k (-1: every segmentation, SentencePiece's nbest_size=-1)")
     parser.add_argument("--top", type=int, default=10, help="segmentations listed")
-    parser.add_argument("--json", action="store_true", help="one JSON object per word")
 
 
 def _law_sampler(args: argparse.Namespace, vocab):
@@ -409,7 +516,9 @@ COMMANDS: dict[str, Command] = {
         run=_run_warmup,
     ),
     "verify": Command(
-        help="check every closed form of workbench.theory (symbolic, exact, statistical)",
+        help="check each paper's claims against the code: the closed forms of "
+             "workbench.theory (symbolic, exact, statistical) and trained models (BatchBPE, "
+             "GreedTok)",
         configure=_configure_verify,
         run=_run_verify,
     ),
@@ -421,14 +530,14 @@ def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with one sub-parser per entry of :data:`COMMANDS`."""
     parser = argparse.ArgumentParser(prog="workbench",
                                      description="Tokenisation workbench command line.",
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                                     formatter_class=_HelpFormatter)
     parser.add_argument("--version", action=_VersionAction,
                         help="print the installed version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, command in COMMANDS.items():
         command.configure(sub.add_parser(
             name, help=command.help, description=command.help,
-            formatter_class=argparse.ArgumentDefaultsHelpFormatter))
+            formatter_class=_HelpFormatter))
     return parser
 
 

@@ -1,10 +1,11 @@
 """Chunk→count tables: the corpus form every trainer of the workbench reads.
 
 A *count table* maps a chunk (a pretokenised word, e.g. ``" the"``) to how often it occurs.
-On disk it is the TSV format of ``shared/data/``: one ``chunk<TAB>count`` per line, written by
-Python's :mod:`csv` with ``delimiter="\\t"``, so a chunk holding a tab, newline or quote is
-quoted csv-style; no header. A leading UTF-8 byte-order mark is dropped, as by every text
-reader of the package (``_core.jsonfile.decode_text``).
+On disk it is a TSV: one ``chunk<TAB>count`` per line, written by Python's :mod:`csv` with
+``delimiter="\\t"``, so a chunk holding a tab, newline or quote is quoted csv-style; no
+header; optionally xz-compressed (``NAME.tsv.xz``, as the tables shipped in ``data/``, which
+:func:`workbench.datasets.load_counts` reads by name). A leading UTF-8 byte-order mark is
+dropped, as by every text reader of the package (``_core.jsonfile.decode_text``).
 
 This module reads, writes and validates such tables. It does not pretokenise text (see
 :mod:`workbench.bpe.counting`) and does not train anything.
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import io
+import lzma
 import os
 import sys
 from collections.abc import Mapping
@@ -52,7 +54,7 @@ class CountsFormatError(ValueError):
 
 
 def read_counts(path: str | os.PathLike, *, budget: int = MEMORY_BUDGET) -> dict[str, int]:
-    """Read a ``chunk<TAB>count`` TSV into a dict (insertion order = file order).
+    """Read a ``chunk<TAB>count`` TSV (or its xz-compressed ``.xz``) into a dict (file order).
 
     A file in the shape ``csv.writer`` produces is read by one numba pass
     (:mod:`workbench._core.tsv`) once numba is loaded or when it is over 16 MB; any other
@@ -62,9 +64,10 @@ def read_counts(path: str | os.PathLike, *, budget: int = MEMORY_BUDGET) -> dict
     Parameters
     ----------
     path : str or os.PathLike
-        The file.
+        The file; a name ending in ``.xz`` is decompressed (in memory) first.
     budget : int
-        Memory budget in bytes; a file whose table would exceed it is refused before reading.
+        Memory budget in bytes; a file whose table would exceed it is refused before reading
+        (an xz file as soon as its decompressed bytes pass what the budget allows).
 
     Raises
     ------
@@ -79,9 +82,11 @@ def read_counts(path: str | os.PathLike, *, budget: int = MEMORY_BUDGET) -> dict
     if not path.is_file():
         raise FileNotFoundError(f"no count table at {path}")
     # A line is at least 4 bytes ("a\t1\n"); the estimate is generous on purpose.
-    size = path.stat().st_size
+    data = _decompressed(path, budget) if path.suffix == ".xz" else None
+    size = path.stat().st_size if data is None else len(data)
     check_budget(size // 4 * _BYTES_PER_ENTRY, f"reading {path}", budget=budget)
-    raw = strip_bom(path.read_bytes())  # both routes read the table after a BOM
+    raw = strip_bom(path.read_bytes() if data is None else data)  # both routes: after a BOM
+    del data
     if "numba" in sys.modules or size > _SCAN_MIN_BYTES:  # the kernel's start is paid
         scanned = _scanned(raw, budget)
         if scanned is not None:
@@ -115,6 +120,21 @@ def read_counts(path: str | os.PathLike, *, budget: int = MEMORY_BUDGET) -> dict
     except csv.Error as err:
         raise CountsFormatError(f"{path}, line {reader.line_num}: {err}") from None
     return out
+
+
+def _decompressed(path: Path, budget: int) -> bytes:
+    """The bytes of an xz-compressed table, refused (``BudgetError``) as soon as they pass
+    what ``budget`` allows a table file, so a small archive of a huge file is never expanded."""
+    limit = max(budget // _BYTES_PER_ENTRY * 4 + 3, 0)  # the largest size the budget accepts
+    decompressor = lzma.LZMADecompressor()
+    try:
+        data = decompressor.decompress(path.read_bytes(), max_length=limit + 1)
+    except lzma.LZMAError as err:
+        raise CountsFormatError(f"{path}: not a readable xz file ({err})") from None
+    check_budget(len(data) // 4 * _BYTES_PER_ENTRY, f"reading {path}", budget=budget)
+    if not decompressor.eof:
+        raise CountsFormatError(f"{path}: the xz stream is truncated")
+    return data
 
 
 def _scanned(raw: bytes, budget: int) -> dict[str, int] | None:
@@ -235,21 +255,3 @@ def check_pair_total(table: Mapping[str, int], *, name: str = "counts") -> int:
         raise ValueError(f"{name}: pair counts could reach {total}, over 2^63 - 1 (int64); "
                          f"scale the counts down")
     return total
-
-
-def shared_table(name: str) -> Path | None:
-    """Path of a table in the steering repository's ``shared/data/`` (``None`` if absent).
-
-    Looks beside the project checkout (``../shared/data/NAME.tsv``) and under
-    ``$WORKBENCH_SHARED_DATA``. Tests and benchmarks skip cleanly when it returns ``None``.
-    """
-    roots = []
-    if os.environ.get("WORKBENCH_SHARED_DATA"):
-        roots.append(Path(os.environ["WORKBENCH_SHARED_DATA"]))
-    here = Path(__file__).resolve().parent.parent
-    roots += [here.parent / "shared" / "data", Path.cwd().parent / "shared" / "data"]
-    for root in roots:
-        candidate = root / f"{name}.tsv"
-        if candidate.is_file():
-            return candidate
-    return None

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import csv
 import io
+import lzma
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from workbench._core.tsv import scan_counts
-from workbench.counts import MAX_COUNT, read_counts, shared_table, write_counts
+from workbench.counts import MAX_COUNT, read_counts, write_counts
+from workbench.datasets import DATA_DIR
 
 
 def _reference(data: bytes) -> dict[str, int] | None:
@@ -117,13 +119,11 @@ def test_reads_quoted_chunks_and_the_largest_count():
 
 
 @pytest.mark.parametrize("name", ["un", "fineweb10"])
-def test_the_shared_tables_are_scanned_as_csv_reads_them(name):
-    path = shared_table(name)
-    if path is None:
-        pytest.skip(f"../shared/data/{name}.tsv is absent")
-    data = path.read_bytes()
+def test_the_shipped_tables_are_scanned_as_csv_reads_them(name):
+    path = DATA_DIR / f"{name}.tsv.xz"
+    data = lzma.decompress(path.read_bytes())
     scanned = scan_counts(data)
-    assert scanned is not None  # the shared tables are in the common shape
+    assert scanned is not None  # the shipped tables are in the common shape
     ref = _reference(data)
     assert scanned == ref and list(scanned) == list(ref)
     assert read_counts(path) == scanned

@@ -27,8 +27,7 @@ from naive import bpe as naive
 
 from workbench.bpe import split_text, train_bpe
 from workbench.bpe.bytelevel import to_bytelevel
-from workbench.counts import read_counts, shared_table
-from workbench.datasets import load_text
+from workbench.datasets import load_counts, load_text
 
 
 def _diff(a, b):
@@ -83,11 +82,8 @@ PINNED = {("un", 4096): 0, ("un", 32768): 30, ("fineweb10", 4096): 0, ("fineweb1
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name,vocab_size", sorted(PINNED))
-def test_batched_vs_serial_on_shared_tables(name, vocab_size):
-    path = shared_table(name)
-    if path is None:
-        pytest.skip(f"{name}.tsv not found (set WORKBENCH_SHARED_DATA)")
-    table = read_counts(path)
+def test_batched_vs_serial_on_shipped_tables(name, vocab_size):
+    table = load_counts(name)
     batched = train_bpe(table, vocab_size, progress=False)
     serial = train_bpe(table, vocab_size, batch=False, progress=False)
     assert len(batched.merges) == len(serial.merges) == vocab_size - 256

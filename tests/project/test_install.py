@@ -5,8 +5,8 @@ into a fresh virtual environment; its third-party dependencies are borrowed from
 interpreter's environment through a ``.pth`` line (so the test downloads nothing but the build
 backend, which pip caches), while the editable install of this checkout stays invisible (a
 ``.pth`` line adds a directory to ``sys.path`` without processing the ``.pth`` files in it).
-Then, from a directory that is not the checkout, every shipped vocabulary is loaded and
-``python -m workbench verify`` runs.
+Then, from a directory that is not the checkout, every shipped vocabulary and a count table are
+loaded and ``python -m workbench verify`` runs.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ names = datasets.available_vocabularies()
 assert names == ["ulm-8k", "bpe-8k", "gpt2"], names
 for name in names:
     assert len(datasets.load_vocabulary(name)) > 1000
+assert len(datasets.load_counts("un")) == 105505  # the count tables ship too (data/*.xz)
 print("loaded", names, "from", datasets.DATA_DIR)
 """
 

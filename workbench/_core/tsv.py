@@ -1,15 +1,16 @@
 """A numba scan of well-formed ``chunk<TAB>count`` tables, the common case of ``read_counts``.
 
 Python's ``csv`` reader costs about a microsecond per row; a chunk → count table of
-``shared/data`` has 10⁵–10⁶ rows. :func:`scan_counts` reads the same format in one pass over
-the file's UTF-8 bytes (tab, LF, CR and quote never occur inside a multi-byte character),
-for files in the shape ``csv.writer`` produces: a chunk field, quoted (``"…"`` with ``""``
-for a quote, any character inside) or not (no quote, tab, CR, LF or NUL), a tab, 1 to 19
-ASCII digits of a positive count below 2⁶³, LF or the end. The chunks are copied, joined by
-a separator that occurs nowhere in the file, decoded once and split. Anything else (a CR
-line end, a blank line, a third field, an empty chunk, a stray quote, a repeated chunk,
-bytes that are not UTF-8) makes it return None, and the caller's row-by-row ``csv`` reader
-reads the file and names the line: this module never decides that a file is malformed.
+``data/`` (``un``, ``fineweb10``) has 10⁵–10⁶ rows. :func:`scan_counts` reads the same
+format in one pass over the file's UTF-8 bytes (tab, LF, CR and quote never occur inside a
+multi-byte character), for files in the shape ``csv.writer`` produces: a chunk field, quoted
+(``"…"`` with ``""`` for a quote, any character inside) or not (no quote, tab, CR, LF or
+NUL), a tab, 1 to 19 ASCII digits of a positive count below 2⁶³, LF or the end. The chunks
+are copied, joined by a separator that occurs nowhere in the file, decoded once and split.
+Anything else (a CR line end, a blank line, a third field, an empty chunk, a stray quote, a
+repeated chunk, bytes that are not UTF-8) makes it return None, and the caller's row-by-row
+``csv`` reader reads the file and names the line: this module never decides that a file is
+malformed.
 
 It does not open files (``workbench.counts.read_counts`` does) and validates nothing else.
 

@@ -33,7 +33,7 @@ On a Dask cluster (``pip install "tokenisation-workbench[scale]"``; every worker
 
     from distributed import Client
     with Client("tcp://scheduler:8786") as client:
-        table = count_chunks(sorted(Path("/shared/corpus").glob("*.txt")), client=client,
+        table = count_chunks(sorted(Path("corpus").glob("*.txt")), client=client,
                              block_size=64 << 20, freq_cutoff=2, out="counts.tsv")
 
 This module does not train anything, does not pick stop words (the trainer takes the

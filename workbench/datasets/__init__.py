@@ -28,10 +28,12 @@ from .corpora import (
     whitespace_word_counts,
 )
 from .loaders import (
+    COUNT_TABLES,
     DATA_DIR,
     available_vocabularies,
     english_words,
     load_brown_tagged,
+    load_counts,
     load_documents,
     load_gpt2_merges,
     load_text,
@@ -41,6 +43,7 @@ from .loaders import (
 )
 
 __all__ = [
+    "COUNT_TABLES",
     "DATA_DIR",
     "FIGURE1_TOKENS",
     "available_vocabularies",
@@ -51,6 +54,7 @@ __all__ = [
     "greedtok_text_chunk_counts",
     "letter_words",
     "load_brown_tagged",
+    "load_counts",
     "load_documents",
     "load_gpt2_merges",
     "load_text",

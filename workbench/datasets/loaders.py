@@ -6,6 +6,8 @@ public data (see ``data/README.md`` for sources, licences and sha256 sums):
 * running text: the Project Gutenberg Shakespeare plays and poems (``"shakespeare"``)
   and the tagged Brown corpus (``"brown"``);
 * an English word → count table (SymSpell's ``frequency_dictionary_en_82_765.txt``);
+* two real chunk → count tables for training and benchmarks (``"un"``: UN General Debate
+  word counts; ``"fineweb10"``: GPT-4-regex chunks of FineWeb-Edu), read by :func:`load_counts`;
 * vocabularies: GPT-2's byte-level BPE (``"gpt2"``) and SentencePiece unigram (ULM) and
   BPE models with 8,192 pieces trained on the Shakespeare text (``"ulm-8k"``, ``"bpe-8k"``).
 
@@ -43,13 +45,16 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path, PurePosixPath
 
+from ..counts import read_counts
 from ..vocab import Vocabulary
 
 __all__ = [
+    "COUNT_TABLES",
     "DATA_DIR",
     "available_vocabularies",
     "english_words",
     "load_brown_tagged",
+    "load_counts",
     "load_documents",
     "load_gpt2_merges",
     "load_text",
@@ -90,6 +95,7 @@ WORD_COUNTS_FILE = "frequency_dictionary_en_82_765.txt.xz"
 GPT2_ENCODER_FILE = "gpt2_encoder.json.xz"
 GPT2_MERGES_FILE = "gpt2_vocab.bpe.xz"
 TEXTS = {"shakespeare": SHAKESPEARE_FILE, "brown": BROWN_FILE}
+COUNT_TABLES = {"un": "un.tsv.xz", "fineweb10": "fineweb10.tsv.xz"}
 SENTENCEPIECE_MODELS = {"ulm-8k": "sp_ulm_8k.model", "bpe-8k": "sp_bpe_8k.model"}
 VOCABULARIES = (*SENTENCEPIECE_MODELS, "gpt2")
 
@@ -257,6 +263,39 @@ def load_word_counts() -> dict[str, int]:
     (82834, 23135851162)
     """
     return dict(_word_counts())
+
+
+def load_counts(name: str) -> dict[str, int]:
+    """A shipped chunk → count table, as :func:`workbench.counts.read_counts` reads it.
+
+    Parameters
+    ----------
+    name : {"un", "fineweb10"}
+        ``"un"``: UN General Debate word counts as in the GreedTok paper's experiments
+        (105,505 space-prefixed words, 37.0M occurrences). ``"fineweb10"``: GPT-4-regex
+        chunks of about 1 GB of FineWeb-Edu kept where count >= 10, as released with
+        BatchBPE (228,384 chunks, 205.5M occurrences). Sources and licences: ``data/README.md``.
+
+    Returns
+    -------
+    dict of str to int
+        A fresh dict in file order.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name (the message lists the available ones).
+    FileNotFoundError
+        If the table's file is missing from ``data/``.
+
+    Examples
+    --------
+    >>> un = load_counts("un")
+    >>> len(un), un[" the"]
+    (105505, 2464379)
+    """
+    _check_name(name, COUNT_TABLES, "count table")
+    return read_counts(_data_file(COUNT_TABLES[name]))
 
 
 @cache

@@ -7,7 +7,7 @@ held-out encoded length, token lengths.
 runs on the shipped text in about a second.
 
 This module trains only through :func:`workbench.bpe.train_bpe`, does not read
-``shared/data`` and draws nothing (:mod:`workbench.figures.batch_bpe` does).
+the large count tables of ``data/`` and draws nothing (:mod:`workbench.figures.batch_bpe` does).
 
 Example
 -------
