@@ -81,7 +81,7 @@ CHECK_SKIP := --ignore=tests/notebooks --ignore=tests/app --ignore=tests/docs \
   --ignore=tests/project/test_install.py --ignore=tests/project/test_clean_clone.py
 check: $(STAMP)
 	$(VENV)/bin/ruff check workbench tests benchmarks
-	$(PY) -m pytest -q -m "not slow and not browser" --durations=10 $(CHECK_SKIP)
+	$(PY) -m pytest -q -n 2 -m "not slow and not browser" --durations=10 $(CHECK_SKIP)
 
 test: $(STAMP) chromium
 	$(VENV)/bin/ruff check workbench tests benchmarks

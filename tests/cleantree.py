@@ -52,6 +52,8 @@ def left_behind(before: set[str], after: set[str]) -> list[str]:
 
 
 def pytest_sessionstart(session):
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # with pytest-xdist the controller checks
+        return
     session.config._tree_before = tree_state(Path(str(session.config.rootpath)))
 
 

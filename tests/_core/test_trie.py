@@ -92,6 +92,7 @@ def test_word_codes_map_unknown_characters_to_zero_and_end_with_zero():
     assert out[:3].tolist() == [code["b"], code["a"], 0]
 
 
+@pytest.mark.slow  # a 270k-token build (~25 s)
 def test_build_is_not_quadratic_over_a_large_alphabet():
     """Issue 19: holes in the dense prefix were rescanned by every node (270 k tokens over
     3,000 CJK characters: 47 s); the bounded first fit builds them in a few seconds, and

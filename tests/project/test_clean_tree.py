@@ -37,7 +37,8 @@ def _repo(tmp_path: Path, test_body: str) -> Path:
 
 
 def _run(repo: Path) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "WORKBENCH_RECORD_RUN_TIMES"}
+    env = {k: v for k, v in os.environ.items()  # a plain run, not an xdist worker's
+           if k != "WORKBENCH_RECORD_RUN_TIMES" and not k.startswith("PYTEST_XDIST")}
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                            "test_it.py"], cwd=repo, capture_output=True, text=True, env=env,
                           timeout=120)

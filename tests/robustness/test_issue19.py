@@ -34,6 +34,7 @@ def verdicts() -> dict[str, dict]:
 
 
 @pytest.mark.parametrize("name", NAMES)
+@pytest.mark.slow  # all 95 probes in forked children (~25 s)
 def test_issue19_reproducer(name, verdicts):
     row = verdicts[name]
     assert row["kind"] in ("CLEAR", "OK"), f"{row['kind']}: {row['detail']}"

@@ -422,6 +422,7 @@ def test_grampa_check_skipped_without_grampa(monkeypatch):
     assert ch.all_passed(rows)
 
 
+@pytest.mark.slow  # every check of verify() (~35 s); make test runs it, and verify itself
 def test_verify_all_pass():
     rows = ch.verify()
     assert len(rows) >= 25
@@ -436,6 +437,7 @@ def test_verify_all_pass():
     assert "Eq. 47" in text and "fail" in text.splitlines()[-1]
 
 
+@pytest.mark.slow  # verify in a fresh process (~45 s)
 def test_cli_verify_subprocess():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.run([sys.executable, "-m", "workbench", "verify"], cwd=ROOT, env=env,
