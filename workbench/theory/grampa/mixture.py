@@ -1,4 +1,4 @@
-"""Algorithm 3's mixture (GRaMPa §4.6): ``p`` · the stochastic law + ``(1 − p)`` · one segmentation.
+"""Algorithm 3's mixture (GRaMPa §4.6): p · a stochastic law + (1 − p) · one segmentation.
 
 Algorithm 3 flips one coin per word (``RAND < p``): heads, the stochastic tokeniser samples;
 tails, the deterministic tokeniser's segmentation ``d`` is used. The word's law is therefore
@@ -109,6 +109,8 @@ def mixture_law(law: SegmentationLaw, deterministic: Sequence[str] | None,
         it); its ``n_segmentations`` is ``law``'s, or None if the deterministic segmentation
         cannot be among them (the support would outgrow it).
 
+    Examples
+    --------
     >>> from fractions import Fraction as F
     >>> L = SegmentationLaw("ab", {("a", "b"): F(1, 2), ("ab",): F(1, 2)}, n_segmentations=2)
     >>> mixture_law(L, ("ab",), F(1, 2)).probabilities()
