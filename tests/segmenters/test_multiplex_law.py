@@ -18,6 +18,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 from naive import laws as naive
+from scipy import stats
 
 from workbench import (
     Grampa,
@@ -106,6 +107,28 @@ def test_the_failures_are_carried():
     # heads 1/4: MaxMatch skips "ab" (1/2) -> a|bc, else fails; tails 3/4: longest match stuck
     assert law.probabilities() == {("a", "bc"): F(1, 8)}
     assert law.failure_mass == F(7, 8) and law.deterministic is None
+
+
+def test_a_half_that_cannot_segment_fails_with_its_weight():
+    """'d' is no token of SCORED: GRaMPa fails on "abd" (weight p), the whole-word tokeniser
+    does not; as the multiplexer itself does, call by call."""
+    whole = lambda w: [w]  # noqa: E731
+    law = Multiplexer(whole, MarkovRejectionSampler(SCORED), p=F(3, 10)).law("abd")
+    assert law.probabilities() == {("abd",): F(7, 10)} and law.failure_mass == F(3, 10)
+    assert Multiplexer(whole, Grampa(SCORED), p=0.0).law("abd").probabilities() == \
+        {("abd",): 1.0}
+    with pytest.raises(SegmentationError):  # p = 1: only the stochastic half is used
+        Multiplexer(whole, Grampa(SCORED), p=1.0).law("abd")
+    with pytest.raises(SegmentationError):  # p = 0: only the deterministic half is used
+        Multiplexer(default_segmenter(PLAIN), Grampa(SCORED), p=0.0).law("abd")
+    mux = Multiplexer(whole, Grampa(SCORED, seed=1), p=0.3, seed=2)
+    failed = 0
+    for _ in range(4000):
+        try:
+            assert mux("abd") == ["abd"]
+        except SegmentationError:
+            failed += 1
+    assert stats.binomtest(failed, 4000, 0.3).pvalue > P_MIN
 
 
 @pytest.mark.parametrize("q,p", [(0.3, 0.4), (0.5, 0.9)])

@@ -196,9 +196,12 @@ class Multiplexer:
 
         ``p · stochastic.law(word) + (1 − p) · δ_d`` with ``d = deterministic(word)``
         (:func:`workbench.theory.grampa.mixture.mixture_law`). The stochastic law is
-        budget-checked before any work, as that sampler's ``law`` is; a deterministic
-        tokeniser that raises :class:`workbench.SegmentationError` on the word adds its
-        ``1 − p`` to the failure mass. The law's ``deterministic`` is ``d`` (so
+        budget-checked before any work, as that sampler's ``law`` is, at every ``p`` (``p = 0``
+        included: it gives ``n_segmentations``). A half that raises
+        :class:`workbench.SegmentationError` on the word fails with its weight (``p`` for the
+        stochastic sampler, ``1 − p`` for the deterministic tokeniser), as :meth:`tokenize`
+        does; the law carries it as ``failure_mass``, and raises the error when no half that
+        can be chosen segments the word. The law's ``deterministic`` is ``d`` (so
         ``regularisation_rate`` is measured against it); exact Fractions when the stochastic
         law is exact and ``p`` was given as a Fraction or an int.
 
@@ -218,14 +221,23 @@ class Multiplexer:
         if not isinstance(self.stochastic, LawSampler):
             raise TypeError(f"the stochastic {type(self.stochastic).__name__} states no law "
                             "(workbench.interfaces.LawSampler: a law(word) method)")
-        law = self.stochastic.law(word)
+        try:
+            law = self.stochastic.law(word)
+            unsegmentable = None
+        except SegmentationError as err:  # the stochastic half fails on the word: mass p
+            law, unsegmentable = SegmentationLaw(word, {}, failure_mass=1), err
         if not isinstance(law, SegmentationLaw):
             raise TypeError(f"the stochastic sampler's law(word) returned "
                             f"{type(law).__name__}, not a SegmentationLaw")
         try:
             det: tuple[str, ...] | None = tuple(self.deterministic(word))
-        except SegmentationError:
-            det = None
+        except SegmentationError as err:
+            det, stuck = None, err
+        # no half that can be chosen segments the word: the sampler's own error
+        if unsegmentable is not None and (det is None or self.p == 1.0):
+            raise unsegmentable
+        if det is None and self.p == 0.0:
+            raise stuck
         exact = self._exact_p is not None and float(self._exact_p) == self.p
         return mixture_law(law, det, self._exact_p if exact else self.p)
 
