@@ -16,7 +16,10 @@ Two routes:
   per word: the split and the merge are numba kernels, each half one batch call of a
   :class:`~workbench.interfaces.Sampler` and a :class:`~workbench.interfaces.Segmenter`.
 
-This module does not build either tokeniser.
+The exact law of one word, :meth:`Multiplexer.law`, is ``p · stochastic.law(word) +
+(1 − p) · δ_deterministic(word)`` (:func:`workbench.theory.grampa.mixture.mixture_law`).
+
+This module does not build either tokeniser and computes no stochastic law itself.
 
 Example
 -------
@@ -29,6 +32,7 @@ Example
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 
 import numpy as np
 from numba import njit
@@ -36,7 +40,10 @@ from numba import njit
 from .._core.config import JIT
 from .._core.seeds import as_generator
 from .._core.validate import check_flat_words, check_int, check_probability, check_size
-from ..interfaces import Sampler, Segmenter, WordSampler
+from ..interfaces import LawSampler, Sampler, Segmenter, WordSampler
+from ..lattice import SegmentationError
+from ..laws import SegmentationLaw
+from ..theory.grampa.mixture import mixture_law
 
 
 @njit(**JIT)
@@ -130,7 +137,8 @@ class Multiplexer:
         Has ``sample(word)``; :meth:`tokenize` batches through ``tokenize(words)`` and
         :meth:`encode_code_points` needs a full :class:`~workbench.interfaces.Sampler`.
     p : float
-        Multiplexing rate in [0, 1].
+        Multiplexing rate in [0, 1]: P(the stochastic tokeniser is used). Stored as a
+        float (``self.p``); a Fraction or int also keeps :meth:`law` exact.
     seed : int, numpy.random.Generator or None
         Seeds the coins only.
     """
@@ -147,10 +155,13 @@ class Multiplexer:
         if not isinstance(stochastic, WordSampler):
             raise TypeError("stochastic must be a sampler: at least a sample(word) method "
                             "(workbench.interfaces.WordSampler)")
-        p = check_probability(p, "p")
+        exact_p = Fraction(p) if isinstance(p, (Fraction, int)) and not isinstance(p, bool) \
+            else None
+        p = check_probability(float(p) if isinstance(p, Fraction) else p, "p")
         self.deterministic = deterministic
         self.stochastic = stochastic
         self.p = float(p)
+        self._exact_p = exact_p  # law() stays exact with a rational rate
         self._rng = as_generator(seed)
 
     def coins(self, n_words: int) -> np.ndarray:
@@ -179,6 +190,56 @@ class Multiplexer:
     def __call__(self, word: str) -> list[str]:
         """Tokenise one word."""
         return self.tokenize([word])[0]
+
+    def law(self, word: str) -> SegmentationLaw:
+        """The exact law of :meth:`__call__` on ``word`` (one coin, Algorithm 3).
+
+        ``p · stochastic.law(word) + (1 − p) · δ_d`` with ``d = deterministic(word)``
+        (:func:`workbench.theory.grampa.mixture.mixture_law`). The stochastic law is
+        budget-checked before any work, as that sampler's ``law`` is, at every ``p`` (``p = 0``
+        included: it gives ``n_segmentations``). A half that raises
+        :class:`workbench.SegmentationError` on the word fails with its weight (``p`` for the
+        stochastic sampler, ``1 − p`` for the deterministic tokeniser), as :meth:`tokenize`
+        does; the law carries it as ``failure_mass``, and raises the error when no half that
+        can be chosen segments the word. The law's ``deterministic`` is ``d`` (so
+        ``regularisation_rate`` is measured against it); exact Fractions when the stochastic
+        law is exact and ``p`` was given as a Fraction or an int.
+
+        It is the law of each word of :meth:`tokenize` and of a one-word group of
+        :meth:`encode_code_points`; words of one group share a coin, so a group's law is not
+        the product of its words' laws.
+
+        Examples
+        --------
+        >>> from fractions import Fraction
+        >>> from workbench import MarkovRejectionSampler, Vocabulary
+        >>> v = Vocabulary(["a", "b", "ab"])
+        >>> mux = Multiplexer(lambda w: [w], MarkovRejectionSampler(v), p=Fraction(1, 3))
+        >>> mux.law("ab").probabilities()
+        {('ab',): Fraction(5, 6), ('a', 'b'): Fraction(1, 6)}
+        """
+        if not isinstance(self.stochastic, LawSampler):
+            raise TypeError(f"the stochastic {type(self.stochastic).__name__} states no law "
+                            "(workbench.interfaces.LawSampler: a law(word) method)")
+        try:
+            law = self.stochastic.law(word)
+            unsegmentable = None
+        except SegmentationError as err:  # the stochastic half fails on the word: mass p
+            law, unsegmentable = SegmentationLaw(word, {}, failure_mass=1), err
+        if not isinstance(law, SegmentationLaw):
+            raise TypeError(f"the stochastic sampler's law(word) returned "
+                            f"{type(law).__name__}, not a SegmentationLaw")
+        try:
+            det: tuple[str, ...] | None = tuple(self.deterministic(word))
+        except SegmentationError as err:
+            det, stuck = None, err
+        # no half that can be chosen segments the word: the sampler's own error
+        if unsegmentable is not None and (det is None or self.p == 1.0):
+            raise unsegmentable
+        if det is None and self.p == 0.0:
+            raise stuck
+        exact = self._exact_p is not None and float(self._exact_p) == self.p
+        return mixture_law(law, det, self._exact_p if exact else self.p)
 
     def encode_code_points(self, code_points: np.ndarray, offsets: np.ndarray,
                            groups: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
