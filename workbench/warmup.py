@@ -85,7 +85,7 @@ def kernel_report() -> KernelReport:
 def run_workload() -> None:
     """Call every public route that reaches a kernel once, on tiny inputs."""
     from workbench import datasets, theory
-    from workbench.bpe import BPESampler, train_bpe
+    from workbench.bpe import BPEModel, BPESampler, train_bpe
     from workbench.bpe.counting import count_chunks
     from workbench.counterexamples import DuplicationBPE, RandomDropBPE
     from workbench.counts import read_counts, write_counts
@@ -146,6 +146,7 @@ def run_workload() -> None:
     with tempfile.TemporaryDirectory() as tmp:  # the numba scan of count tables
         write_counts(counts, Path(tmp) / "counts.tsv")
         read_counts(Path(tmp) / "counts.tsv")
+    BPEModel.from_gpt2().encode(text[0])  # writes GPT-2's model cache (bpe.gpt2cache)
     for batch in (False, True):
         model = train_bpe(counts, 300, batch=batch, progress=False)
         model.encode(text[0])

@@ -346,7 +346,9 @@ class BPEModel:
         """Token ids of ``text`` (the pattern's chunks, stop words whole, merges by rank).
 
         Plain BPE (``dropout=0``) under the GPT-4 or GPT-2 pattern runs in one numba pass,
-        streamed in windows (:mod:`workbench.bpe._textencode`); BPE-dropout, and a user
+        streamed in windows (:mod:`workbench.bpe._textencode`), or for a short text in a
+        process that has not loaded numba, in plain Python (:mod:`workbench.bpe.interpreted`,
+        the same ids); BPE-dropout, and a user
         regex, split the text first (:meth:`split`) and encode the chunks with
         :meth:`encode_chunks`. Raises ``ValueError`` on a lone surrogate.
         """

@@ -270,7 +270,9 @@ class Grampa:
     def encode(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """One sample per word as token ids: ``(ids, offsets)``, no Python object per token.
 
-        Word ``w``'s ids are ``ids[offsets[w]:offsets[w+1]]``. Finite vocabularies only.
+        Word ``w``'s ids are ``ids[offsets[w]:offsets[w+1]]``. Finite vocabularies only. A
+        small request in a process that has not loaded numba yet runs in plain Python
+        (:mod:`.interpreted_encode`: the same ids for the same seed).
         """
         if self.vocab.is_infinite:
             raise TypeError("encode needs a finite vocabulary (the infinite one has no ids)")
