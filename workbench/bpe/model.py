@@ -622,7 +622,7 @@ def _check_ids(ids: Sequence[int] | None, n: int) -> np.ndarray:
                          "merges)")
     if n and arr.min() < 0:
         raise ValueError(f"ids must be non-negative (got {arr.min()})")
-    if np.unique(arr).shape[0] != n:
+    if len(set(arr.tolist())) != n:  # a set: faster than np.unique's hash for 50k ids
         raise ValueError("ids must be distinct")
     return arr
 
