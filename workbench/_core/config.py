@@ -98,7 +98,7 @@ def dependency_closure(path: str | os.PathLike) -> list[Path]:
 
     >>> names = [p.name for p in dependency_closure(PACKAGE_DIR / "_core" / "config.py")]
     >>> names
-    ['config.py']
+    ['cachedir.py', 'config.py']
     """
     start = Path(path).resolve()
     seen = {start}
