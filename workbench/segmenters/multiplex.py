@@ -185,7 +185,8 @@ class Multiplexer:
         cps, offsets = check_flat_words(code_points, offsets)
         sizes = _check_groups(groups, offsets.shape[0] - 1)
         heads = self.coins(sizes.shape[0])
-        quick = interpreted.applies([cps.shape[0] + offsets.shape[0]])  # linear work
+        quick = interpreted.applies(  # linear work: code points, words and groups
+            [cps.shape[0] + offsets.shape[0] + sizes.shape[0]])
         halves = (interpreted.split if quick else _split)(cps, offsets, sizes, heads)
         s_cps, s_off, d_cps, d_off = halves  # a small first call: plain Python, same arrays
         s_ids, s_off = self.stochastic.encode_code_points(s_cps, s_off)
