@@ -35,34 +35,13 @@ from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import numpy as np
-from numba import njit
 
-from .._core.config import JIT
 from .._core.seeds import as_generator
 from .._core.validate import check_flat_words, check_int, check_probability, check_size
 from ..interfaces import LawSampler, Sampler, Segmenter, WordSampler
 from ..lattice import SegmentationError
 from ..laws import SegmentationLaw
-from ..theory.grampa.mixture import mixture_law
-
-
-@njit(**JIT)
-def _split_into(cps, piece_off, sizes, heads, want, out, out_off):
-    """Copy the words of the groups whose coin is ``want`` into ``out`` / ``out_off``."""
-    n_out = 0
-    n_piece = 0
-    out_off[0] = 0
-    piece = 0
-    for t in range(sizes.shape[0]):
-        for _ in range(sizes[t]):
-            if heads[t] == want:
-                for i in range(piece_off[piece], piece_off[piece + 1]):
-                    out[n_out] = cps[i]
-                    n_out += 1
-                n_piece += 1
-                out_off[n_piece] = n_out
-            piece += 1
-    return n_out, n_piece
+from . import interpreted
 
 
 def _split(cps: np.ndarray, offsets: np.ndarray, sizes: np.ndarray, heads: np.ndarray
@@ -77,6 +56,8 @@ def _split(cps: np.ndarray, offsets: np.ndarray, sizes: np.ndarray, heads: np.nd
     >>> [h.tolist() for h in halves]
     [[1, 2, 3, 4], [0, 2, 4], [0], [0, 1]]
     """
+    from .mux_kernels import _split_into
+
     out = []
     for want in (True, False):
         flat = np.empty(cps.size, dtype=np.int32)
@@ -84,28 +65,6 @@ def _split(cps: np.ndarray, offsets: np.ndarray, sizes: np.ndarray, heads: np.nd
         n_out, n_piece = _split_into(cps, offsets, sizes, heads, want, flat, off)
         out += [flat[:n_out], off[:n_piece + 1]]
     return out[0], out[1], out[2], out[3]
-
-
-@njit(**JIT)
-def _merge(sizes, heads, s_ids, s_off, d_ids, d_off, ids, offsets):
-    """Interleave the halves' ids in word order; ``offsets[g]``: tokens before group ``g``."""
-    n = 0
-    s_piece = 0
-    d_piece = 0
-    offsets[0] = 0
-    for t in range(sizes.shape[0]):
-        for _ in range(sizes[t]):
-            if heads[t]:
-                for k in range(s_off[s_piece], s_off[s_piece + 1]):
-                    ids[n] = s_ids[k]
-                    n += 1
-                s_piece += 1
-            else:
-                for k in range(d_off[d_piece], d_off[d_piece + 1]):
-                    ids[n] = d_ids[k]
-                    n += 1
-                d_piece += 1
-        offsets[t + 1] = n
 
 
 def _check_groups(groups: object, n_words: int) -> np.ndarray:
@@ -239,6 +198,8 @@ class Multiplexer:
         if det is None and self.p == 0.0:
             raise stuck
         exact = self._exact_p is not None and float(self._exact_p) == self.p
+        from ..theory.grampa.mixture import mixture_law  # not on a first encode's path
+
         return mixture_law(law, det, self._exact_p if exact else self.p)
 
     def encode_code_points(self, code_points: np.ndarray, offsets: np.ndarray,
@@ -286,9 +247,16 @@ class Multiplexer:
         cps, offsets = check_flat_words(code_points, offsets)
         sizes = _check_groups(groups, offsets.shape[0] - 1)
         heads = self.coins(sizes.shape[0])
-        s_cps, s_off, d_cps, d_off = _split(cps, offsets, sizes, heads)
+        quick = interpreted.applies(  # linear work: code points, words and groups
+            [cps.shape[0] + offsets.shape[0] + sizes.shape[0]])
+        halves = (interpreted.split if quick else _split)(cps, offsets, sizes, heads)
+        s_cps, s_off, d_cps, d_off = halves  # a small first call: plain Python, same arrays
         s_ids, s_off = self.stochastic.encode_code_points(s_cps, s_off)
         d_ids, d_off = self.deterministic.encode_code_points(d_cps, d_off)
+        if quick:
+            return interpreted.merge(sizes, heads, s_ids, s_off, d_ids, d_off)
+        from .mux_kernels import _merge
+
         ids = np.empty(s_ids.size + d_ids.size, dtype=np.int32)
         out_off = np.empty(sizes.shape[0] + 1, dtype=np.int64)
         _merge(sizes, heads, s_ids, s_off, d_ids, d_off, ids, out_off)
