@@ -99,3 +99,16 @@ def test_the_widget_says_wrong_then_right() -> None:
     assert "Correct." in parts["verdict"].value
     html = box.children[-1].value              # hint, then reveal, as <details>
     assert html.index("Hint") < html.index("Reveal") and "5 of 8 tokens." in html
+
+
+def test_the_factories_bind_checker_and_answer_text() -> None:
+    ex = Exercise.number("q", Fraction(45, 2), hint="h", explanation="e")
+    assert ex.answer_text == "45/2" and ex.check("22.5").correct and not ex.check("22").correct
+    ex = Exercise.number("q", 4 / 7, hint="h", explanation="e", tolerance=1e-9)
+    assert ex.check("4/7").correct and not ex.check("0.571").correct
+    ex = Exercise.sequence("q", [1, 1, 2, 4, 7], hint="h", explanation="e")
+    assert ex.answer_text == "1, 1, 2, 4, 7" and not ex.check("1, 2, 1, 4, 7").correct
+    ex = Exercise.collection("q", ["er", "at"], hint="h", explanation="e")
+    assert ex.check("at er").correct and not ex.check("er").correct
+    ex = Exercise.choice("q", "no", ["yes", "no"], hint="h", explanation="e")
+    assert ex.check("No").correct and not ex.check("yes").correct

@@ -221,6 +221,38 @@ class Exercise:
         if not isinstance(verdict, Feedback) or not verdict.correct:
             raise ValueError(f"the checker rejects the exercise's own answer {self.answer_text!r}")
 
+    @classmethod
+    def number(cls, question: str, answer: int | float | Fraction, *, hint: str,
+               explanation: str, tolerance: float = 0.0) -> Exercise:
+        """An exercise whose answer is one number (:func:`check_number`)."""
+        text = f"{answer:.15g}" if isinstance(answer, float) else str(answer)
+        return cls(question, answer, lambda t: check_number(t, answer, tolerance=tolerance),
+                   hint, explanation, text)
+
+    @classmethod
+    def sequence(cls, question: str, answer: Sequence[object], *, hint: str,
+                 explanation: str) -> Exercise:
+        """An exercise whose answer is an ordered list (:func:`check_sequence`)."""
+        answer = list(answer)
+        return cls(question, answer, lambda t: check_sequence(t, answer), hint, explanation,
+                   ", ".join(map(str, answer)))
+
+    @classmethod
+    def collection(cls, question: str, answer: Sequence[object], *, hint: str,
+                   explanation: str) -> Exercise:
+        """An exercise whose answer is a set of items, order ignored (:func:`check_set`)."""
+        answer = list(answer)
+        return cls(question, answer, lambda t: check_set(t, answer), hint, explanation,
+                   ", ".join(map(str, answer)))
+
+    @classmethod
+    def choice(cls, question: str, answer: str, options: Sequence[str], *, hint: str,
+               explanation: str) -> Exercise:
+        """An exercise whose answer is one of ``options`` (:func:`check_choice`)."""
+        options = list(options)
+        return cls(question, answer, lambda t: check_choice(t, answer, options), hint,
+                   explanation, answer)
+
     def widget(self):
         """The exercise as an ``ipywidgets.VBox`` (question, answer box, Check, hint, reveal)."""
         import ipywidgets as widgets
