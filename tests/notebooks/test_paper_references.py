@@ -59,7 +59,7 @@ MARKERS: dict[str, str | None] = {
 }
 
 _NUM = r"[A-Z]?\d+(?:\.\d+)*[a-z]?|[A-H](?:\.\d+)*\b"
-_LIST = rf"(?:{_NUM})(?:\s*(?:[-–,]|\band\b|\bor\b|&)\s*(?:{_NUM}))*"
+_LIST = rf"(?:{_NUM})(?:\s*(?:[-–,/]|\band\b|\bor\b|&)\s*(?:{_NUM}))*"
 REFERENCE = re.compile(
     rf"(?P<kind>§|Sections?\b|Tables?\b|Eqs?\.|Equations?\b|Figures?\b|Figs?\.|App\.|Appendix\b|"
     rf"Appendices\b)\s*(?P<nums>{_LIST})")
@@ -77,10 +77,10 @@ def split_numbers(nums: str) -> list[str]:
 
     >>> split_numbers("7 and 8"), split_numbers("43–48"), split_numbers("A.1, A.5 and B")
     (['7', '8'], ['43', '48'], ['A.1', 'A.5', 'B'])
-    >>> split_numbers("11b")
-    ['11']
+    >>> split_numbers("11b"), split_numbers("4/8")
+    (['11'], ['4', '8'])
     """
-    parts = re.split(r"\s*(?:[-–,]|\band\b|\bor\b|&)\s*", nums.strip())
+    parts = re.split(r"\s*(?:[-–,/]|\band\b|\bor\b|&)\s*", nums.strip())
     return [re.sub(r"(?<=\d)[a-z]$", "", p) for p in parts if p]
 
 
