@@ -31,9 +31,9 @@ def test_a_wrong_grampa_law_fails_the_uniform_and_dp_rows(monkeypatch):
 
 
 def test_a_mixture_with_the_rate_swapped_fails_every_mixture_row(monkeypatch):
-    from workbench.segmenters import multiplex
+    from workbench.theory.grampa import mixture  # Multiplexer.law looks it up there on each call
 
-    real = multiplex.mixture_law
-    monkeypatch.setattr(multiplex, "mixture_law", lambda law, det, p: real(law, det, 1 - p))
+    real = mixture.mixture_law
+    monkeypatch.setattr(mixture, "mixture_law", lambda law, det, p: real(law, det, 1 - p))
     rows = law_checks.check_mixture_law()
     assert len(rows) == 3 and {r.status for r in rows} == {"fail"}
