@@ -278,8 +278,8 @@ class BPESampler(TokenSampler):
         :data:`workbench.bpe.laws.MAX_STATES` segmentations (or more time than the budget,
         :data:`workbench.bpe.semantics.STATE_FACTOR` per segmentation) is refused at once with
         that number; HF's propagation also stops at ``MAX_STATES`` states it meets.
-        ``deterministic`` is the segmentation at ``p = 0``; ``n_segmentations`` counts the word's segmentations in
-        the vocabulary (``None`` when the model makes tokens outside it).
+        ``deterministic`` is the segmentation at ``p = 0``; ``n_segmentations`` counts the
+        word's segmentations in the vocabulary (``None`` when the model makes tokens outside it).
 
         ``failure_mass`` is the probability that dropout leaves a multi-byte character split
         into bytes, which a vocabulary not spelled in bytes cannot write: :meth:`tokenize`
