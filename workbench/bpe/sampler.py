@@ -312,8 +312,10 @@ class BPESampler(TokenSampler):
             if probs is None:  # a chunk or semantics the compiled route does not take
                 run = (functools.partial(propagate, max_states=laws.MAX_STATES)
                        if self.semantics == "hf" else propagate)
-                probs = {tuple([token[s] for s in state]): p for state, p in
-                         run(syms, ranks, self.dropout).items()}
+                probs = {}
+                for state, p in run(syms, ranks, self.dropout).items():
+                    seg = tuple([token[s] for s in state])  # two merges may spell one token
+                    probs[seg] = probs.get(seg, 0) + p
             broken = [seg for seg in probs if "".join(seg) != word]
             fail = sum(probs.pop(seg) for seg in broken)  # a character split into bytes
             in_vocab = all(t in self.vocab for t in {t for seg in probs for t in seg})
