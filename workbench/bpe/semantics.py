@@ -27,8 +27,10 @@ google/sentencepiece@2734490): an agenda of adjacent pairs *whose concatenation 
 (not only the merge list's pairs), best score first, then leftmost; stale entries are
 discarded before any coin; a skipped entry is discarded (``if (skip_merge()) continue;``),
 and the pair is queued again only when a neighbour merge changes it — a skipped pair is
-gone for good. P(``Ġtoken|ization``) with GPT-2 at ``p = 0.1`` is 0.31. Here a pair's
-priority is the rank of the first merge that makes its concatenation. State: segmentation
+gone for good. P(``Ġtoken|ization``) with GPT-2's vocabulary at ``p = 0.1`` is 0.577
+(skipping on GPT-2's merge list alone, without the any-two-halves rule, would give 0.314:
+the issue's "about 0.31"). Here a pair's priority is the rank of the first merge that
+makes its concatenation. ``sentencepiece.set_random_generator_seed`` seeds the package. State: segmentation
 and the set of blocked pairs (by left start).
 
 ``"subword-nmt"`` — subword-nmt (``subword_nmt/apply_bpe.py``, ``encode``,
@@ -37,18 +39,34 @@ rsennrich/subword-nmt@92d6139): every step draws a coin for every pair
 kept occurrence* of it left to right (``x x x`` → ``xx x``). Differs from the reference only on
 words where a pair repeats. State: the segmentation (several merges per step).
 
-Initial symbols are the model's (bytes): for an ASCII or byte-level word they are the
+Where two merges make the same token, HF compares token ids and the kernel compares merge
+symbols (the ``"hf"`` law and sampler treat such an entry as stale); the packages' models
+(GPT-2's included) have no such pairs. Initial symbols are the model's (bytes): for an ASCII or byte-level word they are the
 packages' characters; a multi-byte character of another alphabet is built by early merges
 that dropout can skip (:meth:`BPESampler.law`'s failure mass), unlike in the packages.
 
 Which semantics the papers used
 -------------------------------
-* GRaMPa (Bauwens et al., 2025) takes BPE-dropout from TkTkT, whose ``BPEDropout`` is written
-  in Python on top of its own BPE (Provilkov's procedure: each step draws fresh coins over
-  the current merges and applies the best surviving one, stopping when none survives):
-  the ``"reference"`` semantics; see the report for the search.
-* Cognetta, Zouhar & Okazaki (2024) sample BPE-dropout with HF ``tokenizers``
-  (``BPE(dropout=...)``): ``"hf"``; see the report.
+Both used HF ``tokenizers``, i.e. ``"hf"``:
+
+* GRaMPa (Bauwens et al., 2025): its BPE-dropout baseline (``p_d = 0.1``) is model 1 of
+  bauwenst/Experiments_GRaMPa@56fd6be ``scripts/experiments/tokenisers_instances.py``
+  (``getTokeniserByModelId``: ``Factory_BPE(dropout=0.1)``); in TkTkT
+  (bauwenst/TkTkT@20f603f, ``src/tktkt/factories/tokenisers.py``) ``Factory_BPE`` builds a
+  ``HuggingFaceBPETokeniser``, which (``src/tktkt/models/huggingface/bpe.py``) is
+  ``tokenizers.models.BPE(vocab, merges, dropout=...)``. The BPE side of its multiplexers
+  (``Factory_SwitchyGrampa_BPE``) is the same. TkTkT's own Python ``BPEDropout``
+  (``src/tktkt/models/bpe/dropout.py``: fresh coins each step, the best surviving merge
+  once) is the reference semantics, but the paper's experiments do not use it.
+* Cognetta, Zouhar & Okazaki (2024): mcognetta/distributional-properties-of-subword-
+  regularization@87d337f, ``fairseq/examples/random_sampler/train_tokenizers.py``
+  (``build_bpe_tokenizer``: a ``tokenizers`` ``BPE`` trained with ``BpeTrainer``;
+  ``HfTokenizerWrapper`` sets ``tokenizer.model.dropout = p``), chosen for the ``bpe``
+  tokenizer type in ``tokenize_corpus.py``.
+
+HF's extra lives make its dropout much less regularising than the reference at the same
+``p`` (``Ġtokenization``: 1 − 0.994 against 1 − 0.796), in line with GRaMPa's regularisation
+rate of about 0.11 at ``p_d = 0.1`` (its Figure 6).
 
 This module does not sample (:mod:`workbench.bpe._dropout`) and does not map words to
 symbols (:meth:`workbench.bpe.BPESampler.law`).
