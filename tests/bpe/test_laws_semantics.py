@@ -16,9 +16,8 @@ from naive import laws as naive
 
 from workbench import BPESampler, Vocabulary
 from workbench._core.validate import BudgetError
-from workbench.bpe import BPEModel
+from workbench.bpe import BPEModel, semantics
 from workbench.bpe import laws as bpe_laws
-from workbench.bpe import semantics
 from workbench.datasets import resolve_vocabulary
 
 MERGE_SETS = [

@@ -30,8 +30,8 @@ and the pair is queued again only when a neighbour merge changes it — a skippe
 gone for good. P(``Ġtoken|ization``) with GPT-2's vocabulary at ``p = 0.1`` is 0.577
 (skipping on GPT-2's merge list alone, without the any-two-halves rule, would give 0.314:
 the issue's "about 0.31"). Here a pair's priority is the rank of the first merge that
-makes its concatenation. ``sentencepiece.set_random_generator_seed`` seeds the package. State: segmentation
-and the set of blocked pairs (by left start).
+makes its concatenation. ``sentencepiece.set_random_generator_seed`` seeds the package.
+State: segmentation and the set of blocked pairs (by left start).
 
 ``"subword-nmt"`` — subword-nmt (``subword_nmt/apply_bpe.py``, ``encode``,
 rsennrich/subword-nmt@92d6139): every step draws a coin for every pair
@@ -41,9 +41,10 @@ words where a pair repeats. State: the segmentation (several merges per step).
 
 Where two merges make the same token, HF compares token ids and the kernel compares merge
 symbols (the ``"hf"`` law and sampler treat such an entry as stale); the packages' models
-(GPT-2's included) have no such pairs. Initial symbols are the model's (bytes): for an ASCII or byte-level word they are the
-packages' characters; a multi-byte character of another alphabet is built by early merges
-that dropout can skip (:meth:`BPESampler.law`'s failure mass), unlike in the packages.
+(GPT-2's included) have no such pairs. Initial symbols are the model's (bytes): for an
+ASCII or byte-level word they are the packages' characters; a multi-byte character of
+another alphabet is built by early merges that dropout can skip (:meth:`BPESampler.law`'s
+failure mass), unlike in the packages.
 
 Which semantics the papers used
 -------------------------------
