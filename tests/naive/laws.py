@@ -12,7 +12,10 @@ procedure, written again from its description, and adds up exact ``Fraction`` ma
 * :func:`boundary_law` — every one of the ``2^(n-1)`` boundary masks of a word, weighted,
   kept when every token is in the vocabulary (the rejection samplers, ULM over all
   segmentations, GRaMPa at τ = 1);
-* :func:`kbest_law` — ULM's k best by score (ties: fewer tokens, then length order), softmax.
+* :func:`kbest_law` — ULM's k best by score (ties: fewer tokens, then length order), softmax;
+* :func:`hf_run`, :func:`sentencepiece_run` — BPE-dropout as HF ``tokenizers`` and
+  SentencePiece run it (written from their sources), for :func:`every_coin_sequence`, which
+  replays every coin sequence; :func:`subword_nmt_law` — subword-nmt's every coin vector.
 
 Nothing here imports the package. A law is ``(dict segmentation -> probability, failure)``.
 """
