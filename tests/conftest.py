@@ -23,6 +23,7 @@ from cleantree import (  # noqa: E402,F401  (pytest finds the hooks and the fixt
     pytest_sessionstart,
     work_in_a_temporary_directory,
 )
+from fixtures import efficiency_setup, renyi_small, shipped  # noqa: E402,F401
 
 
 @pytest.fixture(scope="session")

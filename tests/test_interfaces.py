@@ -240,6 +240,21 @@ def test_multiplexer_takes_any_sampler_and_segmenter(case):
         [[v.id_of(x) for x in t] for t in toks]
 
 
+def test_multiplexer_states_the_mixture_law_of_every_sampler(case):
+    """Multiplexer.law (a LawSampler, not a Sampler: no sample_many, encode or reseeded, so
+    not in :data:`SAMPLERS`) over every sampler: sums to 1 − failure mass, holds every word
+    :meth:`Multiplexer.tokenize` returns, measures regularisation against the segmenter."""
+    v, words, make = case
+    seg = default_segmenter(v)
+    mux = Multiplexer(seg, make(2), p=0.5, seed=3)
+    assert isinstance(mux, LawSampler) and not isinstance(mux, Sampler)
+    for word in words[:3] + words[-2:]:
+        law = mux.law(word)
+        total = sum(map(float, law.probabilities().values())) + float(law.failure_mass)
+        assert abs(total - 1.0) < 1e-9 and law.deterministic == tuple(seg(word)), word
+        assert all(law.probability(t) > 0 for t in mux.tokenize([word] * 20)), word
+
+
 # --------------------------------------------------------------------------- merge models
 TEXT = ("the encoding of the code is encoded; decoding encodes nothing. "
         "coding, encoding, recoding: the coder codes the encoded codes. ") * 3

@@ -164,7 +164,7 @@ def _sampler_workload(vocab: Vocabulary, words: list[str], text: list[str]) -> N
 def _text_workload(text: list[str]) -> None:
     """Chunk counting and count tables, BPE training and encoding, the counterexamples,
     GreedTok."""
-    from workbench.bpe import train_bpe
+    from workbench.bpe import BPEModel, train_bpe
     from workbench.bpe.counting import count_chunks
     from workbench.counterexamples import DuplicationBPE, RandomDropBPE
     from workbench.counts import read_counts, write_counts
@@ -174,6 +174,7 @@ def _text_workload(text: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp:  # the numba scan of count tables
         write_counts(counts, Path(tmp) / "counts.tsv")
         read_counts(Path(tmp) / "counts.tsv")
+    BPEModel.from_gpt2().encode(text[0])  # writes GPT-2's model cache (bpe.gpt2cache)
     for batch in (False, True):
         model = train_bpe(counts, 300, batch=batch, progress=False)
         model.encode(text[0])

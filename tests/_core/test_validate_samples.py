@@ -1,5 +1,4 @@
-"""figures/ only draws: no module checks arguments (those moved to experiments), and
-``python -m workbench figures`` checks its output before building anything."""
+"""workbench._core.validate.check_samples: the one check of a sample count."""
 
 from __future__ import annotations
 
@@ -15,4 +14,3 @@ def test_check_samples() -> None:
             check_samples(bad)
     with pytest.raises(TypeError):
         check_samples(10.0)
-

@@ -9,7 +9,7 @@ from workbench.laws import SegmentationLaw
 
 def test_law_rows_pass():
     rows = ch.verify(only="Segmentation laws")
-    assert len(rows) == 7
+    assert len(rows) == 10
     assert {r.status for r in rows} == {"pass"}, [r for r in rows if r.status != "pass"]
 
 
@@ -28,3 +28,12 @@ def test_a_wrong_grampa_law_fails_the_uniform_and_dp_rows(monkeypatch):
     failed = [r.claim for r in rows if r.status == "fail"]
     assert len(failed) == 2
     assert any("uniform" in c for c in failed) and any("forward DP" in c for c in failed)
+
+
+def test_a_mixture_with_the_rate_swapped_fails_every_mixture_row(monkeypatch):
+    from workbench.segmenters import multiplex
+
+    real = multiplex.mixture_law
+    monkeypatch.setattr(multiplex, "mixture_law", lambda law, det, p: real(law, det, 1 - p))
+    rows = law_checks.check_mixture_law()
+    assert len(rows) == 3 and {r.status for r in rows} == {"fail"}

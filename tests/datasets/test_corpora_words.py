@@ -1,5 +1,5 @@
-"""workbench.figures.baselines (notebook 07) against enumeration (tests/naive/baselines.py,
-tests/naive/grampa.py, tests/naive/samplers.py) and closed forms."""
+"""workbench.datasets.corpora: the word lists spelled in a vocabulary (letter words,
+synthetic words)."""
 
 from __future__ import annotations
 
@@ -9,23 +9,8 @@ import pytest
 matplotlib.use("Agg")
 
 
-
-
-
-
 from workbench import Vocabulary  # noqa: E402
 from workbench.datasets.corpora import letter_words, synthetic_words  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def shipped():
-    from workbench import datasets
-
-    try:
-        return {n: datasets.load_vocabulary(n) for n in ("bpe-8k", "ulm-8k")}
-    except FileNotFoundError:  # pragma: no cover - the data directory ships with the repo
-        pytest.skip("shipped vocabularies not available")
-
 
 
 # --------------------------------------------------------------------------- words
@@ -40,4 +25,3 @@ def test_words_are_spelled_and_deterministic(shipped) -> None:
     assert a != synthetic_words(33, 4, ulm, seed=3)
     with pytest.raises(ValueError):
         letter_words(0, ulm)
-

@@ -1,4 +1,5 @@
-"""Notebook 08's slider panel: :func:`compute_stop_cutoff` and :func:`plot_stop_cutoff`."""
+"""workbench.experiments.batch_bpe: notebook 08's stop-word / cut-off data
+(:func:`compute_stop_cutoff`) against direct training."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from workbench.figures import batch_bpe as fig
 def data():
     table = fig.compute_table(load_text("shakespeare")[:60_000])
     return table, load_text("brown")[:5_000]
-
 
 
 @pytest.mark.parametrize("stop,cut", [(0, 1), (5, 1), (0, 3), (10, 2)])
@@ -35,7 +35,6 @@ def test_stop_cutoff_is_the_direct_training(data, stop, cut) -> None:
         assert got["change_percent"] == 0.0
 
 
-
 def test_stop_words_are_the_most_common_chunks(data) -> None:
     """BatchBPE's rule (issue 19): of the 2X most common chunks, the first X with more than
     one character (and, ours, not spelled alike in the byte-level alphabet)."""
@@ -47,7 +46,6 @@ def test_stop_words_are_the_most_common_chunks(data) -> None:
     assert got["stop_words"] == expected and "," not in expected
 
 
-
 @pytest.mark.parametrize("kwargs,error", [
     ({"stop_list_size": -1}, ValueError), ({"freq_cutoff": 0}, ValueError),
     ({"stop_list_size": 1.5}, TypeError), ({"base_length": 0}, ValueError),
@@ -55,4 +53,3 @@ def test_stop_words_are_the_most_common_chunks(data) -> None:
 def test_stop_cutoff_refuses_bad_arguments(kwargs, error) -> None:
     with pytest.raises(error):
         fig.compute_stop_cutoff({"ab": 2}, "ab", 257, **kwargs)
-

@@ -1,5 +1,6 @@
-"""Figures 10–12 of GRaMPa §6.3 on a small slice of Shakespeare: the data
-(workbench.experiments.grampa_efficiency) and their figures (workbench.figures.efficiency)."""
+"""workbench.experiments.grampa_efficiency: Figures 10–12 of GRaMPa §6.3 (Rényi efficiency against
+regularisation knobs) on a small slice of Shakespeare, exact beside sampled.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from fixtures import EFFICIENCY_LINES, SAMPLED_TOL  # noqa: E402
 
 from workbench.datasets.corpora import whitespace_word_counts
 from workbench.experiments import grampa_efficiency as E
@@ -20,23 +22,9 @@ from workbench.segmenters import Multiplexer
 pytest.importorskip("sentencepiece")
 
 
-
-LINES = 400
-
-
-
-SAMPLED_TOL = 0.02  # |sampled − exact| E_2.5 at ~2,500 occurrences (observed ≤ 0.005)
-
-
-
-@pytest.fixture(scope="module", params=E.KINDS)
-def setup(request):
-    return E.make_setup(request.param, max_lines=LINES, bpe_size=320)
-
-
-
-def test_setup_spells_and_segments_the_same_words(setup):
-    table = whitespace_word_counts(max_lines=LINES)
+def test_setup_spells_and_segments_the_same_words(efficiency_setup):
+    setup = efficiency_setup
+    table = whitespace_word_counts(max_lines=EFFICIENCY_LINES)
     assert setup.counts.tolist() == [table[w] for w in setup.words]
     for w, s, seg in zip(setup.words, setup.spelled, setup.deterministic):
         assert s == setup.vocab.to_alphabet(" " + w) and "".join(seg) == s
@@ -44,8 +32,8 @@ def test_setup_spells_and_segments_the_same_words(setup):
         c * len(seg) for c, seg in zip(setup.counts.tolist(), setup.deterministic))
 
 
-
-def test_tau_exact_points_and_samples(setup):
+def test_tau_exact_points_and_samples(efficiency_setup):
+    setup = efficiency_setup
     data = E.compute_tau(setup, seeds=(0, 1), n_curve=9)
     for t, v in zip(data["tau"], data["exact"]):
         direct = renyi_efficiency(expected_token_counts(setup.table, setup.vocab, t), 2.5,
@@ -61,17 +49,18 @@ def test_tau_exact_points_and_samples(setup):
     assert np.sort(shown["sampled"]).tolist() == np.sort(data["sampled"].ravel()).tolist()
 
 
-
-def test_sampled_grampa_is_deterministic_per_seed(setup):
+def test_sampled_grampa_is_deterministic_per_seed(efficiency_setup):
+    setup = efficiency_setup
     a = E.sampled_grampa.__wrapped__(setup, 2.0, 1, "l2r", 3)
     b = E.sampled_grampa.__wrapped__(setup, 2.0, 1, "l2r", 3)
     c = E.sampled_grampa.__wrapped__(setup, 2.0, 1, "l2r", 4)
     assert a.tolist() == b.tolist() and a.tolist() != c.tolist()
-    assert not E.sampled_grampa(setup, 2.0, 1, "l2r", 3).flags.writeable  # cached: frozen
+    frozen = E.sampled_grampa(setup, 2.0, 1, "l2r", 3)
+    assert not frozen.flags.writeable  # cached: frozen
 
 
-
-def test_multiplexed_counts_are_the_multiplexers(setup):
+def test_multiplexed_counts_are_the_multiplexers(efficiency_setup):
+    setup = efficiency_setup
     seed, p = 5, 0.4
     got = E.sampled_multiplexed.__wrapped__(setup, p, 1.0, 2, "l2r", seed)
     mux = Multiplexer(setup.segment, E.Grampa(setup.vocab, 1.0, 2, seed=seed + 1), p,
@@ -84,17 +73,15 @@ def test_multiplexed_counts_are_the_multiplexers(setup):
     assert got.tolist() == want.tolist()
 
 
-
 def test_bad_kind():
     with pytest.raises(ValueError, match="kind"):
         E.make_setup("wordpiece")
 
 
-
 def test_run_shows_progress_and_an_interruption_keeps_the_earlier_results(tmp_path, capsys,
                                                                            monkeypatch):
     out = tmp_path / "eff"
-    E.run(out, max_lines=LINES, bpe_size=320, seeds=[0], progress=True)
+    E.run(out, max_lines=EFFICIENCY_LINES, bpe_size=320, seeds=[0], progress=True)
     assert "efficiency" in capsys.readouterr().err  # tqdm writes to stderr
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     assert set(before) == {"efficiency.csv", "README.md"}
@@ -104,6 +91,5 @@ def test_run_shows_progress_and_an_interruption_keeps_the_earlier_results(tmp_pa
 
     monkeypatch.setattr(E, "compute_multiplex", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        E.run(out, max_lines=LINES, bpe_size=320, seeds=[1], progress=False)
+        E.run(out, max_lines=EFFICIENCY_LINES, bpe_size=320, seeds=[1], progress=False)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
-

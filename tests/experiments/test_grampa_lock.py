@@ -1,8 +1,5 @@
-"""workbench.figures.lock_keys (notebook 04) against brute force (tests/naive/theory.py).
-
-LOCK tables against the brute-force LOCK order; the histograms against GRaMPa's exact law
-and the TV bound of :mod:`workbench.stats` at fixed seeds.
-"""
+"""workbench.experiments.grampa_lock (GRaMPa App. C, Figure 5; notebook 04) against brute force
+(tests/naive/theory.py) and exact distributions."""
 
 from __future__ import annotations
 
@@ -14,7 +11,6 @@ import numpy as np
 import pytest
 
 matplotlib.use("Agg")
-
 
 
 from naive import theory as naive  # noqa: E402
@@ -58,7 +54,6 @@ def test_lock_order_table_matches_brute_force(n: int) -> None:
     assert keys == sorted(keys)
 
 
-
 def test_lock_order_table_paper_example_and_limits() -> None:
     c = lock_keys.lock_order_table(6)["columns"]
     # App. C.1: a/bcdef = 10000₂ = 16 and ab/c/d/e/f = 01111₂ = 15 are bit-order neighbours
@@ -68,7 +63,6 @@ def test_lock_order_table_paper_example_and_limits() -> None:
         lock_keys.lock_order_table(lock_keys.MAX_TABLE_N + 1)
     with pytest.raises(ValueError):
         lock_keys.lock_order_table(0)
-
 
 
 def test_lock_histogram_uniform() -> None:
@@ -89,10 +83,8 @@ def test_lock_histogram_uniform() -> None:
     assert h["expected_m"] == pytest.approx(15.0)
 
 
-
 def naive_binomial_law(n: int) -> list[Fraction]:
     return [Fraction(math.comb(n - 1, m - 1), 2 ** (n - 1)) for m in range(1, n + 1)]
-
 
 
 @pytest.mark.parametrize("tau", [0.5, 2.0, math.inf, -2.0])
@@ -114,14 +106,12 @@ def test_lock_histogram_against_exact_distribution(tau: float) -> None:
     assert h["m_pmf"] == pytest.approx(block, abs=1e-12)
 
 
-
 def test_lock_histogram_skew_is_progressive() -> None:
     """Along FIGURE5_TAUS (decreasing α = 1/τ) the exact E[m] falls at every step."""
     means = [lock_keys.lock_histogram(29, tau=t, n_samples=200, bins=16, seed=0)["expected_m"]
              for t in lock_keys.FIGURE5_TAUS]
     assert all(a > b for a, b in zip(means, means[1:]))
     assert means[1] == pytest.approx(15.0)
-
 
 
 def test_lock_histogram_validates() -> None:
@@ -135,4 +125,3 @@ def test_lock_histogram_validates() -> None:
         lock_keys.lock_histogram(lock_keys.MAX_HISTOGRAM_N + 1, n_samples=10, bins=4)
     h = lock_keys.lock_histogram(1, n_samples=10, bins=1)
     assert h["counts"].tolist() == [10] and h["m_counts"].tolist() == [10]
-

@@ -1,5 +1,6 @@
-"""workbench.figures.baselines (notebook 07) against enumeration (tests/naive/baselines.py,
-tests/naive/grampa.py, tests/naive/samplers.py) and closed forms."""
+"""workbench.experiments.grampa_regularisation (GRaMPa Figure 6, notebook 07) against enumeration
+(tests/naive/grampa.py, tests/naive/samplers.py).
+"""
 
 from __future__ import annotations
 
@@ -12,44 +13,13 @@ import pytest
 matplotlib.use("Agg")
 
 
-
+from fixtures import SCORES, SMALL, TOKENS, TOL, WORDS  # noqa: E402
 from naive import baselines as naive  # noqa: E402
 from naive import grampa as naive_grampa  # noqa: E402
 from naive import samplers as naive_samplers  # noqa: E402
 
 from workbench import Vocabulary  # noqa: E402
-from workbench.figures import baselines as bl  # noqa: E402
-
-TOL = 1e-9  # float round-off of sums of logs and products of probabilities
-
-
-
-# a small scored vocabulary without score ties among segmentations of the test words
-TOKENS = ["a", "b", "c", "ab", "bc", "ca", "abc", "bca", "cab"]
-
-
-
-SCORES = [-1.0, -1.3, -1.7, -2.1, -2.3, -2.9, -3.1, -3.7, -4.3]
-
-
-
-SMALL = Vocabulary(TOKENS, scores=SCORES, name="small")
-
-
-
-WORDS = ["abcab", "cabca", "bcabc", "abca", "ab", "c", "abcabca"]
-
-
-
-@pytest.fixture(scope="module")
-def shipped():
-    from workbench import datasets
-
-    try:
-        return {n: datasets.load_vocabulary(n) for n in ("bpe-8k", "ulm-8k")}
-    except FileNotFoundError:  # pragma: no cover - the data directory ships with the repo
-        pytest.skip("shipped vocabularies not available")
-
+from workbench.experiments import grampa_regularisation as bl  # noqa: E402
 
 
 # --------------------------------------------------------------------------- Figure 6
@@ -60,7 +30,6 @@ def test_deterministic_samplers_have_rate_zero() -> None:
     # MaxMatch-dropout at q = 1 takes single characters wherever a longer match exists
     r = bl.regularisation_rate("maxmatch-dropout", SMALL, ["abc"], [1.0], n_samples=3)
     assert r["rate"].tolist() == [1.0]
-
 
 
 def test_grampa_exact_rate_matches_enumeration() -> None:
@@ -77,7 +46,6 @@ def test_grampa_exact_rate_matches_enumeration() -> None:
         assert abs(r["rate"][k] - want) <= 4 * math.sqrt(0.25 / n), tau
 
 
-
 def test_ulm_exact_rate_matches_enumeration() -> None:
     scores = dict(zip(TOKENS, SCORES))
     alphas = [0.0, 0.3, 2.0]
@@ -91,7 +59,6 @@ def test_ulm_exact_rate_matches_enumeration() -> None:
     assert r["exact"][0] > r["exact"][1] > r["exact"][2]  # smoothing α concentrates
 
 
-
 def test_regularisation_rate_is_seeded() -> None:
     a = bl.regularisation_rate("bpe-dropout", SMALL, WORDS, [0.3, 0.6], n_samples=20, seed=7)
     b = bl.regularisation_rate("bpe-dropout", SMALL, WORDS, [0.3, 0.6], n_samples=20, seed=7)
@@ -101,7 +68,6 @@ def test_regularisation_rate_is_seeded() -> None:
          for s in (0, 1)]
     assert g[0][0] != g[1][0]  # a different seed gives different samples
     assert c["values"].tolist() == [0.6] and 0 <= c["rate"][0] <= 1
-
 
 
 def test_regularisation_rate_errors() -> None:
@@ -123,7 +89,6 @@ def test_regularisation_rate_errors() -> None:
         bl.regularisation_rate("grampa", SMALL, WORDS, [1.0], reference="grampa")
 
 
-
 @pytest.mark.slow
 def test_figure6_on_shipped_data_is_in_the_papers_range(shipped) -> None:
     curves = bl.figure6(n_words=100, n_samples=4, seed=0,
@@ -133,4 +98,3 @@ def test_figure6_on_shipped_data_is_in_the_papers_range(shipped) -> None:
     assert 0.03 <= curves["bpe-dropout"]["rate"][0] <= 0.25
     assert 0.2 <= curves["ulm"]["exact"][0] <= 0.7
     assert curves["grampa"]["exact"][0] > curves["ulm"]["exact"][0]
-

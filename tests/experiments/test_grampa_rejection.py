@@ -1,8 +1,5 @@
-"""workbench.figures.rejection_cost (notebook 05) against brute force (tests/naive/theory.py).
-
-The table's expected trials against enumerated Markov path probabilities and bounded
-composition counts; measured means against :func:`workbench.stats.trial_tolerance`.
-"""
+"""workbench.experiments.grampa_rejection (GRaMPa §3.2, App. A.5; notebook 05) against brute
+force (tests/naive/theory.py) and measured trials."""
 
 from __future__ import annotations
 
@@ -14,7 +11,6 @@ import numpy as np
 import pytest
 
 matplotlib.use("Agg")
-
 
 
 from naive import theory as naive  # noqa: E402
@@ -50,7 +46,6 @@ def test_rejection_cost_expected_matches_enumeration() -> None:
     assert (t["grampa_passes"] == 1).all() and (t["grampa_valid"] == 1.0).all()
 
 
-
 def test_rejection_cost_measured_trials() -> None:
     ns = list(range(1, 9))
     size = 4000
@@ -68,7 +63,6 @@ def test_rejection_cost_measured_trials() -> None:
         assert (t["grampa_valid"] == 1.0).all()
 
 
-
 def test_rejection_cost_rows_are_independent() -> None:
     a = rejection_cost.rejection_cost_table([3, 6], n_samples=300, seed=4)
     b = rejection_cost.rejection_cost_table([6], n_samples=300, seed=4)
@@ -80,7 +74,6 @@ def test_rejection_cost_rows_are_independent() -> None:
         rejection_cost.rejection_cost_table([3], max_token_length=0)
     with pytest.raises(ValueError):
         rejection_cost.rejection_cost_table([rejection_cost.MAX_COST_N + 1])
-
 
 
 def test_sampler_timings_smoke() -> None:
@@ -96,4 +89,3 @@ def test_sampler_timings_smoke() -> None:
     # per walk = per sample × samples / walks taken (the same seed gives the same walks)
     _, _, trials = markov_rejection_samples(5, 50, 0)
     assert s["markov_per_trial"][1] == pytest.approx(s["markov"][1] * 50 / trials.sum())
-

@@ -1,5 +1,6 @@
-"""workbench.figures.baselines (notebook 07) against enumeration (tests/naive/baselines.py,
-tests/naive/grampa.py, tests/naive/samplers.py) and closed forms."""
+"""workbench.experiments.grampa_rejection_words (GRaMPa App. A.1, A.5, B on real words, notebook
+07) against enumeration and the closed forms.
+"""
 
 from __future__ import annotations
 
@@ -12,31 +13,15 @@ import pytest
 matplotlib.use("Agg")
 
 
-
-
-
+from fixtures import SCORES, SMALL, TOKENS, TOL  # noqa: E402
 from naive import samplers as naive_samplers  # noqa: E402
 
 from workbench import Vocabulary  # noqa: E402
-from workbench.figures import rejection_words as rw  # noqa: E402
+from workbench.experiments import grampa_rejection_words as rw  # noqa: E402
+from workbench.experiments.grampa_rejection_words import top_segmentations  # noqa: E402
+from workbench.figures import rejection_words as rw_fig  # noqa: E402
 from workbench.figures.common import figure_data  # noqa: E402
 from workbench.stats import trial_tolerance  # noqa: E402
-
-TOL = 1e-9  # float round-off of sums of logs and products of probabilities
-
-
-
-# a small scored vocabulary without score ties among segmentations of the test words
-TOKENS = ["a", "b", "c", "ab", "bc", "ca", "abc", "bca", "cab"]
-
-
-
-SCORES = [-1.0, -1.3, -1.7, -2.1, -2.3, -2.9, -3.1, -3.7, -4.3]
-
-
-
-SMALL = Vocabulary(TOKENS, scores=SCORES, name="small")
-
 
 
 # --------------------------------------------------------------------------- App. A.1, B
@@ -53,10 +38,9 @@ def test_unigram_demo_against_enumeration() -> None:
     assert d["tv_sampled"] <= d["tv_bound"]  # Appendix B: the samples are (δ = 1e-6)
     law, expected = naive_samplers.unigram_rejection_law("abcab", set(TOKENS), weights)
     assert math.isclose(d["expected_trials"], expected, rel_tol=1e-9)
-    shown = figure_data(rw.plot_unigram_demo(d))
+    shown = figure_data(rw_fig.plot_unigram_demo(d))
     order = np.argsort(-d["joint"], kind="stable")
     assert shown["sampled"].tolist() == d["sampled"][order].tolist()
-
 
 
 def test_unigram_demo_errors() -> None:
@@ -64,7 +48,6 @@ def test_unigram_demo_errors() -> None:
         rw.unigram_demo("abc", Vocabulary(["a", "b", "c"]))  # no scores
     with pytest.raises(ValueError):
         rw.unigram_demo("abc", SMALL, n_samples=0)
-
 
 
 # --------------------------------------------------------------------------- rejection cost
@@ -89,7 +72,6 @@ def test_rejection_cost_on_words_matches_the_laws() -> None:
                 max(expected), 900), (name, i)
 
 
-
 def test_rejection_cost_infinite_vocabulary_closed_form() -> None:
     t = rw.rejection_cost_words(Vocabulary.infinite(), [4, 12], 2, 10, seed=0,
                                 trial_budget=10**4)
@@ -97,9 +79,8 @@ def test_rejection_cost_infinite_vocabulary_closed_form() -> None:
     assert t["markov-tight_expected"].tolist() == pytest.approx([3.0, math.factorial(12) / 2**11])
     assert t["bit_expected"].tolist() == pytest.approx([1.0, 1.0], abs=TOL)
     assert np.isnan(t["markov-safe_measured"][1])  # 10 · 2e5 trials exceed the budget
-    shown = figure_data(rw.plot_rejection_words(t))
+    shown = figure_data(rw_fig.plot_rejection_words(t))
     assert shown["grampa"].tolist() == [1.0, 1.0]
-
 
 
 def test_rejection_cost_errors() -> None:
@@ -112,3 +93,13 @@ def test_rejection_cost_errors() -> None:
     with pytest.raises(ValueError):
         rw.rejection_cost_words(SMALL, [3], trial_budget=10**12)  # no unbounded runs
 
+
+def test_top_segmentations() -> None:
+    demo = {"joint": [0.1, 0.4, 0.1, 0.4]}
+    assert top_segmentations(demo, 3).tolist() == [1, 3, 0]  # ties: enumeration order
+    assert top_segmentations(demo, 10).tolist() == [1, 3, 0, 2]
+    assert isinstance(top_segmentations(demo, 1), np.ndarray)
+    with pytest.raises(ValueError):
+        top_segmentations(demo, 0)
+    with pytest.raises(TypeError):
+        top_segmentations(demo, 1.5)

@@ -1,8 +1,5 @@
-"""workbench.figures.uniform_laws (notebook 03) against brute force (tests/naive/theory.py).
-
-The closed forms in a panel are compared with enumeration of all compositions; the sampled
-parts with their totals and with the TV bound of :mod:`workbench.stats` at fixed seeds.
-"""
+"""workbench.experiments.grampa_uniform_laws (GRaMPa §3.1, Figure 2; notebook 03) against brute
+force (tests/naive/theory.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +10,6 @@ import numpy as np
 import pytest
 
 matplotlib.use("Agg")
-
 
 
 from naive import theory as naive  # noqa: E402
@@ -48,7 +44,6 @@ def test_uniform_laws_closed_forms_match_enumeration(n: int) -> None:
                                               for x in support], rel=1e-14)
 
 
-
 @pytest.mark.parametrize("n,seed", [(2, 0), (4, 3), (12, 0), (29, 0), (29, 7), (64, 1)])
 def test_uniform_laws_samples(n: int, seed: int) -> None:
     size = 40_000
@@ -70,7 +65,6 @@ def test_uniform_laws_samples(n: int, seed: int) -> None:
     assert abs(p["R"]["mean"] - p["R"]["expected_mean"]) < 4 * p["R"]["sem"]
 
 
-
 def test_uniform_laws_is_deterministic_and_validates() -> None:
     a = uniform_laws.uniform_laws_panel(9, 2000, seed=5)
     assert same_result(a, uniform_laws.uniform_laws_panel(9, 2000, seed=5))
@@ -81,7 +75,6 @@ def test_uniform_laws_is_deterministic_and_validates() -> None:
             uniform_laws.uniform_laws_panel(**{"n": 5, "n_samples": 10, **bad})
     with pytest.raises(TypeError):
         uniform_laws.uniform_laws_panel(5.0, 10)
-
 
 
 def test_length_law_errors() -> None:
@@ -106,4 +99,3 @@ def test_length_law_errors() -> None:
         assert e["rel27"][row, row] == -0.25
     with pytest.raises(ValueError):
         uniform_laws.length_law_errors(0)
-

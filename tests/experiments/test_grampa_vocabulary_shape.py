@@ -1,5 +1,6 @@
-"""workbench.figures.baselines (notebook 07) against enumeration (tests/naive/baselines.py,
-tests/naive/grampa.py, tests/naive/samplers.py) and closed forms."""
+"""workbench.experiments.grampa_vocabulary_shape (GRaMPa Figures 7 and 9, notebook 07) against
+enumeration (tests/naive/baselines.py) and closed forms.
+"""
 
 from __future__ import annotations
 
@@ -12,42 +13,11 @@ import pytest
 matplotlib.use("Agg")
 
 
-
+from fixtures import SCORES, SMALL, TOKENS, TOL, WORDS  # noqa: E402
 from naive import baselines as naive  # noqa: E402
 
 from workbench import Vocabulary  # noqa: E402
-from workbench.figures import vocabulary_shape as vs  # noqa: E402
-
-TOL = 1e-9  # float round-off of sums of logs and products of probabilities
-
-
-
-# a small scored vocabulary without score ties among segmentations of the test words
-TOKENS = ["a", "b", "c", "ab", "bc", "ca", "abc", "bca", "cab"]
-
-
-
-SCORES = [-1.0, -1.3, -1.7, -2.1, -2.3, -2.9, -3.1, -3.7, -4.3]
-
-
-
-SMALL = Vocabulary(TOKENS, scores=SCORES, name="small")
-
-
-
-WORDS = ["abcab", "cabca", "bcabc", "abca", "ab", "c", "abcabca"]
-
-
-
-@pytest.fixture(scope="module")
-def shipped():
-    from workbench import datasets
-
-    try:
-        return {n: datasets.load_vocabulary(n) for n in ("bpe-8k", "ulm-8k")}
-    except FileNotFoundError:  # pragma: no cover - the data directory ships with the repo
-        pytest.skip("shipped vocabularies not available")
-
+from workbench.experiments import grampa_vocabulary_shape as vs  # noqa: E402
 
 
 # --------------------------------------------------------------------------- Figure 7
@@ -65,7 +35,6 @@ def test_length_distribution_matches_counting(shipped) -> None:
         naive.length_counts(stripped)
 
 
-
 def test_length_distribution_errors() -> None:
     with pytest.raises(ValueError, match="infinite"):
         vs.token_length_distribution(Vocabulary.infinite())
@@ -73,7 +42,6 @@ def test_length_distribution_errors() -> None:
         vs.token_length_distribution(SMALL, without_marker=1)
     with pytest.raises(TypeError):
         vs.token_length_distribution(["a", "b"])
-
 
 
 # --------------------------------------------------------------------------- Figure 9
@@ -96,7 +64,6 @@ def test_segmentation_fraction_matches_enumeration() -> None:
     assert np.allclose(r["fraction"], per_word, atol=TOL)
 
 
-
 def test_segmentation_fraction_closed_forms() -> None:
     # infinite vocabulary: N = 2^(|s|-1), so the fraction is exactly 1
     r = vs.segmentation_fraction(Vocabulary.infinite(), ["ab", "abcdefgh", "x" * 40, "z"])
@@ -111,7 +78,6 @@ def test_segmentation_fraction_closed_forms() -> None:
     assert r["skipped"] == 1 and r["relative_to_infinite"].tolist() == [0.0, 0.0]
 
 
-
 def test_segmentation_fraction_errors() -> None:
     with pytest.raises(ValueError):
         vs.segmentation_fraction(SMALL, WORDS, [2])  # fewer than the 3 characters
@@ -121,4 +87,3 @@ def test_segmentation_fraction_errors() -> None:
         vs.segmentation_fraction(SMALL, "abc")
     with pytest.raises(ValueError):
         vs.segmentation_fraction(SMALL, [])
-

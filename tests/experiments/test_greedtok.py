@@ -1,4 +1,5 @@
-"""Notebook 09's pure functions (the notebook itself runs in tests/notebooks/test_notebooks.py)."""
+"""workbench.experiments.greedtok: notebook 09's experiments (the reduction panel, the cover
+steps, the overlap graph); the notebook itself runs in tests/notebooks/test_notebooks.py."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ def test_reduction_panel_agrees_with_theorem_1(name):
     assert all(len(s) == 3 for s in result.segmentations.values())
 
 
-
 def test_cover_steps_replay_training():
     counts = {" understand": 3, " under": 4, " stand": 2, " and": 5}
     model = train_greedtok(counts, 6, progress=False)
@@ -31,12 +31,10 @@ def test_cover_steps_replay_training():
     assert steps[1].pieces == naive.segmentation(b" understand", state[b" understand"])
 
 
-
 def test_overlap_and_unknown_graph():
     assert pc.compute_overlap({"A": {1}, "B": {1, 2}}) == {"A": 1, "B": 2, "A ∩ B": 1}
     with pytest.raises(ValueError, match="unknown graph"):
         pc.compute_reduction("no such graph")
-
 
 
 def test_cover_demo_words_show_a_cover():
@@ -56,4 +54,3 @@ def test_cover_demo_words_show_a_cover():
     assert got == expected
     with pytest.raises(ValueError):
         pc.cover_demo_words(model, counts, n=0)
-

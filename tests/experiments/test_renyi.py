@@ -1,4 +1,6 @@
-"""The experiment functions behind notebook 10 (small slices of the shipped text)."""
+"""workbench.experiments.renyi: the experiment functions behind notebook 10 (small slices of the
+shipped text).
+"""
 
 from __future__ import annotations
 
@@ -8,22 +10,12 @@ import numpy as np
 import pytest
 
 from workbench.counterexamples import DuplicationBPE, RandomDropBPE
-from workbench.datasets.corpora import text_lines
 from workbench.experiments import renyi as R
 from workbench.metrics import renyi_efficiency, sequence_length, unigram_counts
 
 
-@pytest.fixture(scope="module")
-def small():
-    lines = text_lines(max_lines=400)
-    chunks = R.gpt4_chunk_counts(lines)
-    model = R.train_baseline(chunks, 300)
-    return lines, chunks, model, R.encode_corpus(model, chunks, len(lines))
-
-
-
-def test_encoded_corpus_matches_line_encoding(small):
-    lines, _, model, enc = small
+def test_encoded_corpus_matches_line_encoding(renyi_small):
+    lines, _, model, enc = renyi_small
     per_line = [model.encode(line) for line in lines]
     assert enc.unigram() == unigram_counts(per_line)
     row = R.metrics_row(enc.unigram(), enc.n_lines)
@@ -32,9 +24,8 @@ def test_encoded_corpus_matches_line_encoding(small):
     assert enc.unigram(rd.decompose_ids) == unigram_counts([rd.encode(x) for x in lines])
 
 
-
-def test_duplication_unigram_law(small):
-    *_, model, enc = small
+def test_duplication_unigram_law(renyi_small):
+    *_, model, enc = renyi_small
     base = enc.unigram()
     d = DuplicationBPE(model, base, 5, 3, seed=0)
     counts = R.duplication_unigram(d, base, seed=0)
@@ -44,9 +35,8 @@ def test_duplication_unigram_law(small):
     assert counts == R.duplication_unigram(d, base, seed=0)
 
 
-
-def test_live_table_and_counterexample_table(small):
-    lines, _, model, enc = small
+def test_live_table_and_counterexample_table(renyi_small):
+    lines, _, model, enc = renyi_small
     t = R.compute_live_table(model, enc, 20, 4, 3.0)
     assert math.isclose(t.loc["baseline", "Eff_3"], renyi_efficiency(enc.unigram(), 3.0))
     assert t.loc["duplication", "SEQ"] == t.loc["baseline", "SEQ"]
@@ -57,9 +47,8 @@ def test_live_table_and_counterexample_table(small):
     assert "| vocab_size |" in R._markdown(R.summarise(table))
 
 
-
-def test_real_drops_and_grid(small):
-    *_, model, enc = small
+def test_real_drops_and_grid(renyi_small):
+    *_, model, enc = renyi_small
     df, stats = R.compute_real_drops(model, enc, 15, n_retokenised=3)
     assert stats["model_mismatches"] == 0 and stats["holds_without_rise"] == 0
     assert stats["holds_and_rises"] == stats["rises"]
@@ -68,7 +57,6 @@ def test_real_drops_and_grid(small):
     assert cond.shape == (6, 6)
     decided = np.abs(delta) > 1e-12
     assert (cond[decided] == (delta[decided] > 0)).all()
-
 
 
 @pytest.mark.parametrize("alpha", [1.05, 2.0, 3.0, 6.0])
@@ -92,7 +80,6 @@ def test_condition_grid_is_the_theorem_point_by_point(alpha, cz):
                 assert cond[i, j] == random_drop_condition(counts, "x", "y", "z", alpha)
 
 
-
 @pytest.mark.parametrize("args", [
     ([], [1.0], [1.0], 1.0, 2.0), ([1.0], [-1.0], [1.0], 1.0, 2.0),
     ([1.0], [1.0], [np.nan], 1.0, 2.0), ([1.0], [1.0], [1.0], -1.0, 2.0),
@@ -101,4 +88,3 @@ def test_condition_grid_is_the_theorem_point_by_point(alpha, cz):
 def test_condition_grid_refuses_bad_input(args):
     with pytest.raises(ValueError):
         R.compute_condition_grid(*args)
-

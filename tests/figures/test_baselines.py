@@ -1,5 +1,5 @@
-"""workbench.figures.baselines (notebook 07) against enumeration (tests/naive/baselines.py,
-tests/naive/grampa.py, tests/naive/samplers.py) and closed forms."""
+"""workbench.figures.baselines: Figure 6's drawing (regularisation rate against each knob).
+"""
 
 from __future__ import annotations
 
@@ -11,29 +11,10 @@ import numpy as np
 matplotlib.use("Agg")
 
 
+from fixtures import SMALL, WORDS  # noqa: E402
 
-
-
-
-from workbench import Vocabulary  # noqa: E402
 from workbench.figures import baselines as bl  # noqa: E402
 from workbench.figures.common import figure_data  # noqa: E402
-
-# a small scored vocabulary without score ties among segmentations of the test words
-TOKENS = ["a", "b", "c", "ab", "bc", "ca", "abc", "bca", "cab"]
-
-
-
-SCORES = [-1.0, -1.3, -1.7, -2.1, -2.3, -2.9, -3.1, -3.7, -4.3]
-
-
-
-SMALL = Vocabulary(TOKENS, scores=SCORES, name="small")
-
-
-
-WORDS = ["abcab", "cabca", "bcabc", "abca", "ab", "c", "abcabca"]
-
 
 
 def test_regularisation_plot_shows_the_rates() -> None:
@@ -44,7 +25,6 @@ def test_regularisation_plot_shows_the_rates() -> None:
     # GRaMPa drawn along −1/τ: τ = 1 (−1), ±inf (0), −2 (0.5)
     g = curves["grampa"]
     assert shown["rr-exact-grampa"].tolist() == [g["exact"][0], g["exact"][2], g["exact"][1]]
-
 
 
 def test_grampa_axis_ticks_are_labelled_and_apart() -> None:
@@ -59,4 +39,3 @@ def test_grampa_axis_ticks_are_labelled_and_apart() -> None:
     for tick, label in zip(ticks, labels):  # each label is the τ at its −1/τ position
         tau = math.inf if label == "±∞" else float(label.replace("−", "-"))
         assert math.isclose(tick, 0.0 - 1.0 / tau, abs_tol=1e-12)
-

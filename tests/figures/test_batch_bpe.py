@@ -1,4 +1,4 @@
-"""Notebook 08's slider panel: :func:`compute_stop_cutoff` and :func:`plot_stop_cutoff`."""
+"""workbench.figures.batch_bpe: notebook 08's figures (:func:`plot_stop_cutoff`, batch sizes)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ def data():
     return table, load_text("brown")[:5_000]
 
 
-
 def test_plot_stop_cutoff_shows_both_lengths(data, capsys) -> None:
     table, held_out = data
     got = fig.compute_stop_cutoff(table, held_out, 300, 4, 2)
@@ -23,7 +22,6 @@ def test_plot_stop_cutoff_shows_both_lengths(data, capsys) -> None:
     assert figure_data(figure)["encoded-length"].tolist() == [got["base_length"], got["length"]]
     assert f"{got['change_percent']:+.3f}%" in figure.axes[0].get_title()
     assert repr(got["stop_words"][0]) in capsys.readouterr().out
-
 
 
 def test_plot_stop_cutoff_shows_the_change_around_zero(data, capsys) -> None:
@@ -38,11 +36,9 @@ def test_plot_stop_cutoff_shows_the_change_around_zero(data, capsys) -> None:
     assert figure.axes[0].get_ylim()[0] == 0.0  # the lengths' bars start at zero
 
 
-
 def test_describe_batch_sizes_states_the_figure() -> None:
     sizes = [3, 5, 9, 7, 8, 4, 2, 1, 1]
     text = fig.describe_batch_sizes(sizes)
     assert text.startswith("9 batches make 40 merges.")
     assert "The largest batch (9 merges) starts after 20 % of the merges." in text  # 8 / 40
     assert "The last batches have 7, 8, 4, 2, 1, 1 merges" in text
-

@@ -1,10 +1,11 @@
-"""Figures 10–12 of GRaMPa §6.3 on a small slice of Shakespeare: the data
-(workbench.experiments.grampa_efficiency) and their figures (workbench.figures.efficiency)."""
+"""workbench.figures.efficiency: Figures 10–12 of GRaMPa §6.3 drawn from a small slice of
+Shakespeare."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from fixtures import SAMPLED_TOL  # noqa: E402
 
 from workbench.experiments import grampa_efficiency as E
 from workbench.figures import efficiency as F
@@ -13,22 +14,8 @@ from workbench.figures.common import figure_data
 pytest.importorskip("sentencepiece")
 
 
-
-LINES = 400
-
-
-
-SAMPLED_TOL = 0.02  # |sampled − exact| E_2.5 at ~2,500 occurrences (observed ≤ 0.005)
-
-
-
-@pytest.fixture(scope="module", params=E.KINDS)
-def setup(request):
-    return E.make_setup(request.param, max_lines=LINES, bpe_size=320)
-
-
-
-def test_multiplex_curve_ends(setup):
+def test_multiplex_curve_ends(efficiency_setup):
+    setup = efficiency_setup
     data = E.compute_multiplex(setup, seeds=(0,), ps=(0.0, 0.5, 1.0), n_curve=11)
     det = E.efficiency(setup.deterministic_counts, setup)
     grampa = E.efficiency(E.expected_counts(setup, 1.0, 2), setup)
@@ -43,8 +30,8 @@ def test_multiplex_curve_ends(setup):
     np.testing.assert_array_equal(shown["exact"], data["curve"])
 
 
-
-def test_regulariser(setup):
+def test_regulariser(efficiency_setup):
+    setup = efficiency_setup
     params = (0.0, 0.2) if setup.kind == "bpe" else (0.1, 1.0)
     data = E.compute_regulariser(setup, seeds=(0, 1), params=params)
     assert data["sampled"].shape == (2, 2)
@@ -55,7 +42,6 @@ def test_regulariser(setup):
     assert E.efficiency(again, setup) == data["sampled"][1, 1]  # seeded
     shown = figure_data(F.plot_regulariser(data))
     assert shown["deterministic"].size and np.isfinite(shown["sampled"]).all()
-
 
 
 @pytest.mark.parametrize("ys,words", [
@@ -70,4 +56,3 @@ def test_describe_regulariser_says_what_the_points_do(ys, words):
             "sampled": np.array([ys, ys])}
     text = F.describe_regulariser(data)
     assert all(w in text for w in words), text
-

@@ -1,8 +1,4 @@
-"""workbench.figures.lock_keys (notebook 04) against brute force (tests/naive/theory.py).
-
-LOCK tables against the brute-force LOCK order; the histograms against GRaMPa's exact law
-and the TV bound of :mod:`workbench.stats` at fixed seeds.
-"""
+"""workbench.figures.lock_keys (notebook 04): Figure 5 and the LOCK order drawn, readable."""
 
 from __future__ import annotations
 
@@ -12,9 +8,6 @@ import matplotlib
 import pytest
 
 matplotlib.use("Agg")
-
-
-
 
 
 from workbench.figures import lock_keys  # noqa: E402
@@ -41,7 +34,6 @@ def test_plot_lock_order_and_histograms() -> None:
     assert title.startswith(tau_label(math.inf, prefix=True) + ":")
 
 
-
 def test_figure5_default_is_readable_and_zooms_where_the_samples_are() -> None:
     """Issue 21 item 3: τ = −2 puts every sample in span 0, a 512th of the axis."""
     import numpy as np
@@ -62,4 +54,3 @@ def test_figure5_default_is_readable_and_zooms_where_the_samples_are() -> None:
     assert len(zoomed) == sum(v != (0, 512) for v in views.values())
     caption = lk.figure5_caption(hists)
     assert "τ = −2: zoomed to spans 0–15 of 512; 100.0% of the samples in span 0" in caption
-

@@ -1,5 +1,5 @@
-"""figures/ only draws: no module checks arguments (those moved to experiments), and
-``python -m workbench figures`` checks its output before building anything."""
+"""``python -m workbench figures`` (workbench.figures.paper_figures): the output is checked before
+anything is built, and every file is written atomically."""
 
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ def test_write_figures_checks_output_before_building(tmp_path, monkeypatch) -> N
     with pytest.raises(ValueError, match="is a directory"):
         paper_figures.write_figures(str(tmp_path), progress=False)
     assert built == []
-
 
 
 def test_write_figures_writes_atomically(tmp_path, monkeypatch) -> None:
@@ -43,4 +42,3 @@ def test_write_figures_writes_atomically(tmp_path, monkeypatch) -> None:
     assert (out / "grampa-fig0.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (out / "grampa-fig0.svg").read_text(encoding="utf-8").lstrip().startswith("<?xml")
     assert "Figure 0 of" in (out / "captions.md").read_text(encoding="utf-8")
-

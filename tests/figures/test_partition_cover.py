@@ -1,4 +1,4 @@
-"""Notebook 09's pure functions (the notebook itself runs in tests/notebooks/test_notebooks.py)."""
+"""workbench.figures.partition_cover: notebook 09's reduction drawing is readable."""
 
 from __future__ import annotations
 
@@ -27,4 +27,3 @@ def test_reduction_drawing_has_no_overlapping_labels(name):
     from workbench.figures.common import readability_problems
 
     assert readability_problems(fig) == []
-

@@ -1,8 +1,5 @@
-"""workbench.figures.rejection_cost (notebook 05) against brute force (tests/naive/theory.py).
-
-The table's expected trials against enumerated Markov path probabilities and bounded
-composition counts; measured means against :func:`workbench.stats.trial_tolerance`.
-"""
+"""workbench.figures.rejection_cost (notebook 05): the rejection samplers' cost drawn, and its
+tables."""
 
 from __future__ import annotations
 
@@ -11,8 +8,6 @@ import numpy as np
 import pytest
 
 matplotlib.use("Agg")
-
-
 
 
 from workbench.figures import rejection_cost  # noqa: E402
@@ -39,11 +34,9 @@ def test_plot_rejection_cost() -> None:
     assert len(labels) == len(set(labels)), labels  # no two identical legend entries
 
 
-
 def d_fig_legend(t):
     fig = rejection_cost.plot_rejection_cost(t)
     return fig.axes[0].get_legend().get_texts()
-
 
 
 def test_cost_frame_and_time_summary() -> None:
@@ -65,4 +58,3 @@ def test_cost_frame_and_time_summary() -> None:
     assert "n = 4" in text and "× 40" in text  # 8 µs / 0.2 µs, at the last timed n
     walks = 6 * 5 * 4 * 3 * 2 / 2**5  # Eq. 47 at n = 6: 22.5 walks of 6 steps at 0.25 µs
     assert f"{walks:.3g} walks" in text and f"{walks * 0.25e-6 * 6:.3g} s" in text
-

@@ -1,30 +1,20 @@
-"""The experiment functions behind notebook 10 (small slices of the shipped text)."""
+"""workbench.figures.renyi: notebook 10's tables and bars drawn (small slices of the shipped text).
+"""
 
 from __future__ import annotations
 
 import ast
 
 import numpy as np
-import pytest
 
-from workbench.datasets.corpora import text_lines
 from workbench.experiments import renyi as R
 from workbench.figures import renyi as F
 
 
-@pytest.fixture(scope="module")
-def small():
-    lines = text_lines(max_lines=400)
-    chunks = R.gpt4_chunk_counts(lines)
-    model = R.train_baseline(chunks, 300)
-    return lines, chunks, model, R.encode_corpus(model, chunks, len(lines))
-
-
-
-def test_live_table_plot(small):
+def test_live_table_plot(renyi_small):
     from workbench.figures.common import figure_data
 
-    *_, model, enc = small
+    *_, model, enc = renyi_small
     table = R.compute_live_table(model, enc, 20, 4, 3.0)
     shown = F.plot_live_table(table)
     assert shown["table"].equals(table.round(4))
@@ -34,13 +24,12 @@ def test_live_table_plot(small):
     assert "not allowed" in [t.get_text() for t in bad["efficiency"].axes[0].texts]
 
 
-
-def test_live_table_readable_view_and_sentence(small):
+def test_live_table_readable_view_and_sentence(renyi_small):
     """Issue 21: bars from zero with the change beside them; no NaN shown; the sentence says
     which counterexample raises Eff_α and which lowers it."""
     from workbench.figures.common import figure_data
 
-    *_, model, enc = small
+    *_, model, enc = renyi_small
     table = R.compute_live_table(model, enc, 20, 4, 3.0)
     shown = F.plot_live_table(table, readable=True)
     ax, ax2 = shown["efficiency"].axes
@@ -58,12 +47,10 @@ def test_live_table_readable_view_and_sentence(small):
     assert "RANDOM-DROP is not allowed" in F.describe_live_table(refused)
 
 
-
-def test_readable_drops_shows_text_not_bytes(small):
-    *_, model, enc = small
+def test_readable_drops_shows_text_not_bytes(renyi_small):
+    *_, model, enc = renyi_small
     drops, _ = R.compute_real_drops(model, enc, 3)
     shown = F.readable_drops(drops)
     for col in ("x", "y", "z"):
         assert [ast.literal_eval(s).encode() for s in shown[col]] == list(drops[col])
         assert not any(s.startswith("b'") for s in shown[col])
-

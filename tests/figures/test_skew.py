@@ -1,5 +1,5 @@
 """workbench.figures.skew and .skew_widget (notebook 02): exact laws against naive references,
-the samples, the plots, the skew summary and the skew widget."""
+the panel equal to the direct calls, readable figures."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 matplotlib.use("Agg")
-
 
 
 from matplotlib.figure import Figure  # noqa: E402
@@ -37,30 +36,23 @@ from workbench.stats import frequencies, tv_distance  # noqa: E402
 FIG1 = figure1_vocabulary()
 
 
-
 INF = Vocabulary.infinite()
 
 
-
 SMALL = Vocabulary(["a", "b", "c", "ab", "bc", "abc", "ca"], name="small")
-
 
 
 SCORED = Vocabulary(["a", "b", "c", "ab", "bc", "abc", "ca"],
                     scores=[-2.0, -2.0, -2.0, -2.5, -2.5, -9.0, -3.0], name="scored")
 
 
-
 FOOTNOTE_10 = ["0.25", "0.5", "1", "2", "5", "20", "±∞", "−20", "−10", "−5", "−2", "−1"]
-
 
 
 PROB_RTOL = 1e-9
 
 
-
 TV_MAX = 0.02  # at 20,000 samples
-
 
 
 def test_segmentality_moments_match_naive_distribution():
@@ -75,7 +67,6 @@ def test_segmentality_moments_match_naive_distribution():
             assert comp[1] == pytest.approx(math.sqrt(var), rel=1e-6, abs=1e-12)
 
 
-
 def test_skew_order_follows_footnote_10():
     """Mean segmentality falls (longer tokens) along 0+ ... +inf = -inf ... 0-."""
     curve = skew.segmentality_curve("x" * 12, Vocabulary.infinite())
@@ -83,7 +74,6 @@ def test_skew_order_follows_footnote_10():
     assert np.all(np.diff(curve["mean"]) < 0)
     assert skew.skew_coordinate(math.inf) == skew.skew_coordinate(-math.inf) == 0.0
     assert list(curve["tau"]) == sorted(skew.TAU_GRID, key=skew.skew_coordinate)
-
 
 
 @pytest.mark.parametrize("p", [1.0, 0.4, 0.0])
@@ -104,11 +94,9 @@ def test_skew_panel_samples_match_exact_laws(p):
     assert np.array_equal(again["m_counts"], out["m_counts"])
 
 
-
 def test_skew_panel_refuses_bad_p():
     with pytest.raises(ValueError):
         skew.skew_panel("ab", Vocabulary(["a", "b"]), p=1.5)
-
 
 
 def _lines(fig, prefix: str) -> dict:
@@ -116,10 +104,8 @@ def _lines(fig, prefix: str) -> dict:
             if (ln.get_gid() or "").startswith(prefix)}
 
 
-
 def _bars(fig, gid: str) -> list:
     return [p for ax in fig.axes for p in ax.patches if p.get_gid() == gid]
-
 
 
 # --------------------------------------------------------------------------- labels, grids
@@ -130,7 +116,6 @@ def test_slider_grid_is_in_footnote_10_order_and_has_both_signs() -> None:
     assert min(x) == -4.0 and max(x) == 4.0
     assert set(skew.TAU_GRID) <= set(grid) and set(skew.PAPER_TAUS) <= set(grid)
     assert 0.0 not in grid and math.inf in grid
-
 
 
 # --------------------------------------------------------------------------- plot_skew_panel
@@ -158,7 +143,6 @@ def test_plot_skew_panel_overlays_the_exact_laws(word, vocab, kwargs) -> None:
     fig.canvas.draw()
 
 
-
 def test_plot_skew_panel_into_given_axes() -> None:
     panel = skew.skew_panel("abcab", SMALL, n_samples=500)
     fig = Figure()
@@ -169,7 +153,6 @@ def test_plot_skew_panel_into_given_axes() -> None:
         skew_plots.plot_skew_panel(panel, axes=axes[:1])
 
 
-
 # --------------------------------------------------------------------------- Figure 3
 def test_m_histograms_per_tau_is_skew_panel_per_tau() -> None:
     per_tau = skew.m_histograms_per_tau("abcabc", SMALL, (1.0, -10.0), ell_min=2,
@@ -178,7 +161,6 @@ def test_m_histograms_per_tau_is_skew_panel_per_tau() -> None:
     for tau, panel in per_tau.items():
         direct = skew.skew_panel("abcabc", SMALL, tau, 2, "r2l", 1.0, 1_000, 3)
         assert same_result(panel, direct)
-
 
 
 @pytest.mark.parametrize("samples", [True, False])
@@ -199,7 +181,6 @@ def test_plot_m_histograms_per_tau(samples) -> None:
     fig.canvas.draw()
 
 
-
 def test_plot_m_histograms_without_samples() -> None:
     per_tau = skew.m_histograms_per_tau("abcab", SMALL, n_samples=0)
     fig = skew_plots.plot_m_histograms_per_tau(per_tau)
@@ -207,11 +188,9 @@ def test_plot_m_histograms_without_samples() -> None:
     assert len(_lines(fig, "pmf-")) == len(skew.PAPER_TAUS)
 
 
-
 # --------------------------------------------------------------------------- Figures 4 and 8
 def _tick_labels(ax) -> list[str]:
     return [t.get_text() for t in ax.get_xticklabels()]
-
 
 
 def test_segmentality_curve_ticks_follow_footnote_10() -> None:
@@ -233,7 +212,6 @@ def test_segmentality_curve_ticks_follow_footnote_10() -> None:
     assert ax.get_xscale() == "asinh"
 
 
-
 def test_segmentality_curve_overlay_merges_ticks_and_infinities() -> None:
     a = skew.segmentality_curve("abcabc", SMALL, (1.0, math.inf, -1.0))
     b = skew.segmentality_curve("abcabc", SMALL, (0.25, -math.inf, -0.25), ell_min=2)
@@ -246,7 +224,6 @@ def test_segmentality_curve_overlay_merges_ticks_and_infinities() -> None:
     fig.canvas.draw()
 
 
-
 def test_segmentality_curve_accepts_any_dict_and_an_axes() -> None:
     curve = {"tau": [-10.0, 1.0], "coordinate": [0.1, -1.0], "mean": [0.2, 0.5],
              "sd": [0.1, 0.1]}
@@ -256,7 +233,6 @@ def test_segmentality_curve_accepts_any_dict_and_an_axes() -> None:
     line = _lines(fig, "mean")["mean"]
     assert list(line.get_xdata()) == [-1.0, 0.1] and list(line.get_ydata()) == [0.5, 0.2]
     assert _tick_labels(ax) == ["1", "−10"]
-
 
 
 # --------------------------------------------------------------------------- summary
@@ -278,7 +254,6 @@ def test_skew_summary_is_the_direct_calls() -> None:
                                                1_000, 4))
 
 
-
 def test_skew_summary_errors_and_short_words() -> None:
     s = sw.skew_summary("abd", SMALL, n_samples=100)
     assert s["error"].startswith("no segmentation") and s["panel"] is None
@@ -289,11 +264,9 @@ def test_skew_summary_errors_and_short_words() -> None:
     assert one["error"] is None and one["curve"] is None and one["panel"] is not None
 
 
-
 # --------------------------------------------------------------------------- widget
 def _options() -> dict:
     return vocabulary_options({"small": SMALL, "scored": SCORED})
-
 
 
 def test_skew_widget_result_equals_direct_call(monkeypatch) -> None:
@@ -353,7 +326,6 @@ def test_skew_widget_result_equals_direct_call(monkeypatch) -> None:
         set_panel_values(panel, colour="red")
 
 
-
 def test_skew_widget_shows_errors_and_checks_its_tau() -> None:
     pytest.importorskip("ipywidgets")
     panel = sw.skew_widget(_options(), word="abd", vocabulary="small", n_samples=100)
@@ -368,7 +340,6 @@ def test_skew_widget_shows_errors_and_checks_its_tau() -> None:
     assert panel_controls(fallback)["vocabulary"].value == "infinite"
 
 
-
 def test_current_tau_marker_is_always_on_the_axis() -> None:
     from workbench import Vocabulary
     from workbench.figures import skew as sk
@@ -378,4 +349,3 @@ def test_current_tau_marker_is_always_on_the_axis() -> None:
         ax = skew_plots.plot_segmentality_curve(curve, current_tau=tau).axes[0]
         lo, hi = ax.get_xlim()
         assert lo < sk.skew_coordinate(tau) < hi, tau
-

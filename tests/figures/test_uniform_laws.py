@@ -1,8 +1,4 @@
-"""workbench.figures.uniform_laws (notebook 03) against brute force (tests/naive/theory.py).
-
-The closed forms in a panel are compared with enumeration of all compositions; the sampled
-parts with their totals and with the TV bound of :mod:`workbench.stats` at fixed seeds.
-"""
+"""workbench.figures.uniform_laws (notebook 03): Figure 2 against §3.1's laws, drawn, readable."""
 
 from __future__ import annotations
 
@@ -10,8 +6,6 @@ import matplotlib
 import pytest
 
 matplotlib.use("Agg")
-
-
 
 
 from workbench.figures import uniform_laws  # noqa: E402
@@ -29,7 +23,6 @@ def test_plot_uniform_laws_shows_the_panel() -> None:
     assert d["R-expected"].tolist() == [p["R"]["expected_mean"]]
 
 
-
 def test_plot_length_law_errors() -> None:
     e = uniform_laws.length_law_errors(20)
     d = figure_data(uniform_laws.plot_length_law_errors(e, ns=(4, 16, 99)))
@@ -37,7 +30,6 @@ def test_plot_length_law_errors() -> None:
     assert d["err27-n16"] == pytest.approx(e["err27"][15, :16])
     assert "err28-n99" not in d
     assert d["deficit27"] == pytest.approx(e["deficit_at_n"])
-
 
 
 def test_default_figures_are_readable() -> None:
@@ -54,4 +46,3 @@ def test_default_figures_are_readable() -> None:
         labels = {a.name: a.text for a in fig.layout.annotations if a.name}
         assert labels["R-mean"] == "sample mean" and "Eq. 36" in labels["R-expected"]
     assert readability_problems(ul.plot_uniform_laws(ul.uniform_laws_panel(29, 2_000, 0))) == []
-

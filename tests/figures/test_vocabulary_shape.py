@@ -1,5 +1,5 @@
-"""workbench.figures.baselines (notebook 07) against enumeration (tests/naive/baselines.py,
-tests/naive/grampa.py, tests/naive/samplers.py) and closed forms."""
+"""workbench.figures.vocabulary_shape: Figures 7 and 9 drawn (token lengths, log-fractions).
+"""
 
 from __future__ import annotations
 
@@ -8,25 +8,11 @@ import matplotlib
 matplotlib.use("Agg")
 
 
-
-
-
+from fixtures import SMALL  # noqa: E402
 
 from workbench import Vocabulary  # noqa: E402
 from workbench.figures import vocabulary_shape as vs  # noqa: E402
 from workbench.figures.common import figure_data  # noqa: E402
-
-# a small scored vocabulary without score ties among segmentations of the test words
-TOKENS = ["a", "b", "c", "ab", "bc", "ca", "abc", "bca", "cab"]
-
-
-
-SCORES = [-1.0, -1.3, -1.7, -2.1, -2.3, -2.9, -3.1, -3.7, -4.3]
-
-
-
-SMALL = Vocabulary(TOKENS, scores=SCORES, name="small")
-
 
 
 def test_length_axis_keeps_the_bulk_and_says_what_is_cut() -> None:
@@ -42,4 +28,3 @@ def test_length_axis_keeps_the_bulk_and_says_what_is_cut() -> None:
     assert high < 10 and low < 1  # lengths 1–3 in view, not the 80-character token
     assert "tail 1" in ax.get_title() and "longest 80" in ax.get_title()
     assert figure_data(fig)["lengths-1"].tolist() == dists[1]["share"].tolist()  # still drawn
-

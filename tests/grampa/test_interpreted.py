@@ -2,8 +2,9 @@
 
 The interpreted route runs only in a process that has not loaded numba; this suite has, so
 the route is forced by patching :func:`workbench.grampa.interpreted.applies` and compared
-with ``Grampa.encode``, which always runs the numba kernels, on the same seed. A fresh
-process checks the route itself: no numba loaded, the same tokens.
+with ``Grampa.encode`` with the route shut (``applies`` patched to False: the numba
+kernels), on the same seed. A fresh process checks the route itself: no numba loaded, the
+same tokens.
 """
 
 from __future__ import annotations
@@ -31,8 +32,10 @@ TAUS = [1.0, 2.0, -2.0, 0.5, -0.25, math.inf, -math.inf, 0.01, -0.0125, 1e6]
 
 
 def _kernel_lengths(g: Grampa, words: list[str]) -> list[list[int]]:
-    """Token lengths of ``g.encode(words)`` (the numba kernels, whatever the request size)."""
-    ids, offsets = g.encode(words)
+    """Token lengths of ``g.encode(words)`` on the numba kernels (the route shut)."""
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(interpreted, "applies", lambda *a, **k: False)
+        ids, offsets = g.encode(words)
     return [[len(g.vocab.token_of(int(t))) for t in ids[offsets[w]:offsets[w + 1]]]
             for w in range(len(words))]
 

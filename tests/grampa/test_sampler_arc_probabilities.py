@@ -1,5 +1,4 @@
-"""workbench.figures.skew and .skew_widget (notebook 02): exact laws against naive references,
-the samples, the plots, the skew summary and the skew widget."""
+"""Grampa.arc_probabilities (the table notebooks 01–02 draw) against the naive reference."""
 
 from __future__ import annotations
 
@@ -11,15 +10,12 @@ import pytest
 matplotlib.use("Agg")
 
 
-
-
 from naive import grampa as naive  # noqa: E402
 
 from workbench import Vocabulary  # noqa: E402
 from workbench.grampa import arc_probabilities  # noqa: E402
 
 PROB_RTOL = 1e-9
-
 
 
 @pytest.mark.parametrize("direction", ["l2r", "r2l"])
@@ -32,4 +28,3 @@ def test_arc_probabilities_match_naive(tau, ell_min, direction):
         assert comp.keys() == ref.keys()
         for k in ref:
             assert comp[k] == pytest.approx(ref[k], rel=PROB_RTOL)
-

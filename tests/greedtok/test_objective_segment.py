@@ -1,4 +1,4 @@
-"""Notebook 09's pure functions (the notebook itself runs in tests/notebooks/test_notebooks.py)."""
+"""workbench.greedtok.objective.segment: a best segmentation under a token set (notebook 09)."""
 
 from __future__ import annotations
 
@@ -17,4 +17,3 @@ def test_segment_is_a_best_segmentation(word, tokens):
     assert "".join(pieces) == word
     assert all(len(p) == 1 or p in tokens for p in pieces)
     assert len(pieces) == partition(word, tokens) == naive.min_partition(word, tokens)
-

@@ -16,6 +16,9 @@ procedure, written again from its description, and adds up exact ``Fraction`` ma
 * :func:`hf_run`, :func:`sentencepiece_run` — BPE-dropout as HF ``tokenizers`` and
   SentencePiece run it (written from their sources), for :func:`every_coin_sequence`, which
   replays every coin sequence; :func:`subword_nmt_law` — subword-nmt's every coin vector.
+* :func:`greedy_longest` — greedy left-to-right longest match (``None`` where it is stuck);
+* :func:`multiplexed_coins` — Algorithm 3 (GRaMPa §4.6): its one coin, then the stochastic
+  sampler's brute-force law or the deterministic segmentation.
 
 Nothing here imports the package. A law is ``(dict segmentation -> probability, failure)``.
 """
@@ -262,3 +265,35 @@ def subword_nmt_law(word, merges, p):
         return out
 
     return {s: m for s, m in law_of(tuple(word)).items() if m}
+
+
+def greedy_longest(word, tokens):
+    """Greedy left-to-right longest match; ``None`` when no token starts where it stands."""
+    out, i = [], 0
+    while i < len(word):
+        ends = [j for j in range(len(word), i, -1) if word[i:j] in tokens]
+        if not ends:
+            return None
+        out.append(word[i:ends[0]])
+        i = ends[0]
+    return tuple(out)
+
+
+def multiplexed_coins(word, p, stochastic, deterministic):
+    """Algorithm 3's law by branching on its coin: ``(law, failure_mass)``.
+
+    Heads (mass ``p``): every outcome of ``stochastic(word)``, a brute-force ``(law,
+    failure)`` of the stochastic sampler. Tails (mass ``1 − p``): ``deterministic(word)``, a
+    tuple of tokens, or ``None`` when the deterministic tokeniser fails (a failure).
+    """
+    law, fail = {}, 0
+    heads, heads_fail = stochastic(word)
+    for seg, mass in heads.items():
+        law[seg] = law.get(seg, 0) + p * mass
+    fail += p * heads_fail
+    tails = deterministic(word)
+    if tails is None:
+        fail += 1 - p
+    else:
+        law[tails] = law.get(tails, 0) + (1 - p)
+    return {s: m for s, m in law.items() if m}, fail

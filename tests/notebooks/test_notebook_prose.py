@@ -114,3 +114,38 @@ def test_every_notebook_has_the_skeleton(path: Path) -> None:
     first = "\n".join(_markdown_cells(nb)[:2])
     assert re.search(r"^>", first, re.MULTILINE), (
         f"{path.name}: the paper blockquote opens the notebook")
+
+
+EXERCISE = re.compile(r"\bExercise(?:\.(?:number|sequence|collection|choice))?\(")
+FILE_PATH = re.compile(r"`workbench/[\w/.-]+\.py`")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_notebook_asks_teaches_and_concludes(path: Path) -> None:
+    """Issue 27, items 2-3: the question and 2-3 learning goals open the notebook; exercises
+    (two or more from notebook 01 on); "What we conclude" computed by a code cell; file paths
+    only in the one "Where this lives in the code" line before the Checks."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    cells = nb["cells"]
+    text = ["".join(c["source"]) for c in cells]
+    md = [c["cell_type"] == "markdown" for c in cells]
+    question = [i for i, t in enumerate(text) if md[i] and t.startswith("## The question")]
+    assert question and question[0] <= 2, f"{path.name}: '## The question' must open the notebook"
+    goals = re.findall(r"^\d\. ", text[question[0]].split("**Learning goals.**")[-1], re.MULTILINE)
+    assert "**Learning goals.**" in text[question[0]] and 2 <= len(goals) <= 3, \
+        f"{path.name}: the question cell needs two or three numbered learning goals"
+    checks = next(i for i, t in enumerate(text) if md[i] and t.startswith("## Checks"))
+    conclude = [i for i, t in enumerate(text[:checks])
+                if md[i] and t.startswith("## What we conclude")]
+    assert len(conclude) == 1, f"{path.name}: one '## What we conclude' before the Checks"
+    after = conclude[0] + 1
+    assert not md[after] and "conclusions(" in text[after], \
+        f"{path.name}: the conclusions are computed by the code cell after the heading"
+    where = [i for i, t in enumerate(text[:checks]) if md[i] and t.startswith("**Where this lives")]
+    assert where and where[0] > conclude[0], f"{path.name}: 'Where this lives in the code' closes"
+    stray = [i for i, t in enumerate(text[:where[0]]) if md[i] and FILE_PATH.search(t)]
+    assert not stray, (f"{path.name}: file paths in the reading flow (cells {stray}); move them "
+                       "to the 'Where this lives in the code' line")
+    if path.stem != "00_start_here":
+        exercises = [i for i, t in enumerate(text[:checks]) if not md[i] and EXERCISE.search(t)]
+        assert len(exercises) >= 2, f"{path.name}: needs at least two exercises, has {exercises}"

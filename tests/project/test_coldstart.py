@@ -57,6 +57,30 @@ def test_first_sample_loads_only_numpy():
     assert _loaded_after(code) == ["numpy"]
 
 
+FIRST_ENCODES = {
+    "grampa": ("import workbench as wb\nfrom workbench.datasets import load_vocabulary\n"
+               "wb.Grampa(load_vocabulary('ulm-8k'), tau=5.0, seed=0).encode(['▁hello'])"),
+    "multiplexer": ("import numpy as np\nfrom workbench import Grampa, Multiplexer\n"
+                    "from workbench.datasets import load_vocabulary\n"
+                    "from workbench.segmenters import default_segmenter\n"
+                    "v = load_vocabulary('ulm-8k')\n"
+                    "Multiplexer(default_segmenter(v), Grampa(v, seed=0), p=0.5, seed=0)"
+                    ".encode_code_points(np.array([9601, 104, 105]), np.array([0, 1, 3]))"),
+    "bpe": "from workbench import BPEModel\nBPEModel.from_gpt2().encode('hello world')",
+    "no segmentation": ("from workbench import Grampa, SegmentationError, datasets\n"
+                        "v = datasets.load_vocabulary('ulm-8k')\n"
+                        "try:\n    Grampa(v, seed=0).sample('▁snow\\u2603')\n"
+                        "except SegmentationError:\n    pass"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FIRST_ENCODES))
+def test_first_encodes_load_only_numpy(case):
+    """Issue 29: a first small encode (GRaMPa, the multiplexer, GPT-2's BPE) and the reason
+    for a missing segmentation run without numba (each module's ``interpreted`` tier)."""
+    assert _loaded_after(FIRST_ENCODES[case]) == ["numpy"]
+
+
 def test_lazy_names_resolve_to_the_defining_objects():
     import workbench
     from workbench.grampa import Grampa
@@ -139,10 +163,11 @@ def _modules_after(code: str, names: tuple[str, ...]) -> dict[str, bool]:
     return json.loads(out.strip().splitlines()[-1])
 
 
-#: The first call of a GRaMPa kernel (``encode`` always runs the kernels; a small ``sample``
-#: in a process without numba runs in plain Python, see ``test_first_sample_loads_no_numba``).
+#: The first call of a GRaMPa kernel (a request too large for the plain-Python first tier,
+#: ``grampa.interpreted.applies``: 6,000 words of 4 characters are 48,000 lookups; a small
+#: ``sample`` or ``encode`` in a process without numba runs in plain Python).
 FIRST_KERNEL = ("from workbench import Grampa, Vocabulary\n"
-                "Grampa(Vocabulary(['a', 'b', 'ab']), tau=2.0, seed=0).encode(['abab'])")
+                "Grampa(Vocabulary(['a', 'b', 'ab']), tau=2.0, seed=0).encode(['abab'] * 6000)")
 
 
 def test_first_kernel_skips_scipy_linalg_and_f2py():

@@ -11,7 +11,8 @@ is then mapped to its component (``workbench.grampa.sampler`` → ``grampa``) an
   an unlisted one fails (give a new paper's package its rank, do not let it default);
 * a module imports its own component and components of a lower rank; equal ranks only among
   the paper packages (:data:`PAPER_RANK`), which may use each other;
-* ``checks``, ``figures`` (and ``warmup``) are siblings at rank 6: none imports another;
+* ``checks``, ``figures``, ``course`` (and ``warmup``) are siblings at rank 6: none imports
+  another;
 * nothing imports the package root except ``__main__`` (import the defining module);
 * ``__init__`` is the public API: it may gather components of rank <= 5;
 * ``__main__`` (the CLI) sits on top and may import anything.
@@ -39,6 +40,7 @@ RANKS = {
     "pretokenise": 4, "bpe": 4, "greedtok": 4, "counterexamples": 4,  # the paper packages
     "experiments": 5,               # setups, training recipes, runners writing results/
     "checks": 6, "figures": 6,      # verify() and the notebooks' layer: siblings
+    "course": 6,                    # exercises and conclusions of the notebooks: their sibling
     "warmup": 6,                    # `python -m workbench warmup`: runs every kernel once
     "__main__": 7,                  # the CLI
 }

@@ -44,7 +44,7 @@ def mirrored_names(package_dir: Path) -> set[str]:
     Examples
     --------
     >>> sorted(mirrored_names(PACKAGE / "lattice"))
-    ['kernels', 'lattice', 'rules']
+    ['interpreted', 'kernels', 'lattice', 'rules']
     """
     names = {package_dir.name}
     for module in package_dir.glob("*.py"):

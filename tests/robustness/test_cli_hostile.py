@@ -24,6 +24,24 @@ def test_usage_errors_exit_two(argv, message, capsys):
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv,message", [
+    (["law", "--sampler", "bpe-dropout", "--p", "2", "ab"], "dropout must be in [0, 1]"),
+    (["law", "--sampler", "maxmatch-dropout", "--p", "nan", "ab"], "must be a number"),
+    (["law", "--tau", "0", "ab"], "tau must be a non-zero"),
+    (["law", "--tau", "nan", "ab"], "must be a number"),
+    (["law", "--top", "-1", "ab"], "--top must be >= 0"),
+    (["law", "--sampler", "ulm", "--nbest", "0", "ab"], "nbest must be -1"),
+    (["law", "--sampler", "bpe-dropout", "--vocab", "gpt2", "--space", "x" * 60],
+     "over the budget"),
+])
+def test_law_refuses_bad_values_with_a_message(argv, message, capsys):
+    """The law command (issue 28), covered here as issue 30 asks: a bad value is exit 2 and
+    one line naming it, never a traceback; a word over the budget is refused at once."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and err.count("\n") == 1
+
+
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="the int→str limit came with 3.11")
 def test_count_of_a_long_word_prints_every_digit():
     word = "a" * 20_000  # 2^19999 segmentations: 6,021 digits

@@ -8,7 +8,7 @@ repository (a temporary directory, ``git clone --shared``), importing this check
 A subcommand without a case here fails :func:`test_every_subcommand_has_a_case`.
 
 The runs that train or sample for tens of seconds are marked ``slow``. Not tested here: that
-the outputs are right (``tests/test_cli.py``).
+the outputs are right (``tests/test_main.py``).
 """
 
 from __future__ import annotations

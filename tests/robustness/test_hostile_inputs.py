@@ -53,6 +53,11 @@ def _small():
     return wb.Vocabulary(["a", "b", "ab"])
 
 
+def _small_segmenter():
+    from workbench.segmenters import default_segmenter
+    return default_segmenter(_small())
+
+
 def _scored():
     return wb.Vocabulary(["a", "b", "ab"], scores=[-1.0, -1.5, -1.2])
 
@@ -102,6 +107,9 @@ ENTRY_POINTS: dict[str, tuple[Callable[[object], object], list]] = {
     "Multiplexer(p)": (lambda x: wb.Multiplexer(lambda w: [w], wb.Grampa(_small()), x),
                        HOSTILE_FLOATS),
     "Grampa.law(word)": (lambda x: wb.Grampa(_small()).law(x), HOSTILE_STRINGS),
+    "Multiplexer.law(word)": (lambda x: wb.Multiplexer(_small_segmenter(), wb.Grampa(_small()),
+                                                       0.5).law(x), HOSTILE_STRINGS),
+    "theory.mix(p)": (lambda x: theory.mix(x, 1.0, 0.0), HOSTILE_FLOATS),
     "ULMSampler(nbest=-1).law(word)": (lambda x: wb.ULMSampler(_scored(), nbest=-1).law(x),
                                        HOSTILE_STRINGS),
     "ULMSampler(nbest)": (lambda x: wb.ULMSampler(_scored(), nbest=x, seed=0).sample("abab"),

@@ -1,4 +1,4 @@
-"""theory/greedtok.py and theory/bpe.py against brute force written here (no package code)."""
+"""workbench.theory.bpe (BatchBPE's counts) against brute force written here (no package code)."""
 
 from __future__ import annotations
 
@@ -21,4 +21,3 @@ def test_bpe_counts():
         run_pairs(3, "sometimes")
     with pytest.raises(TypeError):
         pairs_searched(2.0, 3)
-

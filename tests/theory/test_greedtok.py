@@ -1,4 +1,5 @@
-"""theory/greedtok.py and theory/bpe.py against brute force written here (no package code)."""
+"""workbench.theory.greedtok (Theorem 1's costs, GreedWMC's constants) against brute force
+written here (no package code)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,6 @@ def _fewest_pieces(word: str, tokens: set[str]) -> int:
     return best[n]
 
 
-
 @pytest.mark.parametrize("edges", [[], [(0, 1)], [(0, 1), (1, 2)], [(0, 1), (1, 2), (0, 2)],
                                    [(0, 1), (2, 3), (1, 3)]])
 def test_reduction_cost_is_the_instance_cost(edges):
@@ -38,10 +38,8 @@ def test_reduction_cost_is_the_instance_cost(edges):
     assert reduction_threshold(len(edges)) == 3 * len(edges)
 
 
-
 def test_greedwmc_constants():
     assert greedwmc_ratio() == pytest.approx(0.6321205588285577, rel=1e-15)
     assert beta_upper_bound() == pytest.approx(math.e / (math.e - 1), rel=1e-15)
     with pytest.raises(ValueError):
         reduction_threshold(-1)
-

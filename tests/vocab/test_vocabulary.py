@@ -181,6 +181,7 @@ def test_plain_list_alphabet_override(tmp_path):
     back = Vocabulary.load(path, alphabet="byte-level")
     assert back.alphabet == "byte-level"
     assert back.tokens == ("Ġ", "a")
+    assert back.name == "vocab" and Vocabulary.load(path, name="mine").name == "mine"
 
 
 def test_plain_list_crlf_and_no_final_newline(tmp_path):

@@ -16,7 +16,8 @@ recompiles nothing. All entries live under one directory, :data:`CACHE_ROOT`
 removes the per-source-hash directories of earlier versions (``workbench-numba-<hash>`` in the
 temp directory) and the index files of kernels that no longer exist.
 
-This module defines no kernels and imports nothing of the package.
+This module defines no kernels and imports nothing of the package but :mod:`.cachedir` (where
+:data:`CACHE_ROOT` is defined, for processes that have not loaded numba).
 """
 
 from __future__ import annotations
@@ -32,9 +33,9 @@ from pathlib import Path
 
 from numba.core import caching as _numba_caching
 
+from .cachedir import CACHE_ROOT
+
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
-CACHE_ROOT = Path(os.environ.get("NUMBA_CACHE_DIR") or tempfile.gettempdir()) / (
-    "workbench" if os.environ.get("NUMBA_CACHE_DIR") else "workbench-numba")
 
 _IMPORT = re.compile(
     r"^[ \t]*from[ \t]+(\.+[\w.]*|workbench[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)"
@@ -97,7 +98,7 @@ def dependency_closure(path: str | os.PathLike) -> list[Path]:
 
     >>> names = [p.name for p in dependency_closure(PACKAGE_DIR / "_core" / "config.py")]
     >>> names
-    ['config.py']
+    ['cachedir.py', 'config.py']
     """
     start = Path(path).resolve()
     seen = {start}

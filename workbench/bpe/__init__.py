@@ -10,8 +10,10 @@ hold a model exactly.
 
 Modules: ``pattern`` (GPT-4 split), ``bytelevel`` (GPT-2 byte alphabet), ``train``
 (validation, stop words, cut-off), ``_kernels`` (numba training), ``model``, ``_encode``
-(numba encoder), ``split_patterns`` (named patterns, user regexes), ``interop`` (GPT-2,
-tiktoken, GreedTok), ``export`` (HF). Chunk counting from text is ``counting``.
+(numba encoder), ``interpreted`` (a process's first small encode in plain Python),
+``split_patterns`` (named patterns, user regexes), ``interop`` (GPT-2, tiktoken, GreedTok),
+``export`` (HF). Chunk counting from text is ``counting``. Importing the package loads no
+numba: the trainer, the sampler and the exporter load on first access (PEP 562).
 
 Example
 -------
@@ -21,13 +23,28 @@ Example
 [b' low', b'est']
 """
 
-from .export import export_hf, to_hf_json
+import importlib
+
 from .interop import NotExpressibleError
 from .model import Batch, BPEModel
 from .modelfile import BPEModelFormatError
 from .pattern import GPT2_PATTERN, GPT4_PATTERN, split_text
-from .sampler import BPESampler, merges_from_vocabulary
-from .train import BPEExhaustedWarning, train_bpe
+
+#: Names loaded on first access: their modules import numba (the trainer's kernels) or
+#: other packages (the sampler, the exporter), which a first encode does without.
+_LAZY = {"BPEExhaustedWarning": "train", "train_bpe": "train", "BPESampler": "sampler",
+         "merges_from_vocabulary": "sampler", "export_hf": "export", "to_hf_json": "export"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = ["BPEExhaustedWarning", "BPEModel", "BPEModelFormatError", "BPESampler", "Batch",
            "GPT2_PATTERN", "GPT4_PATTERN", "NotExpressibleError", "export_hf",

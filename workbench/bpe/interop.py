@@ -61,7 +61,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from .._core.jsonfile import MAX_JSON_FILE, parse_json, read_bytes
-from .bytelevel import from_bytelevel
+from .bytelevel import from_bytelevel_many
 
 #: GPT-2's one special token and its id.
 GPT2_SPECIAL_TOKENS: tuple[str, ...] = ("<|endoftext|>",)
@@ -235,8 +235,8 @@ def read_gpt2(encoder_json: str | os.PathLike, vocab_bpe: str | os.PathLike | No
     enc_path = Path(encoder_json)
     encoder = parse_json(enc_path, _read_raw(enc_path, "encoder.json"),
                          what="encoder.json").value
-    if not isinstance(encoder, dict) or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in encoder.values()):
+    if not isinstance(encoder, dict) or not all(  # JSON numbers: exactly int, or not one
+            type(v) is int for v in encoder.values()):
         raise ValueError(f"{enc_path}: not an encoder.json (a JSON object token -> id)")
     specials = {}
     for t in special_tokens:
@@ -244,7 +244,8 @@ def read_gpt2(encoder_json: str | os.PathLike, vocab_bpe: str | os.PathLike | No
             raise ValueError(f"{enc_path}: special token {t!r} is not in the file")
         specials[t] = encoder[t]
     try:
-        ranks = {from_bytelevel(k): v for k, v in encoder.items() if k not in specials}
+        plain = [k for k in encoder if k not in specials]
+        ranks = dict(zip(from_bytelevel_many(plain), [encoder[k] for k in plain]))
     except ValueError as err:
         raise ValueError(f"{enc_path}: {err} (not a byte-level encoder.json)") from None
     if len(ranks) != len(encoder) - len(specials):
@@ -253,17 +254,7 @@ def read_gpt2(encoder_json: str | os.PathLike, vocab_bpe: str | os.PathLike | No
         merges, ids = recover_merges(ranks)
     else:
         bpe_path = Path(vocab_bpe)
-        merges = []
-        for lineno, line in enumerate(_read_text(bpe_path, "vocab.bpe").split("\n"), 1):
-            if not line or (lineno == 1 and line.startswith("#version")):
-                continue
-            pair = line.split(" ")
-            if len(pair) != 2:
-                raise ValueError(f"{bpe_path}, line {lineno}: not two tokens: {line!r:.60}")
-            try:
-                merges.append((from_bytelevel(pair[0]), from_bytelevel(pair[1])))
-            except ValueError as err:
-                raise ValueError(f"{bpe_path}, line {lineno}: {err}") from None
+        merges = _read_merges(bpe_path)
         check_ranks(ranks)
         ids = [ranks[bytes([b])] for b in range(256)]
         for k, (a, b) in enumerate(merges):
@@ -275,6 +266,29 @@ def read_gpt2(encoder_json: str | os.PathLike, vocab_bpe: str | os.PathLike | No
             raise ValueError(f"{enc_path} has {len(ranks)} tokens, {bpe_path} makes "
                              f"{len(ids)} (256 bytes + merges)")
     return dict(merges=merges, ids=ids, special_tokens=specials, pattern="gpt2")
+
+
+def _read_merges(bpe_path: Path) -> list[tuple[bytes, bytes]]:
+    """The merges of GPT-2's ``vocab.bpe`` (errors name the file and line)."""
+    lines = _read_text(bpe_path, "vocab.bpe").split("\n")
+    numbered = [(lineno, line) for lineno, line in enumerate(lines, 1)
+                if line and not (lineno == 1 and line.startswith("#version"))]
+    parts: list[str] = []
+    for lineno, line in numbered:
+        pair = line.split(" ")
+        if len(pair) != 2:
+            raise ValueError(f"{bpe_path}, line {lineno}: not two tokens: {line!r:.60}")
+        parts += pair
+    try:
+        spelled = from_bytelevel_many(parts)
+    except ValueError:
+        for lineno, line in numbered:  # the first bad line, named
+            try:
+                from_bytelevel_many(line.split(" "))
+            except ValueError as err:
+                raise ValueError(f"{bpe_path}, line {lineno}: {err}") from None
+        raise  # pragma: no cover  (some line above is bad)
+    return list(zip(spelled[::2], spelled[1::2]))
 
 
 def greedtok_merges(tokens: Sequence[bytes]) -> list[tuple[bytes, bytes]]:

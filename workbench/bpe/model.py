@@ -37,13 +37,15 @@ import gc
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import NamedTuple
+from functools import cached_property
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from .._core.io import write_atomic
 from .._core.seeds import as_generator, base_seed
 from .._core.validate import (
+    INT64_MAX,
     MAX_WORKERS,
     BudgetError,
     check_budget,
@@ -51,11 +53,12 @@ from .._core.validate import (
     check_probability,
     check_workers,
 )
-from . import _encode, interop, modelfile
-from ._textencode import TextEncoder
+from . import interop, interpreted, modelfile
 from .bytelevel import to_bytelevel
-from .split import split as fast_split
 from .split_patterns import NAMED_PATTERNS, resolve_pattern, split_with_gaps
+
+if TYPE_CHECKING:  # the kernels load numba: imported where they run
+    from ._textencode import TextEncoder
 
 DROPOUT_MAX_CHUNK = 1 << 14
 """Longest chunk (bytes) BPE-dropout encodes: its cost is quadratic in the chunk length
@@ -144,28 +147,34 @@ class BPEModel:
         given = None if merge_symbols is None else [tuple(map(int, p)) for p in merge_symbols]
         sym_pairs = []
         seen_pairs = set()
-        self.merges: list[tuple[bytes, bytes]] = []
-        for k, pair in enumerate(merges):
-            if (not isinstance(pair, tuple) or len(pair) != 2
-                    or not all(isinstance(x, bytes) for x in pair)):
-                raise TypeError(f"merge {k} must be a pair of bytes, got {pair!r:.60}")
-            left, right = pair
-            if left not in latest or right not in latest:
-                raise ValueError(f"merge {k} {pair!r:.60} uses a token that no earlier merge "
-                                 "made")
-            ids = (latest[left], latest[right])
-            if given is not None:
-                if k >= len(given) or not all(0 <= x < 256 + k for x in given[k]) or (
-                        made[given[k][0]], made[given[k][1]]) != (left, right):
-                    raise ValueError(f"merge_symbols[{k}] does not spell merge {k}")
-                ids = given[k]
-            if ids in seen_pairs:
-                raise ValueError(f"merge {k} {pair!r:.60} repeats an earlier merge")
-            seen_pairs.add(ids)
-            sym_pairs.append(ids)
-            latest[left + right] = 256 + k
-            made.append(left + right)
-            self.merges.append((left, right))
+        checked: list[tuple[bytes, bytes]] = []
+        self.merges = checked
+        with _gc_paused():  # ~100k lasting objects for GPT-2: no collection can free any
+            for k, pair in enumerate(merges):
+                if not (type(pair) is tuple and len(pair) == 2 and type(pair[0]) is bytes
+                        and type(pair[1]) is bytes) and (
+                        not isinstance(pair, tuple) or len(pair) != 2
+                        or not all(isinstance(x, bytes) for x in pair)):
+                    raise TypeError(f"merge {k} must be a pair of bytes, got {pair!r:.60}")
+                left, right = pair
+                a, b = latest.get(left), latest.get(right)
+                if a is None or b is None:
+                    raise ValueError(f"merge {k} {pair!r:.60} uses a token that no earlier "
+                                     "merge made")
+                ids = (a, b)
+                if given is not None:
+                    if k >= len(given) or not all(0 <= x < 256 + k for x in given[k]) or (
+                            made[given[k][0]], made[given[k][1]]) != (left, right):
+                        raise ValueError(f"merge_symbols[{k}] does not spell merge {k}")
+                    ids = given[k]
+                if ids in seen_pairs:
+                    raise ValueError(f"merge {k} {pair!r:.60} repeats an earlier merge")
+                seen_pairs.add(ids)
+                sym_pairs.append(ids)
+                joined = left + right
+                latest[joined] = 256 + k
+                made.append(joined)
+                checked.append((left, right))
         if given is not None and len(given) != len(self.merges):
             raise ValueError(f"got {len(given)} merge_symbols for {len(self.merges)} merges")
         self._finish(made, np.array(sym_pairs, dtype=np.int64).reshape(-1, 2), token_ids,
@@ -174,7 +183,8 @@ class BPEModel:
     @classmethod
     def _from_trained(cls, merge_symbols: np.ndarray, stop_words: list[str], *,
                       batches: Sequence[Batch] | None = None, params: dict | None = None,
-                      pattern: str = "gpt4") -> BPEModel:
+                      pattern: str = "gpt4", ids: Sequence[int] | None = None,
+                      special_tokens: dict[str, int] | None = None) -> BPEModel:
         """The model a trainer just made, built without re-checking it (trusted path).
 
         ``merge_symbols`` is the trainer's ``(n, 2)`` int array (byte ``b`` is ``b``, merge
@@ -182,7 +192,9 @@ class BPEModel:
         bytes and the pairs are distinct (the kernels never merge a pair twice). The result
         equals ``BPEModel(merges, stop_words, merge_symbols=merge_symbols, ...)`` attribute
         by attribute (tested); this path only skips the per-merge Python checks of the
-        constructor, which cost ~0.3 s for 32,512 merges. Default ids, no special tokens.
+        constructor, which cost ~0.3 s for 32,512 merges. ``ids`` and ``special_tokens``
+        (default: none) are checked as by the constructor; :mod:`.gpt2cache` rebuilds
+        GPT-2's checked model this way.
         """
         self = cls.__new__(cls)
         self.pattern, self.pattern_regex, self._split = resolve_pattern(pattern)
@@ -197,7 +209,7 @@ class BPEModel:
                 append_merge(pair)
                 append_made(pair[0] + pair[1])
             self.merges = merges
-            self._finish(made, sym, None, None, batches, params)
+            self._finish(made, sym, ids, special_tokens, batches, params)
         return self
 
     def _finish(self, made: list[bytes], sym_merges: np.ndarray,
@@ -227,8 +239,19 @@ class BPEModel:
         if params is not None and not isinstance(params, dict):
             raise TypeError(f"params must be a dict, not {type(params).__name__}")
         self.params: dict = dict(params or {})
-        self._table = _encode.build_merge_table(self._sym_merges)
         self._encoder: TextEncoder | None = None  # built by _text_encoder on first use
+
+    @cached_property
+    def _table(self) -> np.ndarray:
+        """The kernels' merge table (built on first use: it loads numba)."""
+        from . import _encode
+
+        return _encode.build_merge_table(self._sym_merges)
+
+    @cached_property
+    def _pair_ranks(self) -> dict[int, int]:
+        """``left << 32 | right -> rank`` of the merges, for :mod:`.interpreted`."""
+        return interpreted.pair_ranks(self._sym_merges)
 
     # ---- basics
     def __len__(self) -> int:
@@ -263,6 +286,8 @@ class BPEModel:
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
         if self.pattern in NAMED_PATTERNS:  # the numba pretokeniser, equal to regex.findall
+            from .split import split as fast_split
+
             return fast_split(text, self.pattern)
         return split_with_gaps(self._split, text)
 
@@ -307,6 +332,8 @@ class BPEModel:
             sym = np.frombuffer(b"".join(raw), dtype=np.uint8).astype(np.int32)
             offsets = np.zeros(len(raw) + 1, dtype=np.int64)
             np.cumsum([len(b) for b in raw], out=offsets[1:])
+            from . import _encode
+
             ids, offs = _encode.encode_chunks(sym, offsets, self._table, p, seed64)
             flat = self._sym_ids[ids].tolist()  # kernel symbols -> the model's ids
             bounds = offs.tolist()
@@ -319,7 +346,9 @@ class BPEModel:
         """Token ids of ``text`` (the pattern's chunks, stop words whole, merges by rank).
 
         Plain BPE (``dropout=0``) under the GPT-4 or GPT-2 pattern runs in one numba pass,
-        streamed in windows (:mod:`workbench.bpe._textencode`); BPE-dropout, and a user
+        streamed in windows (:mod:`workbench.bpe._textencode`), or for a short text in a
+        process that has not loaded numba, in plain Python (:mod:`workbench.bpe.interpreted`,
+        the same ids); BPE-dropout, and a user
         regex, split the text first (:meth:`split`) and encode the chunks with
         :meth:`encode_chunks`. Raises ``ValueError`` on a lone surrogate.
         """
@@ -327,6 +356,8 @@ class BPEModel:
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
         if p == 0.0 and self.pattern in NAMED_PATTERNS:
+            if interpreted.applies(text):  # a small first call: plain Python, same ids
+                return self._interpreted(text)
             return self._model_ids(self._text_encoder().encode_array(text)).tolist()
         _text_bytes(text)
         return [i for ids in self.encode_chunks(self.split(text), dropout=dropout,
@@ -388,9 +419,22 @@ class BPEModel:
             return symbols
         return self._ids[symbols].astype(np.int32)
 
+    def _interpreted(self, text: str) -> list[int]:
+        """Plain-BPE ids of a short text by :mod:`.interpreted` (no numba)."""
+        _text_bytes(text)  # a lone surrogate: the kernels' ValueError
+        stop = {w.encode("utf-8"): s for s, w in enumerate(self.stop_words)}
+        symbols = interpreted.encode_chunks(split_with_gaps(self._split, text),
+                                            self._pair_ranks, stop)
+        if self._identity_ids:
+            return symbols
+        ids = self._ids
+        return [int(ids[x]) for x in symbols]
+
     def _text_encoder(self) -> TextEncoder:
         """The fused text encoder of this model (built on first use; GPT-4 / GPT-2 only)."""
         if self._encoder is None:
+            from ._textencode import TextEncoder
+
             self._encoder = TextEncoder(self._sym_merges,
                                         [w.encode("utf-8") for w in self.stop_words],
                                         self.pattern)
@@ -484,9 +528,12 @@ class BPEModel:
         >>> m.encode(" 12345 hello"), len(m)
         ([17031, 2231, 23748], 50257)
         """
+        if encoder_json is None and vocab_bpe is None:  # the shipped files: cached, checked
+            from . import gpt2cache
+
+            return gpt2cache.shipped_model(cls)
         if encoder_json is None:
-            encoder_json, shipped = interop.shipped_gpt2_files()
-            vocab_bpe = shipped if vocab_bpe is None else vocab_bpe
+            encoder_json = interop.shipped_gpt2_files()[0]
         return cls(**interop.read_gpt2(encoder_json, vocab_bpe))
 
     @classmethod
@@ -563,16 +610,19 @@ def _check_ids(ids: Sequence[int] | None, n: int) -> np.ndarray:
     if isinstance(ids, np.ndarray) and ids.dtype.kind in "iu" and ids.ndim == 1:
         ids = ids.tolist()
     ids = list(ids)
-    for i in ids:
-        if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
-            raise TypeError(f"ids must be integers, got {type(i).__name__} ({i!r:.20})")
-    arr = np.array([check_int(i, "every id") for i in ids], dtype=np.int64)
+    if all(type(i) is int for i in ids) and (not ids or 0 <= min(ids) <= max(ids) <= INT64_MAX):
+        arr = np.array(ids, dtype=np.int64)  # plain ints in range: what the checks pass
+    else:
+        for i in ids:
+            if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
+                raise TypeError(f"ids must be integers, got {type(i).__name__} ({i!r:.20})")
+        arr = np.array([check_int(i, "every id") for i in ids], dtype=np.int64)
     if arr.shape[0] != n:
         raise ValueError(f"got {arr.shape[0]} ids for {n} symbols (256 bytes, stop words, "
                          "merges)")
     if n and arr.min() < 0:
         raise ValueError(f"ids must be non-negative (got {arr.min()})")
-    if np.unique(arr).shape[0] != n:
+    if len(set(arr.tolist())) != n:  # a set: faster than np.unique's hash for 50k ids
         raise ValueError("ids must be distinct")
     return arr
 

@@ -8,7 +8,11 @@
 * ULM at ``α = 0`` over all segmentations = GRaMPa at ``τ = 1`` = uniform;
 * the law's token-count pmf and E[#tokens] equal GRaMPa's forward DP;
 * BPE-dropout's kernel samples ``Ġtokenization`` (GPT-2, ``p = 0.1``) as its law says
-  (chi-square, fixed seed).
+  (chi-square, fixed seed);
+* Algorithm 3's mixture (:meth:`workbench.Multiplexer.law`): ``p = 0`` is the deterministic
+  segmentation, ``p = 1`` the stochastic law, failures carried; the arithmetic its other
+  callers use without the law (E[#tokens], P(deterministic), entropy, expected unigram counts)
+  equals the law's.
 
 The laws themselves are :mod:`workbench.laws`, :mod:`workbench.samplers.laws` and
 :mod:`workbench.bpe.laws`; their brute-force references are in ``tests/naive/laws.py``. This
@@ -24,7 +28,7 @@ import numpy as np
 
 from ..bpe import BPEModel, BPESampler
 from ..datasets import resolve_vocabulary
-from ..grampa import Grampa
+from ..grampa import Grampa, expected_token_counts
 from ..samplers import (
     BitRejectionSampler,
     MarkovRejectionSampler,
@@ -32,7 +36,9 @@ from ..samplers import (
     ULMSampler,
     UnigramRejectionSampler,
 )
+from ..segmenters import Multiplexer, default_segmenter
 from ..stats import chisquare_lumped
+from ..theory.grampa.mixture import mix, mixture_entropy
 from ..vocab import Vocabulary
 from .registry import CheckResult, p_row, register, row
 
@@ -137,4 +143,46 @@ def check_bpe_dropout_samples() -> list[CheckResult]:
                   f"segmentations; P(deterministic) = {det:.4f})", "issue 28",
                   p, f"chi-square, {dof} dof")]
     rows.append(row("no sample outside the law's support", "issue 28", outside, 0, outside == 0))
+    return rows
+
+
+@register("Segmentation laws: Algorithm 3's mixture", "numeric")
+def check_mixture_law() -> list[CheckResult]:
+    v = _vocab()
+    seg = default_segmenter(v)
+    det = tuple(seg(WORD))
+    samplers = {"GRaMPa τ=0.5": Grampa(v, tau=0.5), "MaxMatch-dropout q=0.3":
+                MaxMatchSampler(v, dropout=0.3), "ULM all α=1": ULMSampler(v, nbest=-1, alpha=1.0)}
+    ends = {}
+    for name, s in samplers.items():
+        zero, one = Multiplexer(seg, s, 0.0).law(WORD), Multiplexer(seg, s, 1.0).law(WORD)
+        alone = s.law(WORD)
+        ends[name] = zero.probabilities() == {det: 1.0} and \
+            one.probabilities() == alone.probabilities()
+    rows = [row(f"Multiplexer.law on {WORD!r}: p = 0 is the deterministic segmentation with "
+                "probability 1, p = 1 the stochastic law", "GRaMPa §4.6, Alg. 3", ends,
+                "all True", all(ends.values()))]
+    mm = Vocabulary(["a", "ab", "abc", "d"])
+    fail = Multiplexer(default_segmenter(mm), MaxMatchSampler(mm, dropout=0.5), 0.3
+                       ).law("abcd").failure_mass
+    rows.append(row("the mixture carries the stochastic half's failures: MaxMatch-dropout "
+                    "q = 0.5 on abcd ({a, ab, abc, d}) at p = 0.3", "issue 28",
+                    f"failure mass {float(fail):.12g}", "0.3 · 1/2 = 0.15",
+                    abs(float(fail) - 0.15) <= SUM_TOL))
+    p, g = 0.3, Grampa(v, tau=0.5)
+    law, alone = Multiplexer(seg, g, p).law(WORD), g.law(WORD)
+    p_det = float(alone.probability(det))
+    gaps = [abs(float(law.expected_tokens) - mix(p, g.expected_token_count(WORD), len(det))),
+            abs(float(law.probability(det)) - mix(p, p_det, 1.0)),
+            abs(law.entropy - mixture_entropy(p, alone.entropy, p_det, unit="nats"))]
+    counts = expected_token_counts({WORD: 1}, v, tau=0.5, p=p, deterministic=seg)
+    for s_, q in law.probabilities().items():
+        for t in s_:
+            counts[v.id_of(t)] -= float(q)
+    gaps.append(float(np.abs(counts).max()))
+    rows.append(row(f"the callers' mixture arithmetic equals Multiplexer.law (GRaMPa τ = 0.5, "
+                    f"p = {p}): E[#tokens], P(deterministic), entropy (GRaMPa's forward DP "
+                    "mixed), expected unigram counts (Figure 12's curve)", "GRaMPa §4.6, Alg. 3",
+                    ", ".join(f"{x:.1e}" for x in gaps), f"each ≤ {SUM_TOL:g}",
+                    max(gaps) <= SUM_TOL))
     return rows

@@ -223,8 +223,7 @@ def load_vocabulary(name: str) -> Vocabulary:
         encoder = json.loads(_read_xz(GPT2_ENCODER_FILE).decode("utf-8"))
         return Vocabulary(list(encoder), ids=list(encoder.values()), alphabet="byte-level",
                           name="gpt2")
-    v = Vocabulary.load(sentencepiece_model_path(name))
-    return Vocabulary(v.tokens, ids=v.ids, alphabet=v.alphabet, name=name, scores=v.scores)
+    return Vocabulary.load(sentencepiece_model_path(name), name=name)
 
 
 def load_gpt2_merges() -> list[tuple[str, str]]:

@@ -41,6 +41,7 @@ from .._core.validate import check_int, check_probability, check_real
 from ..grampa import Grampa, check_tau, expected_token_counts
 from ..metrics import renyi_efficiency
 from ..segmenters import Multiplexer
+from ..theory.grampa.mixture import mix
 from ..vocab import Vocabulary
 from .grampa_efficiency_setup import KINDS, Setup, make_setup
 
@@ -217,7 +218,8 @@ def compute_multiplex(setup: Setup, alpha: float = ALPHA, tau: float = 1.0, ell_
     """Figure 12: E_α against the multiplexing rate p (GRaMPa with probability p).
 
     The expected counts are ``p · E_GRaMPa + (1 − p) · D`` (Algorithm 3 is linear in the
-    counts), so the exact curve needs GRaMPa's expectation once.
+    counts: :func:`workbench.theory.grampa.mixture.mix`), so the exact curve needs GRaMPa's
+    expectation once.
 
     Returns ``curve_p``, ``curve``, ``p``, ``exact``, ``sampled`` (seeds × ps), ``seeds``,
     ``argmax_p`` (the p of the highest exact E_α on the curve).
@@ -225,8 +227,8 @@ def compute_multiplex(setup: Setup, alpha: float = ALPHA, tau: float = 1.0, ell_
     grampa = expected_counts(setup, float(tau), ell_min, direction)
     det = setup.deterministic_counts
     grid = np.union1d(np.linspace(0.0, 1.0, check_int(n_curve, "n_curve", minimum=2)), ps)
-    curve = np.array([efficiency(p * grampa + (1 - p) * det, setup, alpha) for p in grid])
-    exact = np.array([efficiency(p * grampa + (1 - p) * det, setup, alpha) for p in ps])
+    curve = np.array([efficiency(mix(p, grampa, det), setup, alpha) for p in grid])
+    exact = np.array([efficiency(mix(p, grampa, det), setup, alpha) for p in ps])
     sampled = [[efficiency(sampled_multiplexed(setup, float(p), float(tau), ell_min,
                                                direction, s), setup, alpha) for p in ps]
                for s in seeds]

@@ -11,7 +11,8 @@ otherwise (BPE for ``bpe-8k``, ULM k = 1 for ``ulm-8k``) — the multiplexing of
   histograms, and the *exact* E[m], E[S], regularisation rate against the deterministic
   segmentation and Shannon entropy per word beside their sampled estimates. Exact values mix
   GRaMPa's law (:func:`workbench.grampa.statistics.exact_statistics`) and the deterministic
-  segmentation per pretoken with weights ``p`` and ``1 − p``; pretokens are independent, so
+  segmentation per pretoken with weights ``p`` and ``1 − p``
+  (:mod:`workbench.theory.grampa.mixture`); pretokens are independent, so
   E[m] and entropies add over them and P(deterministic) multiplies.
 
 Per-pretoken laws are cached per (vocabulary, τ, ℓ_min), so a slider step costs
@@ -40,6 +41,7 @@ from ..grampa.statistics import exact_statistics
 from ..lattice import count_segmentations
 from ..metrics.segmentation import table7
 from ..pretokenise import Pretokeniser, perturb
+from ..theory.grampa.mixture import mix, mixture_entropy
 from ..vocab import Vocabulary
 from .grampa_settings import Setting
 from .grampa_tables import load_vocabularies
@@ -211,32 +213,16 @@ def _check_live(text: object, tau: float, ell_min: int, p: float, vocabulary: st
 def _word_law(word: list[list[str]], key: str, tau: float, ell_min: int, p: float,
               det_of: dict[str, list[str]]) -> tuple[float, float, float]:
     """Exact (entropy in bits, E[m], P(deterministic segmentation)) of one word's law:
-    each pretoken follows p · GRaMPa (its pieces independent) + (1 − p) · deterministic."""
+    each pretoken follows p · GRaMPa (its pieces independent) + (1 − p) · deterministic
+    (:mod:`workbench.theory.grampa.mixture`)."""
     h = e_m = 0.0
     p_det = 1.0
     for g in word:
         h_g, pd_g = 0.0, 1.0
         for q in g:
             hq, mq, pq = _group_law(key, tau, ell_min, q)
-            e_m += p * mq + (1 - p) * len(det_of[q])
+            e_m += mix(p, mq, len(det_of[q]))
             h_g, pd_g = h_g + hq, pd_g * pq
-        q_det = p * pd_g + (1 - p)
-        p_det *= q_det
-        h += _mixture_entropy(p, h_g, pd_g, q_det)
+        p_det *= mix(p, pd_g, 1.0)
+        h += mixture_entropy(p, h_g, pd_g)
     return h, e_m, p_det
-
-
-def _mixture_entropy(p: float, h_g: float, pd_g: float, q_det: float) -> float:
-    """Entropy (bits) of ``p · GRaMPa + (1 − p) · δ_det`` for one pretoken.
-
-    The GRaMPa law keeps its mass ``p · P_G(s)`` on every ``s ≠ det``; ``det`` gets
-    ``q_det = p · P_G(det) + 1 − p``.
-
-    >>> round(_mixture_entropy(0.5, 1.0, 0.5, 0.75), 6)  # {0.75, 0.25}
-    0.811278
-    """
-    if p == 0:
-        return 0.0
-    h = p * h_g + (p * pd_g * math.log2(pd_g) if pd_g > 0 else 0.0) \
-        - p * (1 - pd_g) * math.log2(p)
-    return h - (q_det * math.log2(q_det) if q_det > 0 else 0.0)

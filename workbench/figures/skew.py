@@ -33,6 +33,7 @@ from .._core.seeds import as_generator
 from ..grampa import Grampa, check_tau
 from ..lattice import check_word, tokens_from_lengths
 from ..segmenters import Multiplexer, default_segmenter
+from ..theory.grampa.mixture import mix
 from ..vocab import Vocabulary
 
 __all__ = [
@@ -121,7 +122,8 @@ def skew_panel(
     With multiplexing rate ``p`` < 1, each sample is GRaMPa's with probability ``p`` and
     ``deterministic(word)`` otherwise (default: :func:`workbench.segmenters.default_segmenter`):
     the coins are :meth:`workbench.Multiplexer.coins` (Algorithm 3), drawn from the same
-    generator as GRaMPa's seed, and the exact laws are the corresponding mixtures.
+    generator as GRaMPa's seed, and the exact laws are the corresponding mixtures
+    (:func:`workbench.theory.grampa.mixture.mix`).
 
     Returns
     -------
@@ -147,9 +149,8 @@ def skew_panel(
     if mux.p < 1.0:  # the exact laws are the mixtures of Algorithm 3
         det = list(mux.deterministic(word))
         det_lengths = np.bincount([len(t) for t in det], minlength=n + 1)
-        m_pmf = mux.p * m_pmf
-        m_pmf[len(det)] += 1.0 - mux.p
-        expected_len = mux.p * expected_len + (1.0 - mux.p) * det_lengths
+        m_pmf = mix(mux.p, m_pmf, np.bincount([len(det)], minlength=n + 1))
+        expected_len = mix(mux.p, expected_len, det_lengths)
         length_counts = length_counts + (n_samples - n_heads) * det_lengths
         m_samples = np.concatenate([m_samples, np.full(n_samples - n_heads, len(det))])
     examples = [tokens_from_lengths(word, lengths[offsets[s]:offsets[s + 1]].tolist())

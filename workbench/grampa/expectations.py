@@ -17,7 +17,8 @@ words with counts ``c_w`` the expected count of token ``t`` is
 ``Σ_w c_w Σ_{arcs of w spelling t} visit[j] probs[j, l]``.
 
 Multiplexing (Algorithm 3) is linear in the counts: with rate ``p`` the expectation is
-``p · E_GRaMPa + (1 − p) · D`` where ``D`` counts the deterministic tokeniser's tokens.
+``p · E_GRaMPa + (1 − p) · D`` where ``D`` counts the deterministic tokeniser's tokens
+(:func:`workbench.theory.grampa.mixture.mix`).
 
 This module samples nothing; it computes what the empirical unigram distribution of a
 sampled corpus converges to, so Rényi efficiency against τ, ℓ_min or ``p`` becomes a smooth
@@ -52,6 +53,7 @@ from ..lattice import (
     code_points,
 )
 from ..metrics import renyi_efficiency
+from ..theory.grampa.mixture import mix
 from ..vocab import Vocabulary
 from .logspace import arc_weights, count_paths, workspace
 from .params import Graph, Walk, Words, check_tau, make_walk
@@ -244,20 +246,18 @@ def expected_token_counts(
         raise ValueError(f"a word has {longest:,} characters, over the limit of "
                          f"{MAX_WORD_LENGTH:,}")
     block_chars = min(sum(map(len, words)), _BLOCK * longest)
-    check_budget(8 * size + 12 * block_chars + 16 * len(words)
+    check_budget(40 * size + 12 * block_chars + 16 * len(words)
                  + (longest + 1) * ((vocab.max_token_length or 0) + 1) * 5 + 16 * longest,
-                 "expected_token_counts (counts by id, code points, per-word workspace)")
+                 "expected_token_counts (GRaMPa's, the deterministic and the mixed counts by "
+                 "id, code points, per-word workspace)")
     weights = np.fromiter(table.values(), dtype=np.float64, count=len(words))
-    out = np.zeros(size)
+    grampa, det = np.zeros(size), np.zeros(size)
     if p > 0.0 and words:
         _grampa_counts(words, weights, vocab, make_walk(vocab, alpha, ell_min, direction),
-                       ell_min, direction, out, progress)
-        out *= p
+                       ell_min, direction, grampa, progress)
     if p < 1.0 and words:
-        det = np.zeros(size)
         _deterministic_counts(words, weights, vocab, deterministic, det)  # type: ignore[arg-type]
-        out += (1.0 - p) * det
-    return out
+    return mix(p, grampa, det)
 
 
 def expected_efficiency(

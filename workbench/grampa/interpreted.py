@@ -18,8 +18,8 @@ powers, rescaled weights, α < 0, τ = ±∞).
 
 What this module does not do: decide when it runs (:func:`applies` is the rule,
 :class:`workbench.Grampa` applies it), validate arguments, handle the infinite vocabulary,
-long words or token ids; every call after numba is loaded, and every larger call, takes the
-kernels.
+long words or token ids (``encode``'s ids: :mod:`.interpreted_encode`); every call after
+numba is loaded, and every larger call, takes the kernels.
 
 Example
 -------

@@ -43,7 +43,7 @@ from ..lattice import (
 )
 from ..laws import SegmentationLaw
 from ..vocab import Vocabulary
-from . import interpreted
+from . import interpreted, interpreted_encode
 from .params import SHORT_WORD, Output, Walk, Words, check_tau, make_walk, power_table
 
 #: Words longer than this under the infinite vocabulary are refused (O(n²) time).
@@ -272,11 +272,17 @@ class Grampa:
     def encode(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """One sample per word as token ids: ``(ids, offsets)``, no Python object per token.
 
-        Word ``w``'s ids are ``ids[offsets[w]:offsets[w+1]]``. Finite vocabularies only.
+        Word ``w``'s ids are ``ids[offsets[w]:offsets[w+1]]``. Finite vocabularies only. A
+        small request in a process that has not loaded numba yet runs in plain Python
+        (:mod:`.interpreted_encode`: the same ids for the same seed).
         """
         if self.vocab.is_infinite:
             raise TypeError("encode needs a finite vocabulary (the infinite one has no ids)")
-        return self._ids(*self._batch(_as_words(words)))
+        words = _as_words(words)
+        quick = self._interpreted(words)
+        if quick is not None:  # a small first call: plain Python, the kernels' ids
+            return interpreted_encode.ids_from_lengths(words, quick, self.vocab)
+        return self._ids(*self._batch(words))
 
     def encode_code_points(self, code_points: np.ndarray, offsets: np.ndarray
                            ) -> tuple[np.ndarray, np.ndarray]:
@@ -295,6 +301,11 @@ class Grampa:
         if self.vocab.is_infinite:
             raise TypeError("encode needs a finite vocabulary (the infinite one has no ids)")
         cps, offsets = check_flat_words(code_points, offsets)
+        if cps.shape[0] <= interpreted.MAX_WORK and interpreted.applies((), self.vocab):
+            words = interpreted_encode.words_from_flat(cps, offsets)
+            quick = self._interpreted(words)
+            if quick is not None:  # a small first call: plain Python, the kernels' ids
+                return interpreted_encode.ids_from_lengths(words, quick, self.vocab)
         lengths = np.diff(offsets)
 
         def word_at(w: int) -> str:

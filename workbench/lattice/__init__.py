@@ -37,6 +37,7 @@ import numpy as np
 
 from .._core.validate import check_budget, check_choice, check_int, check_work
 from ..vocab import Vocabulary
+from . import interpreted
 from .rules import to_word_arc
 
 DIRECTIONS = ("l2r", "r2l")
@@ -149,9 +150,13 @@ def walked_arcs(word: str, vocab: Vocabulary, ell_min: int = 1, direction: str =
     if not vocab.is_infinite:
         check_walk([n], vocab, "the lattice of one word")
     rev = direction == "l2r"
+    if vocab.is_infinite and n > 4096:
+        raise ValueError("listing arcs of the infinite vocabulary is limited to 4096 chars")
+    if interpreted.applies(n, vocab):  # a small first call: plain Python, the same graph
+        kept, reached = interpreted.select_arcs(word, vocab, ell_min, rev)
+        arcs = sorted(to_word_arc(n, j, length, rev) for j, length in kept)
+        return arcs, np.array(reached[::-1] if rev else reached, dtype=np.bool_)
     if vocab.is_infinite:
-        if n > 4096:
-            raise ValueError("listing arcs of the infinite vocabulary is limited to 4096 chars")
         table = np.zeros((n + 1, n + 1), dtype=np.int32)
         for j in range(n + 1):
             table[j, j + 1:] = -1

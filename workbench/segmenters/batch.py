@@ -31,8 +31,7 @@ from .._core.validate import check_budget, check_choice, check_flat_words
 from ..lattice import SegmentationError, check_vocab, check_walk, code_points
 from ..lattice.kernels import fill_arc_table
 from ..vocab import Vocabulary
-
-METHODS = ("viterbi", "longest")
+from .interpreted import METHODS
 
 
 class Segmenter(NamedTuple):

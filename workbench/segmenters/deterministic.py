@@ -30,10 +30,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._core.cost import SLICE_RATE, slice_units
-from .._core.validate import check_choice, check_work
+from .._core.validate import check_choice, check_flat_words, check_work
 from ..lattice import SegmentationError, check_vocab, check_word
 from ..vocab import Vocabulary
-from .batch import METHODS, encode_deterministic, encode_deterministic_code_points
+from . import interpreted
+from .interpreted import METHODS
 
 
 def _checked(word: str, vocab: Vocabulary) -> tuple[str, Vocabulary]:
@@ -179,15 +180,35 @@ class DeterministicSegmenter:
             raise TypeError("encode needs a finite vocabulary (the infinite one has no ids)")
 
     def encode(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-        """Every word's segmentation as ids: ``(ids, offsets)`` (batch kernel)."""
+        """Every word's segmentation as ids: ``(ids, offsets)`` (batch kernel; a small first
+        call before numba is loaded: :mod:`.interpreted`, the same ids)."""
         self._finite()
+        if not isinstance(words, str):
+            words = list(words)
+            if interpreted.applies(list(map(len, words)), self.vocab):  # len: as the kernels'
+                try:
+                    "".join(words)
+                except TypeError:
+                    raise TypeError("every word must be a str") from None
+                return interpreted.encode(words, self.vocab, self.method)
+        from .batch import encode_deterministic
+
         return encode_deterministic(words, self.vocab, self.method)
 
     def encode_code_points(self, code_points: np.ndarray, offsets: np.ndarray
                            ) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`encode` on flat words: word ``w`` is ``code_points[offsets[w]:offsets[w+1]]``."""
         self._finite()
-        return encode_deterministic_code_points(code_points, offsets, self.vocab, self.method)
+        cps, offsets = check_flat_words(code_points, offsets)
+        bounds = offsets.tolist() if cps.shape[0] <= interpreted.MAX_WORK else []
+        lengths = [b - a for a, b in zip(bounds, bounds[1:])]
+        if bounds and interpreted.applies(lengths, self.vocab):
+            text = "".join(map(chr, cps.tolist()))  # a small first call, as encode
+            words = [text[a:b] for a, b in zip(bounds, bounds[1:])]
+            return interpreted.encode(words, self.vocab, self.method)
+        from .batch import encode_deterministic_code_points
+
+        return encode_deterministic_code_points(cps, offsets, self.vocab, self.method)
 
 
 def default_segmenter(vocab: Vocabulary) -> DeterministicSegmenter:

@@ -16,7 +16,10 @@ Two routes:
   per word: the split and the merge are numba kernels, each half one batch call of a
   :class:`~workbench.interfaces.Sampler` and a :class:`~workbench.interfaces.Segmenter`.
 
-This module does not build either tokeniser.
+The exact law of one word, :meth:`Multiplexer.law`, is ``p · stochastic.law(word) +
+(1 − p) · δ_deterministic(word)`` (:func:`workbench.theory.grampa.mixture.mixture_law`).
+
+This module does not build either tokeniser and computes no stochastic law itself.
 
 Example
 -------
@@ -29,33 +32,16 @@ Example
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 
 import numpy as np
-from numba import njit
 
-from .._core.config import JIT
 from .._core.seeds import as_generator
 from .._core.validate import check_flat_words, check_int, check_probability, check_size
-from ..interfaces import Sampler, Segmenter, WordSampler
-
-
-@njit(**JIT)
-def _split_into(cps, piece_off, sizes, heads, want, out, out_off):
-    """Copy the words of the groups whose coin is ``want`` into ``out`` / ``out_off``."""
-    n_out = 0
-    n_piece = 0
-    out_off[0] = 0
-    piece = 0
-    for t in range(sizes.shape[0]):
-        for _ in range(sizes[t]):
-            if heads[t] == want:
-                for i in range(piece_off[piece], piece_off[piece + 1]):
-                    out[n_out] = cps[i]
-                    n_out += 1
-                n_piece += 1
-                out_off[n_piece] = n_out
-            piece += 1
-    return n_out, n_piece
+from ..interfaces import LawSampler, Sampler, Segmenter, WordSampler
+from ..lattice import SegmentationError
+from ..laws import SegmentationLaw
+from . import interpreted
 
 
 def _split(cps: np.ndarray, offsets: np.ndarray, sizes: np.ndarray, heads: np.ndarray
@@ -70,6 +56,8 @@ def _split(cps: np.ndarray, offsets: np.ndarray, sizes: np.ndarray, heads: np.nd
     >>> [h.tolist() for h in halves]
     [[1, 2, 3, 4], [0, 2, 4], [0], [0, 1]]
     """
+    from .mux_kernels import _split_into
+
     out = []
     for want in (True, False):
         flat = np.empty(cps.size, dtype=np.int32)
@@ -77,28 +65,6 @@ def _split(cps: np.ndarray, offsets: np.ndarray, sizes: np.ndarray, heads: np.nd
         n_out, n_piece = _split_into(cps, offsets, sizes, heads, want, flat, off)
         out += [flat[:n_out], off[:n_piece + 1]]
     return out[0], out[1], out[2], out[3]
-
-
-@njit(**JIT)
-def _merge(sizes, heads, s_ids, s_off, d_ids, d_off, ids, offsets):
-    """Interleave the halves' ids in word order; ``offsets[g]``: tokens before group ``g``."""
-    n = 0
-    s_piece = 0
-    d_piece = 0
-    offsets[0] = 0
-    for t in range(sizes.shape[0]):
-        for _ in range(sizes[t]):
-            if heads[t]:
-                for k in range(s_off[s_piece], s_off[s_piece + 1]):
-                    ids[n] = s_ids[k]
-                    n += 1
-                s_piece += 1
-            else:
-                for k in range(d_off[d_piece], d_off[d_piece + 1]):
-                    ids[n] = d_ids[k]
-                    n += 1
-                d_piece += 1
-        offsets[t + 1] = n
 
 
 def _check_groups(groups: object, n_words: int) -> np.ndarray:
@@ -130,7 +96,8 @@ class Multiplexer:
         Has ``sample(word)``; :meth:`tokenize` batches through ``tokenize(words)`` and
         :meth:`encode_code_points` needs a full :class:`~workbench.interfaces.Sampler`.
     p : float
-        Multiplexing rate in [0, 1].
+        Multiplexing rate in [0, 1]: P(the stochastic tokeniser is used). Stored as a
+        float (``self.p``); a Fraction or int also keeps :meth:`law` exact.
     seed : int, numpy.random.Generator or None
         Seeds the coins only.
     """
@@ -147,10 +114,13 @@ class Multiplexer:
         if not isinstance(stochastic, WordSampler):
             raise TypeError("stochastic must be a sampler: at least a sample(word) method "
                             "(workbench.interfaces.WordSampler)")
-        p = check_probability(p, "p")
+        exact_p = Fraction(p) if isinstance(p, (Fraction, int)) and not isinstance(p, bool) \
+            else None
+        p = check_probability(float(p) if isinstance(p, Fraction) else p, "p")
         self.deterministic = deterministic
         self.stochastic = stochastic
         self.p = float(p)
+        self._exact_p = exact_p  # law() stays exact with a rational rate
         self._rng = as_generator(seed)
 
     def coins(self, n_words: int) -> np.ndarray:
@@ -179,6 +149,58 @@ class Multiplexer:
     def __call__(self, word: str) -> list[str]:
         """Tokenise one word."""
         return self.tokenize([word])[0]
+
+    def law(self, word: str) -> SegmentationLaw:
+        """The exact law of :meth:`__call__` on ``word`` (one coin, Algorithm 3).
+
+        ``p · stochastic.law(word) + (1 − p) · δ_d`` with ``d = deterministic(word)``
+        (:func:`workbench.theory.grampa.mixture.mixture_law`). The stochastic law is
+        budget-checked before any work, as that sampler's ``law`` is, at every ``p`` (``p = 0``
+        included: it gives ``n_segmentations``). A half that raises
+        :class:`workbench.SegmentationError` on the word fails with its weight (``p`` for the
+        stochastic sampler, ``1 − p`` for the deterministic tokeniser), as :meth:`tokenize`
+        does; the law carries it as ``failure_mass``, and raises the error when no half that
+        can be chosen segments the word. The law's ``deterministic`` is ``d`` (so
+        ``regularisation_rate`` is measured against it); exact Fractions when the stochastic
+        law is exact and ``p`` was given as a Fraction or an int.
+
+        It is the law of each word of :meth:`tokenize` and of a one-word group of
+        :meth:`encode_code_points`; words of one group share a coin, so a group's law is not
+        the product of its words' laws.
+
+        Examples
+        --------
+        >>> from fractions import Fraction
+        >>> from workbench import MarkovRejectionSampler, Vocabulary
+        >>> v = Vocabulary(["a", "b", "ab"])
+        >>> mux = Multiplexer(lambda w: [w], MarkovRejectionSampler(v), p=Fraction(1, 3))
+        >>> mux.law("ab").probabilities()
+        {('ab',): Fraction(5, 6), ('a', 'b'): Fraction(1, 6)}
+        """
+        if not isinstance(self.stochastic, LawSampler):
+            raise TypeError(f"the stochastic {type(self.stochastic).__name__} states no law "
+                            "(workbench.interfaces.LawSampler: a law(word) method)")
+        try:
+            law = self.stochastic.law(word)
+            unsegmentable = None
+        except SegmentationError as err:  # the stochastic half fails on the word: mass p
+            law, unsegmentable = SegmentationLaw(word, {}, failure_mass=1), err
+        if not isinstance(law, SegmentationLaw):
+            raise TypeError(f"the stochastic sampler's law(word) returned "
+                            f"{type(law).__name__}, not a SegmentationLaw")
+        try:
+            det: tuple[str, ...] | None = tuple(self.deterministic(word))
+        except SegmentationError as err:
+            det, stuck = None, err
+        # no half that can be chosen segments the word: the sampler's own error
+        if unsegmentable is not None and (det is None or self.p == 1.0):
+            raise unsegmentable
+        if det is None and self.p == 0.0:
+            raise stuck
+        exact = self._exact_p is not None and float(self._exact_p) == self.p
+        from ..theory.grampa.mixture import mixture_law  # not on a first encode's path
+
+        return mixture_law(law, det, self._exact_p if exact else self.p)
 
     def encode_code_points(self, code_points: np.ndarray, offsets: np.ndarray,
                            groups: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -225,9 +247,16 @@ class Multiplexer:
         cps, offsets = check_flat_words(code_points, offsets)
         sizes = _check_groups(groups, offsets.shape[0] - 1)
         heads = self.coins(sizes.shape[0])
-        s_cps, s_off, d_cps, d_off = _split(cps, offsets, sizes, heads)
+        quick = interpreted.applies(  # linear work: code points, words and groups
+            [cps.shape[0] + offsets.shape[0] + sizes.shape[0]])
+        halves = (interpreted.split if quick else _split)(cps, offsets, sizes, heads)
+        s_cps, s_off, d_cps, d_off = halves  # a small first call: plain Python, same arrays
         s_ids, s_off = self.stochastic.encode_code_points(s_cps, s_off)
         d_ids, d_off = self.deterministic.encode_code_points(d_cps, d_off)
+        if quick:
+            return interpreted.merge(sizes, heads, s_ids, s_off, d_ids, d_off)
+        from .mux_kernels import _merge
+
         ids = np.empty(s_ids.size + d_ids.size, dtype=np.int32)
         out_off = np.empty(sizes.shape[0] + 1, dtype=np.int64)
         _merge(sizes, heads, s_ids, s_off, d_ids, d_off, ids, out_off)

@@ -1,7 +1,8 @@
 """Exact closed forms of the four papers, one module per paper (pure functions, no sampling).
 
 * :mod:`.grampa` — GRaMPa (Bauwens et al.): uniform-sampling laws (§3.1, App. A.3–A.4),
-  rejection costs (§3.2, App. A.5), LOCK keys and their combinatorics (App. C);
+  rejection costs (§3.2, App. A.5), LOCK keys and their combinatorics (App. C), Algorithm
+  3's mixture (§4.6);
 * :mod:`.renyi` — Cognetta et al. (2024) §4: Theorem 4.1's condition, Theorems 4.2–4.3's
   gains, Example 2;
 * :mod:`.greedtok` — GreedTok: Theorem 1's costs (3 vs 5 tokens per edge word), the
@@ -54,6 +55,7 @@ from .grampa.lock import (
     partitions_k,
     partitions_k_recursive,
 )
+from .grampa.mixture import mix, mixture_entropy, mixture_law
 from .grampa.rejection import (
     bit_rejection_expected_trials,
     bounded_composition_count,
@@ -81,6 +83,9 @@ __all__ = [
     "markov_expected_inverse_probability",
     "markov_path_probability",
     "markov_rejection_expected_trials",
+    "mix",
+    "mixture_entropy",
+    "mixture_law",
     "multiset_permutation_count",
     "multiset_rank",
     "multiset_unrank",

@@ -121,7 +121,8 @@ class Vocabulary:
         return v
 
     @classmethod
-    def load(cls, path: str | os.PathLike, *, alphabet: str | None = None) -> Vocabulary:
+    def load(cls, path: str | os.PathLike, *, alphabet: str | None = None,
+             name: str | None = None) -> Vocabulary:
         """Read a vocabulary file; the format is detected from its name and content.
 
         Supported: a plain list (one token per line, ids = line numbers), a SentencePiece
@@ -133,6 +134,8 @@ class Vocabulary:
         path : path-like
         alphabet : str, optional
             Overrides the alphabet inferred from the file.
+        name : str, optional
+            Overrides the name read from the file (if any).
 
         Raises
         ------
@@ -143,6 +146,8 @@ class Vocabulary:
         spec = read_vocabulary_file(path)
         if alphabet is not None:
             spec["alphabet"] = alphabet
+        if name is not None:
+            spec["name"] = name
         try:
             return cls(**spec)
         except VocabularyFormatError:

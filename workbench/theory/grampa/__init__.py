@@ -5,7 +5,9 @@
 * :mod:`.rejection` — the expected cost of bit and Markov rejection sampling (§3.2, App. A.5,
   Eqs. 43–47);
 * :mod:`.combinatorics` — partitions (Algorithm 4) and multiset ranks (Algorithm 5);
-* :mod:`.lock` — bit keys and length-ordered composition keys, LOCKs (App. C).
+* :mod:`.lock` — bit keys and length-ordered composition keys, LOCKs (App. C);
+* :mod:`.mixture` — Algorithm 3's mixture ``p · L + (1 − p) · δ_d`` (§4.6): linear
+  quantities, entropy, the law.
 
 Every public name is re-exported by :mod:`workbench.theory`. This subpackage does not sample
 (:mod:`workbench.grampa`, :mod:`workbench.samplers`) and does not check its claims against
