@@ -13,6 +13,9 @@ procedure, written again from its description, and adds up exact ``Fraction`` ma
   kept when every token is in the vocabulary (the rejection samplers, ULM over all
   segmentations, GRaMPa at τ = 1);
 * :func:`kbest_law` — ULM's k best by score (ties: fewer tokens, then length order), softmax;
+* :func:`hf_run`, :func:`sentencepiece_run` — BPE-dropout as HF ``tokenizers`` and
+  SentencePiece run it (written from their sources), for :func:`every_coin_sequence`, which
+  replays every coin sequence; :func:`subword_nmt_law` — subword-nmt's every coin vector.
 * :func:`greedy_longest` — greedy left-to-right longest match (``None`` where it is stuck);
 * :func:`multiplexed_coins` — Algorithm 3 (GRaMPa §4.6): its one coin, then the stochastic
   sampler's brute-force law or the deterministic segmentation.
@@ -115,6 +118,153 @@ def kbest_law(word, scores, k, alpha):
     top = max(logits)
     w = [math.exp(x - top) for x in logits]
     return {s: x / sum(w) for s, x in zip(ranked, w)}, 0
+
+
+class _MoreCoins(Exception):
+    """The replayed coin prefix ran out: branch on the next coin."""
+
+
+def every_coin_sequence(run, p):
+    """``run(coin)``'s law over every sequence of coins (``coin()`` True = dropped, w.p. ``p``).
+
+    Depth-first over coin prefixes: each prefix is replayed from scratch, and a run that asks
+    for one coin more is branched both ways. Returns ``dict result -> Fraction``.
+    """
+    law, stack = {}, [((), Fraction(1))]
+    while stack:
+        prefix, mass = stack.pop()
+        it = iter(prefix)
+
+        def coin(it=it):
+            try:
+                return next(it)
+            except StopIteration:
+                raise _MoreCoins from None
+
+        try:
+            out = run(coin)
+        except _MoreCoins:
+            if p > 0:
+                stack.append((prefix + (True,), mass * p))
+            if p < 1:
+                stack.append((prefix + (False,), mass * (1 - p)))
+            continue
+        law[out] = law.get(out, 0) + mass
+    return {s: m for s, m in law.items() if m}
+
+
+def hf_run(word, merges):
+    """HF ``tokenizers``' ``Word::merge_all`` (dropout) as a function of a coin source."""
+    table = {pair: (r, pair[0] + pair[1]) for r, pair in enumerate(merges)}
+
+    def run(coin):
+        sym = list(word)  # by original index; None once merged into the left neighbour
+        heap = [(table[pair][0], i, table[pair][1])
+                for i, pair in enumerate(zip(word, word[1:])) if pair in table]
+        skip = []
+        while heap:
+            top = min(heap)
+            heap.remove(top)
+            if coin():
+                skip.append(top)
+                continue
+            heap.extend(skip)
+            skip = []
+            _, pos, new = top
+            nxt = next((j for j in range(pos + 1, len(sym)) if sym[j] is not None), None)
+            if sym[pos] is None or nxt is None or table.get((sym[pos], sym[nxt]),
+                                                            (0, None))[1] != new:
+                continue  # stale
+            sym[pos], sym[nxt] = new, None
+            prv = next((j for j in range(pos - 1, -1, -1) if sym[j] is not None), None)
+            after = next((j for j in range(pos + 1, len(sym)) if sym[j] is not None), None)
+            if prv is not None and (sym[prv], new) in table:
+                heap.append((table[(sym[prv], new)][0], prv, table[(sym[prv], new)][1]))
+            if after is not None and (new, sym[after]) in table:
+                heap.append((table[(new, sym[after])][0], pos, table[(new, sym[after])][1]))
+        return tuple(s for s in sym if s is not None)
+
+    return run
+
+
+def sentencepiece_run(word, merges):
+    """SentencePiece's ``bpe::Model::SampleEncode``: pieces are the merges' products, a pair
+    is any two adjacent symbols spelling a piece (score: its first merge), a skipped entry
+    is dropped."""
+    score = {}
+    for r, (a, b) in enumerate(merges):
+        score.setdefault(a + b, r)
+
+    def run(coin):
+        sym = list(word)
+        agenda = []
+
+        def push(left, right):
+            if left is not None and right is not None and sym[left] + sym[right] in score:
+                agenda.append((score[sym[left] + sym[right]], left, right,
+                               len(sym[left] + sym[right])))
+
+        def alive(i, step):
+            while 0 <= i < len(sym) and sym[i] == "":
+                i += step
+            return i if 0 <= i < len(sym) else None
+
+        for i in range(1, len(sym)):
+            push(i - 1, i)
+        while agenda:
+            top = min(agenda)
+            agenda.remove(top)
+            _, left, right, size = top
+            if not sym[left] or not sym[right] or len(sym[left]) + len(sym[right]) != size:
+                continue
+            if coin():
+                continue
+            sym[left], sym[right] = sym[left] + sym[right], ""
+            push(alive(left - 1, -1), left)
+            push(left, alive(left + 1, 1))
+        return tuple(s for s in sym if s)
+
+    return run
+
+
+def subword_nmt_law(word, merges, p):
+    """subword-nmt's ``encode`` (dropout): every coin vector of every step, exact.
+
+    The state is the symbol sequence alone, so the law of each one is kept (memoised).
+    """
+    codes = {pair: r for r, pair in enumerate(merges)}
+    memo = {}
+
+    def law_of(w):
+        if w in memo:
+            return memo[w]
+        pairs = [(i, pair) for i, pair in enumerate(zip(w, w[1:])) if pair in codes]
+        out = {}
+        for kept in itertools.product((False, True), repeat=len(pairs)):
+            mass = Fraction(1)
+            for k in kept:
+                mass *= (1 - p) if k else p
+            if not mass:
+                continue
+            alive = [(codes[pair], i, pair) for (i, pair), k in zip(pairs, kept) if k]
+            if not alive:
+                out[w] = out.get(w, 0) + mass
+                continue
+            bigram = min(alive)[2]
+            new, i = [], 0
+            for j in [i for _, i, pair in alive if pair == bigram]:
+                if j < i:
+                    continue
+                new.extend(w[i:j])
+                new.append(bigram[0] + bigram[1])
+                i = j + 2
+            new.extend(w[i:])
+            for seg, m in law_of(tuple(new)).items():
+                out[seg] = out.get(seg, 0) + mass * m
+        memo[w] = out
+        return out
+
+    return {s: m for s, m in law_of(tuple(word)).items() if m}
 
 
 def greedy_longest(word, tokens):

@@ -26,11 +26,13 @@ Example
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from functools import cached_property
 
 import numpy as np
 
+from .._core.seeds import base_seed
 from .._core.validate import check_probability, check_work
 from ..lattice import (
     SegmentationError,
@@ -42,7 +44,8 @@ from ..lattice import (
 from ..laws import SegmentationLaw
 from ..samplers.base import TokenSampler, as_words, check_request
 from ..vocab import Vocabulary
-from . import laws
+from . import _dropout, _encode, laws
+from . import semantics as semantics_
 from .bytelevel import from_bytelevel, to_bytelevel
 from .model import BPEModel, _gc_paused
 
@@ -104,17 +107,23 @@ class BPESampler(TokenSampler):
         A ready model instead of ``merges`` (its tokens must be spelled like ``vocab``'s,
         with ``▁`` as the space byte for the ``sentencepiece`` alphabet).
     seed : int, numpy.random.Generator or None
+    semantics : {"reference", "hf", "sentencepiece", "subword-nmt"}, default "reference"
+        Which BPE-dropout procedure :meth:`tokenize` and :meth:`law` follow (the same for
+        ``dropout`` 0 or 1): Provilkov et al.'s reference code (the kernel), HF
+        ``tokenizers``, SentencePiece or subword-nmt; see :mod:`workbench.bpe.semantics`.
     """
 
     def __init__(self, vocab: Vocabulary, *, dropout: float = 0.0,
                  merges: Sequence[tuple[str, str]] | None = None,
                  model: BPEModel | None = None,
-                 seed: int | np.random.Generator | None = None) -> None:
+                 seed: int | np.random.Generator | None = None,
+                 semantics: str = "reference") -> None:
         vocab = check_vocab(vocab)
         if vocab.is_infinite:
             raise TypeError("BPESampler needs a finite vocabulary")
         super().__init__(vocab, seed)
         self.dropout = check_probability(dropout, "dropout")
+        self.semantics = semantics_.check_semantics(semantics)
         if model is None:
             pairs = merges_from_vocabulary(vocab) if merges is None else list(merges)
             model = BPEModel(self._byte_merges(vocab, pairs))
@@ -169,7 +178,8 @@ class BPESampler(TokenSampler):
         return out
 
     def __repr__(self) -> str:
-        return f"BPESampler({self.vocab!r}, dropout={self.dropout})"
+        extra = "" if self.semantics == "reference" else f", semantics={self.semantics!r}"
+        return f"BPESampler({self.vocab!r}, dropout={self.dropout}{extra})"
 
     def _check_chars(self, w: str) -> None:
         """As GRaMPa: a word in the vocabulary's alphabet, or SegmentationError."""
@@ -185,7 +195,73 @@ class BPESampler(TokenSampler):
         for w in words:
             self._check_chars(w)
         chunks = [self._unspell(w) for w in words]
-        return self.model.encode_chunks(chunks, dropout=self.dropout, seed=self._rng)
+        plain = self.dropout == 0 and self.semantics != "sentencepiece"  # = plain BPE then
+        if self.semantics == "reference" or plain:
+            return self.model.encode_chunks(chunks, dropout=self.dropout, seed=self._rng)
+        return self._sample_chunks(chunks)
+
+    def _sample_chunks(self, chunks: list[str]) -> list[list[int]]:
+        """Model ids of ``chunks`` under a non-reference semantics (:mod:`._dropout`)."""
+        # the queue kernels scan the queue at every pop: up to cubic in the chunk's length
+        check_work(sum(len(c) ** 3 + 16 for c in chunks), f"BPE-dropout ({self.semantics}) "
+                   f"of {len(chunks):,} words", rate=1e8, hint=" (ask for fewer samples)")
+        seed = np.uint64(base_seed(self._rng))
+        stop = self.model._stop_ids
+        raw = [c.encode("utf-8") for c in chunks]
+        sym = np.frombuffer(b"".join(raw), dtype=np.uint8).astype(np.int64)
+        offsets = np.zeros(len(raw) + 1, dtype=np.int64)
+        np.cumsum([len(b) for b in raw], out=offsets[1:])
+        table, rank, made = (self._piece_table if self.semantics == "sentencepiece"
+                             else self._merge_table)
+        mode = {"hf": _dropout.HF, "sentencepiece": _dropout.SENTENCEPIECE,
+                "subword-nmt": _dropout.SUBWORD_NMT}[self.semantics]
+        out, offs = _dropout.sample_chunks(sym, offsets, table, rank, made,
+                                           float(self.dropout), seed, mode)
+        flat = self.model._sym_ids[out].tolist()
+        bounds = offs.tolist()
+        return [[stop[c]] if c in stop else flat[bounds[i]:bounds[i + 1]]
+                for i, c in enumerate(chunks)]
+
+    @cached_property
+    def _merge_table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The merges as :mod:`._dropout` reads them: (pair table, rank, made)."""
+        pairs = self.model._sym_merges.astype(np.int64)
+        rank = np.arange(pairs.shape[0], dtype=np.int64)
+        return _encode.build_merge_table(pairs), rank, rank + 256
+
+    @cached_property
+    def _pieces(self) -> dict[bytes, tuple[int, int]]:
+        """Bytes of a merge's token → (rank, symbol) of the first merge that makes them."""
+        pieces: dict[bytes, tuple[int, int]] = {}
+        for k, b in enumerate(self._sym_bytes[256:]):
+            pieces.setdefault(b, (k, 256 + k))
+        return pieces
+
+    @cached_property
+    def _sym_bytes(self) -> list[bytes]:
+        """The bytes of each kernel symbol."""
+        vocab = self.model.vocab
+        return [vocab[i] for i in self.model._sym_ids.tolist()]
+
+    @cached_property
+    def _piece_ranks(self) -> semantics_.PieceRanks:
+        """SentencePiece's pair table over kernel symbols (any two halves of a token)."""
+        return semantics_.PieceRanks(self._sym_bytes, self._pieces)
+
+    @cached_property
+    def _piece_table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:attr:`_piece_ranks` as :mod:`._dropout` reads it: (pair table, rank, made)."""
+        first: dict[bytes, int] = {bytes([b]): b for b in range(256)}
+        for b, (_, s) in self._pieces.items():
+            first.setdefault(b, s)
+        rows = []
+        for b, (k, s) in self._pieces.items():
+            for t in range(1, len(b)):
+                left, right = first.get(b[:t]), first.get(b[t:])
+                if left is not None and right is not None:
+                    rows.append((left, right, k, s))
+        arr = np.array(rows, dtype=np.int64).reshape(-1, 4)
+        return _encode.build_merge_table(arr[:, :2].copy()), arr[:, 2].copy(), arr[:, 3].copy()
 
     @cached_property
     def _ranks(self) -> dict[tuple[int, int], tuple[int, int]]:
@@ -194,13 +270,16 @@ class BPESampler(TokenSampler):
         return {(a, b): (k, 256 + k) for k, (a, b) in enumerate(pairs)}
 
     def law(self, word: str) -> SegmentationLaw:
-        """The exact law of :meth:`sample` on ``word`` (the kernel's semantics, reference).
+        """The exact law of :meth:`sample` on ``word`` under this sampler's ``semantics``.
 
-        Propagates over the reachable segmentations (:mod:`workbench.bpe.laws`), counted
-        first: a word needing more than :data:`workbench.bpe.laws.MAX_STATES` states (or
-        more time than the budget) is refused at once with that number. ``deterministic``
-        is plain BPE's segmentation; ``n_segmentations`` counts the word's segmentations in
-        the vocabulary (``None`` when the model makes tokens outside it).
+        Propagates over the reachable segmentations (:mod:`workbench.bpe.laws`; the other
+        semantics in :mod:`workbench.bpe.semantics`, whose states also carry the queue or the
+        blocked pairs), counted first: a word needing more than
+        :data:`workbench.bpe.laws.MAX_STATES` segmentations (or more time than the budget,
+        :data:`workbench.bpe.semantics.STATE_FACTOR` per segmentation) is refused at once with
+        that number; HF's propagation also stops at ``MAX_STATES`` states it meets.
+        ``deterministic`` is the segmentation at ``p = 0``; ``n_segmentations`` counts the
+        word's segmentations in the vocabulary (``None`` when the model makes tokens outside it).
 
         ``failure_mass`` is the probability that dropout leaves a multi-byte character split
         into bytes, which a vocabulary not spelled in bytes cannot write: :meth:`tokenize`
@@ -217,17 +296,26 @@ class BPESampler(TokenSampler):
         raw = chunk.encode("utf-8")
         check_work(len(raw) * self._longest ** 2, f"counting the BPE-dropout states of "
                    f"{word!r:.60}", rate=1e7)
-        states = laws.count_states(tuple(raw), self._ranks, self._longest)
-        laws.check_states(states, repr(word)[:62], len(raw))
+        ranks = self._piece_ranks if self.semantics == "sentencepiece" else self._ranks
+        states = laws.count_states(tuple(raw), ranks, self._longest)
+        laws.check_states(states * semantics_.STATE_FACTOR[self.semantics], repr(word)[:62],
+                          len(raw))
         token = self._sym_tokens
         syms = tuple(raw)
-        det = tuple(token[s] for s in next(iter(laws.dropout_law(syms, self._ranks, 0))))
+        propagate = semantics_.LAWS.get(self.semantics, laws.dropout_law)
+        det = tuple(token[s] for s in next(iter(propagate(syms, ranks, 0))))
         with _gc_paused():  # up to 10^6 lasting tuples: a collection can free none of them
-            probs = laws.fast_dropout_law(syms, self._ranks, self.dropout, self._longest,
-                                          token.__getitem__)
-            if probs is None:  # a chunk the compiled route does not take: exact Python
-                probs = {tuple([token[s] for s in state]): p for state, p in
-                         laws.dropout_law(syms, self._ranks, self.dropout).items()}
+            probs = None
+            if self.semantics == "reference":
+                probs = laws.fast_dropout_law(syms, self._ranks, self.dropout, self._longest,
+                                              token.__getitem__)
+            if probs is None:  # a chunk or semantics the compiled route does not take
+                run = (functools.partial(propagate, max_states=laws.MAX_STATES)
+                       if self.semantics == "hf" else propagate)
+                probs = {}
+                for state, p in run(syms, ranks, self.dropout).items():
+                    seg = tuple([token[s] for s in state])  # two merges may spell one token
+                    probs[seg] = probs.get(seg, 0) + p
             broken = [seg for seg in probs if "".join(seg) != word]
             fail = sum(probs.pop(seg) for seg in broken)  # a character split into bytes
             in_vocab = all(t in self.vocab for t in {t for seg in probs for t in seg})
