@@ -179,6 +179,7 @@ def test_first_kernel_skips_scipy_linalg_and_f2py():
                       "scipy.linalg.cython_blas": False, "numpy.f2py": False}
 
 
+@pytest.mark.slow  # compiles kernels in a fresh process (~8 s)
 def test_kernels_needing_blas_still_compile_and_run_after_the_first_kernel():
     code = (FIRST_KERNEL + "\nimport numpy as np\nfrom numba import njit\n"
             "@njit\ndef f(a, b):\n    return np.dot(a, b), np.linalg.solve(a, b), a @ b\n"

@@ -22,6 +22,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -73,6 +75,7 @@ def _console(code: str) -> list[tuple[str, str]]:
     return [(command, "".join(out + "\n" for out in lines)) for command, lines in pairs]
 
 
+@pytest.mark.slow  # every README block in a fresh interpreter (~11 s)
 def test_every_block_runs_as_written(tmp_path):
     """All runnable blocks, in order, in one temporary directory (20-45 s on 2 cores)."""
     env = _env()

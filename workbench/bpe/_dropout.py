@@ -14,6 +14,8 @@ This module does not compute laws, split text or handle stop words.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -43,17 +45,26 @@ def _queue_min(qr, qp, flag, n):
     return best
 
 
+class Queue(NamedTuple):
+    """The pair queue of one chunk, as parallel arrays (a record, not four arguments)."""
+
+    rank: np.ndarray  # the pair's merge rank
+    pos: np.ndarray  # where the pair starts
+    made: np.ndarray  # the token the merge makes
+    flag: np.ndarray  # 0 queued, 1 skipped (HF: held aside), 2 gone
+
+
 @njit(**JIT)
-def _queued(H, rank, made, buf, nxt, a, qr, qp, qm, flag, n):
+def _queued(H, rank, made, buf, nxt, a, q, n):
     """Push the pair starting at position ``a`` (if it is in the table); returns the new size."""
     if a < 0 or nxt[a] < 0:
         return n
     row = _row(H, buf[a], buf[nxt[a]])
     if row >= 0:
-        qr[n] = rank[row]
-        qp[n] = a
-        qm[n] = made[row]
-        flag[n] = 0
+        q.rank[n] = rank[row]
+        q.pos[n] = a
+        q.made[n] = made[row]
+        q.flag[n] = 0
         n += 1
     return n
 
@@ -70,9 +81,10 @@ def _queue_chunk(buf, length, H, rank, made, p, state, mode):
     qp = np.empty(cap, dtype=np.int64)
     qm = np.empty(cap, dtype=np.int64)
     flag = np.empty(cap, dtype=np.int8)  # 0 queued, 1 skipped (HF: held aside), 2 gone
+    q = Queue(qr, qp, qm, flag)
     n = 0
     for i in range(length - 1):
-        n = _queued(H, rank, made, buf, nxt, i, qr, qp, qm, flag, n)
+        n = _queued(H, rank, made, buf, nxt, i, q, n)
     while True:
         e = _queue_min(qr, qp, flag, n)
         if e < 0:
@@ -100,8 +112,8 @@ def _queue_chunk(buf, length, H, rank, made, p, state, mode):
         nxt[a] = nxt[b]
         if nxt[b] >= 0:
             prv[nxt[b]] = a
-        n = _queued(H, rank, made, buf, nxt, prv[a], qr, qp, qm, flag, n)
-        n = _queued(H, rank, made, buf, nxt, a, qr, qp, qm, flag, n)
+        n = _queued(H, rank, made, buf, nxt, prv[a], q, n)
+        n = _queued(H, rank, made, buf, nxt, a, q, n)
     w = 0
     for i in range(length):
         if alive[i]:
