@@ -39,6 +39,8 @@ CASES: dict[str, list[str]] = {
     "experiments": ["--quick"],
 }
 SLOW = {"figures", "tables", "experiments", "warmup"}
+#: the whole module clones the repository and runs the CLI in subprocesses: `make test` only
+pytestmark = pytest.mark.slow
 
 
 #: ``python -m workbench`` as run from the clone, but importing this checkout's code (``-m``
