@@ -19,19 +19,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .._core.config import JIT, JIT_INLINE
+from .._core.config import JIT
 from .._core.rng import next_double, stream_state
-from ._kernels import hash_slot
+from ._encode import _rank  # the merge table's row of a pair (-1: none)
 
 HF, SENTENCEPIECE, SUBWORD_NMT = 1, 2, 3
-
-
-@njit(**JIT_INLINE)
-def _row(H, a, b):
-    i = hash_slot(H, (np.int64(a) << 32) | np.int64(b))
-    if H[2 * i] == -1:
-        return -1
-    return H[2 * i + 1]
 
 
 @njit(**JIT)
@@ -59,7 +51,7 @@ def _queued(H, rank, made, buf, nxt, a, q, n):
     """Push the pair starting at position ``a`` (if it is in the table); returns the new size."""
     if a < 0 or nxt[a] < 0:
         return n
-    row = _row(H, buf[a], buf[nxt[a]])
+    row = _rank(H, buf[a], buf[nxt[a]])
     if row >= 0:
         q.rank[n] = rank[row]
         q.pos[n] = a
@@ -91,7 +83,7 @@ def _queue_chunk(buf, length, H, rank, made, p, state, mode):
             break
         a = qp[e]
         b = nxt[a] if alive[a] else -1
-        row = _row(H, buf[a], buf[b]) if b >= 0 else -1
+        row = _rank(H, buf[a], buf[b]) if b >= 0 else -1
         valid = row >= 0 and made[row] == qm[e]
         if mode == SENTENCEPIECE and not valid:
             flag[e] = 2  # a stale entry is dropped before any coin
@@ -131,7 +123,7 @@ def _subword_nmt_chunk(buf, length, H, rank, made, p, state):
         best_row = -1
         for i in range(length - 1):
             keep[i] = False
-            row = _row(H, buf[i], buf[i + 1])
+            row = _rank(H, buf[i], buf[i + 1])
             if row < 0:
                 continue
             u, state = next_double(state)
@@ -146,7 +138,7 @@ def _subword_nmt_chunk(buf, length, H, rank, made, p, state):
         w = 0
         i = 0
         while i < length:
-            if (i < length - 1 and keep[i] and _row(H, buf[i], buf[i + 1]) == best_row):
+            if (i < length - 1 and keep[i] and _rank(H, buf[i], buf[i + 1]) == best_row):
                 buf[w] = made[best_row]
                 i += 2  # an overlapping occurrence (x x x) is passed over
             else:
