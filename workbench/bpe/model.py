@@ -33,28 +33,26 @@ Example
 
 from __future__ import annotations
 
-import gc
 import os
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from .._core.gcpause import gc_paused
 from .._core.io import write_atomic
 from .._core.seeds import as_generator, base_seed
 from .._core.validate import (
-    INT64_MAX,
     MAX_WORKERS,
     BudgetError,
     check_budget,
-    check_int,
     check_probability,
     check_workers,
 )
 from . import interop, interpreted, modelfile
 from .bytelevel import to_bytelevel
+from .modelcheck import _check_ids, _check_specials, _text_bytes
 from .split_patterns import NAMED_PATTERNS, resolve_pattern, split_with_gaps
 
 if TYPE_CHECKING:  # the kernels load numba: imported where they run
@@ -74,18 +72,6 @@ class Batch(NamedTuple):
     size: int
     searched: int
     merges: tuple[tuple[bytes, bytes], ...]
-
-
-def _text_bytes(text: str, what: str = "text") -> bytes:
-    if not isinstance(text, str):
-        raise TypeError(f"{what} must be str, not {type(text).__name__}")
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError as err:
-        raise ValueError(f"{what} holds a lone surrogate U+{ord(text[err.start]):04X} at "
-                         f"position {err.start}; it has no UTF-8 bytes (encode it as "
-                         f"text.encode('utf-8', 'surrogatepass') upstream or remove it)"
-                         ) from None
 
 
 class BPEModel:
@@ -149,7 +135,7 @@ class BPEModel:
         seen_pairs = set()
         checked: list[tuple[bytes, bytes]] = []
         self.merges = checked
-        with _gc_paused():  # ~100k lasting objects for GPT-2: no collection can free any
+        with gc_paused():  # ~100k lasting objects for GPT-2: no collection can free any
             for k, pair in enumerate(merges):
                 if not (type(pair) is tuple and len(pair) == 2 and type(pair[0]) is bytes
                         and type(pair[1]) is bytes) and (
@@ -203,7 +189,7 @@ class BPEModel:
         made: list[bytes] = [bytes([b]) for b in range(256)]
         merges: list[tuple[bytes, bytes]] = []
         append_made, append_merge = made.append, merges.append
-        with _gc_paused():  # ~100k new objects, all kept: no collection can free any
+        with gc_paused():  # ~100k new objects, all kept: no collection can free any
             for left, right in sym.tolist():
                 pair = (made[left], made[right])
                 append_merge(pair)
@@ -582,59 +568,3 @@ class BPEModel:
         ranks, pat = self.to_tiktoken()
         return tiktoken.Encoding(name=name, pat_str=pat, mergeable_ranks=ranks,
                                  special_tokens=dict(self.special_tokens))
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector (if on) while many lasting objects are made.
-
-    Building a 32,768-token model allocates ~100k tuples and lists that all survive; each
-    full collection they trigger walks every tracked object of the process (measured up to
-    ~40 ms a pass) and frees nothing. Reference counting still frees everything as usual.
-    """
-    was_on = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_on:
-            gc.enable()
-
-
-def _check_ids(ids: Sequence[int] | None, n: int) -> np.ndarray:
-    """``ids`` as int64 after checking: ``n`` distinct non-negative integers."""
-    if ids is None:
-        return np.arange(n, dtype=np.int64)
-    if isinstance(ids, (str, bytes)):
-        raise TypeError("ids must be a sequence of int")
-    if isinstance(ids, np.ndarray) and ids.dtype.kind in "iu" and ids.ndim == 1:
-        ids = ids.tolist()
-    ids = list(ids)
-    if all(type(i) is int for i in ids) and (not ids or 0 <= min(ids) <= max(ids) <= INT64_MAX):
-        arr = np.array(ids, dtype=np.int64)  # plain ints in range: what the checks pass
-    else:
-        for i in ids:
-            if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
-                raise TypeError(f"ids must be integers, got {type(i).__name__} ({i!r:.20})")
-        arr = np.array([check_int(i, "every id") for i in ids], dtype=np.int64)
-    if arr.shape[0] != n:
-        raise ValueError(f"got {arr.shape[0]} ids for {n} symbols (256 bytes, stop words, "
-                         "merges)")
-    if n and arr.min() < 0:
-        raise ValueError(f"ids must be non-negative (got {arr.min()})")
-    if len(set(arr.tolist())) != n:  # a set: faster than np.unique's hash for 50k ids
-        raise ValueError("ids must be distinct")
-    return arr
-
-
-def _check_specials(special: dict[str, int] | None, vocab: dict[int, bytes],
-                    stop: dict[str, int]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for w, i in dict(special or {}).items():
-        _text_bytes(w, "special token")
-        if not w or isinstance(i, bool) or not isinstance(i, (int, np.integer)) or i < 0:
-            raise ValueError(f"special token {w!r:.40} needs non-empty text and an id >= 0")
-        if int(i) in vocab or int(i) in out.values() or w in stop:
-            raise ValueError(f"special token {w!r:.40} (id {i}) clashes with another token")
-        out[w] = int(i)
-    return out

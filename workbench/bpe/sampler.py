@@ -32,6 +32,7 @@ from functools import cached_property
 
 import numpy as np
 
+from .._core.gcpause import gc_paused
 from .._core.seeds import base_seed
 from .._core.validate import check_probability, check_work
 from ..lattice import (
@@ -47,7 +48,7 @@ from ..vocab import Vocabulary
 from . import _dropout, _encode, laws
 from . import semantics as semantics_
 from .bytelevel import from_bytelevel, to_bytelevel
-from .model import BPEModel, _gc_paused
+from .model import BPEModel
 
 _MARK = "\u2581"
 
@@ -304,7 +305,7 @@ class BPESampler(TokenSampler):
         syms = tuple(raw)
         propagate = semantics_.LAWS.get(self.semantics, laws.dropout_law)
         det = tuple(token[s] for s in next(iter(propagate(syms, ranks, 0))))
-        with _gc_paused():  # up to 10^6 lasting tuples: a collection can free none of them
+        with gc_paused():  # up to 10^6 lasting tuples: a collection can free none of them
             probs = None
             if self.semantics == "reference":
                 probs = laws.fast_dropout_law(syms, self._ranks, self.dropout, self._longest,
