@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
+from workbench.experiments.grampa_skew import TAU_GRID
 from workbench.figures.common import demo_word, tau_label
-from workbench.figures.skew import TAU_GRID
 
 FOOTNOTE_10 = ["0.25", "0.5", "1", "2", "5", "20", "±∞", "−20", "−10", "−5", "−2", "−1"]
 

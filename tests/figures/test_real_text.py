@@ -75,8 +75,8 @@ def test_bad_arguments(kwargs, error):
 
 def test_tau_slider_is_notebook_02s() -> None:
     """Issue 21: notebook 06's τ slider has notebook 02's values, in −1/τ order, labelled."""
+    from workbench.experiments.grampa_skew import TAU_SLIDER_GRID
     from workbench.figures.common import tau_label
-    from workbench.figures.skew import TAU_SLIDER_GRID
 
     values = [v for _, v in R.TAU_OPTIONS]
     assert sorted(values) == sorted(TAU_SLIDER_GRID)

@@ -6,6 +6,8 @@
 * :func:`tau_label` — the one way a temperature is written in every notebook;
   :func:`fraction_label` and :func:`count_label` — a probability and a path count as the
   lattice drawings (matplotlib and plotly) write them;
+* :func:`arc_height`, :func:`arc_points` — the curve of a lattice arc, as both lattice
+  drawings (matplotlib and plotly) lay it out;
 * :func:`figure_data` — the numbers a figure shows, by artist ``gid``, for checking a
   figure against the data it was drawn from;
 * :func:`readability_problems`, :data:`GUIDE`, :data:`ZOOMED` — the figure linter, re-exported
@@ -44,6 +46,8 @@ __all__ = [
     "PINK",
     "SAMPLE",
     "ZOOMED",
+    "arc_height",
+    "arc_points",
     "count_label",
     "demo_word",
     "figure_data",
@@ -132,6 +136,25 @@ def count_label(c: int, max_digits: int = 6) -> str:
     if mantissa >= 10:
         mantissa, exponent = mantissa / 10, exponent + 1
     return f"{sign}{float(mantissa):.2f}e+{exponent}"
+
+
+def arc_height(length: int) -> float:
+    """Height of the apex of a lattice arc spanning ``length`` characters."""
+    return 0.3 + 0.4 * length**0.75
+
+
+def arc_points(i: int, j: int, npts: int) -> np.ndarray:
+    """``npts`` points (rows x, y) of the quadratic Bézier from ``(i, 0)`` over an apex at
+    :func:`arc_height` to ``(j, 0)``: the curve of the lattice arc ``i → j``.
+
+    >>> arc_points(0, 2, 3).round(3).tolist()
+    [[0.0, 0.0], [1.0, 0.973], [2.0, 0.0]]
+    """
+    t = np.linspace(0.0, 1.0, npts)[:, None]
+    p0 = np.array([i, 0.0])
+    p1 = np.array([(i + j) / 2, 2 * arc_height(j - i)])  # the curve's apex is at the height
+    p2 = np.array([j, 0.0])
+    return (1 - t) ** 2 * p0 + 2 * (1 - t) * t * p1 + t**2 * p2
 
 
 def figure_data(fig: FigureBase) -> dict[str, np.ndarray]:

@@ -1,11 +1,12 @@
 """Notebook 02's figures in plotly, with hover: Figures 4/8, Figure 3 and the histograms.
 
-:func:`plotly_segmentality_curve` draws a :func:`workbench.figures.skew.segmentality_curve`
-(exact mean ± sd of segmentality S per τ) on the same axis as its matplotlib twin
+:func:`plotly_segmentality_curve` draws a
+:func:`workbench.experiments.grampa_skew.segmentality_curve` (exact mean ± sd of
+segmentality S per τ) on the same axis as its matplotlib twin
 :func:`workbench.figures.skew_plots.plot_segmentality_curve`: τ placed at −1/τ, spread by
-:func:`workbench.figures.skew_plots.skew_position`, tick labels the τ values. Hovering a point shows
-τ, −1/τ and E[S] ± sd; the current τ (the slider's value) is a pink line with its own hover,
-and the axis always includes it.
+:func:`workbench.figures.skew_plots.skew_position`, tick labels the τ values. Hovering a
+point shows τ, −1/τ and E[S] ± sd; the current τ (the slider's value) is a pink line with its
+own hover, and the axis always includes it.
 
 :func:`plotly_skew_panel` and :func:`plotly_m_histograms_per_tau` are the plotly twins of
 :func:`workbench.figures.skew_plots.plot_skew_panel` and
@@ -13,15 +14,15 @@ and the axis always includes it.
 panel of notebook 02 uses them because plotly figures are drawn by the browser, which keeps a
 slider step short.
 
-This module computes nothing but the sampled shares and their TV distance (as the matplotlib
-twins do): the moments come from :mod:`.skew` (which calls
+This module computes nothing but the sampled shares (as the matplotlib twins do): the laws,
+TV distances and moments come from :mod:`workbench.experiments.grampa_skew` (which calls
 :class:`workbench.Grampa`); the figure only lays them out. The matplotlib version stays the
 one for paper figures and ``python -m workbench figures``.
 
 Example
 -------
 >>> from workbench import Vocabulary
->>> from workbench.figures.skew import segmentality_curve
+>>> from workbench.experiments.grampa_skew import segmentality_curve
 >>> fig = plotly_segmentality_curve(segmentality_curve("abcd", Vocabulary.infinite()), 5.0)
 >>> [t.name for t in fig.data]
 ['sd band', 'mean', 'current τ']
@@ -34,15 +35,15 @@ from typing import Any
 
 import numpy as np
 
+from ..experiments.grampa_skew import SegmentalityCurve, SkewPanel, skew_coordinate
 from .common import PINK, tau_label
-from .skew import skew_coordinate
 from .skew_plots import skew_position
 
 __all__ = ["plotly_m_histograms_per_tau", "plotly_segmentality_curve", "plotly_skew_panel"]
 
 
 def plotly_segmentality_curve(
-    curve: Mapping[str, Any],
+    curve: SegmentalityCurve,
     current_tau: float | None = None,
     current: tuple[float, float] | None = None,
     title: str | None = None,
@@ -52,14 +53,14 @@ def plotly_segmentality_curve(
 
     Parameters
     ----------
-    curve : dict
-        :func:`workbench.figures.skew.segmentality_curve` (``tau``, ``coordinate``,
+    curve : SegmentalityCurve
+        :func:`workbench.experiments.grampa_skew.segmentality_curve` (``tau``, ``coordinate``,
         ``mean``, ``sd``).
     current_tau : float, optional
         The slider's τ: a pink vertical line; the x range always includes it.
     current : (mean, sd), optional
         E[S] and its sd at ``current_tau`` (e.g.
-        :func:`workbench.figures.skew.segmentality_moments`), shown on the line's hover
+        :func:`workbench.experiments.grampa_skew.segmentality_moments`), shown on the line's hover
         and as a pink point. Without it the hover of the line says only τ.
     title : str, optional
     label : str, default "E[S] (exact)"
@@ -68,15 +69,15 @@ def plotly_segmentality_curve(
     -------
     plotly.graph_objects.Figure
         Traces ``"sd band"`` (mean − sd … mean + sd), ``"mean"`` (x = :func:`skew_position`
-        of each τ, y = ``curve["mean"]``, ``customdata`` rows ``[τ, −1/τ, mean, sd]``, in
+        of each τ, y = ``curve.mean``, ``customdata`` rows ``[τ, −1/τ, mean, sd]``, in
         ascending −1/τ) and, with ``current_tau``, ``"current τ"``.
     """
     import plotly.graph_objects as go
 
-    tau = np.asarray(curve["tau"], dtype=float)
-    mean = np.asarray(curve["mean"], dtype=float)
-    sd = np.asarray(curve["sd"], dtype=float)
-    order = np.argsort(np.asarray(curve["coordinate"], dtype=float), kind="stable")
+    tau = np.asarray(curve.tau, dtype=float)
+    mean = np.asarray(curve.mean, dtype=float)
+    sd = np.asarray(curve.sd, dtype=float)
+    order = np.argsort(np.asarray(curve.coordinate, dtype=float), kind="stable")
     tau, mean, sd = tau[order], mean[order], sd[order]
     x = [skew_position(t) for t in tau]
     labels = [tau_label(t) for t in tau]
@@ -139,8 +140,8 @@ def plotly_segmentality_curve(
     return fig
 
 
-def plotly_skew_panel(panel: Mapping[str, Any], title: str | None = None) -> Any:
-    """Histograms of m and of token length (a :func:`workbench.figures.skew.skew_panel`
+def plotly_skew_panel(panel: SkewPanel, title: str | None = None) -> Any:
+    """Histograms of m and of token length (a :func:`workbench.experiments.grampa_skew.skew_panel`
     result) with their exact laws, with hover: the plotly twin of
     :func:`workbench.figures.skew_plots.plot_skew_panel`.
 
@@ -149,26 +150,23 @@ def plotly_skew_panel(panel: Mapping[str, Any], title: str | None = None) -> Any
     plotly.graph_objects.Figure
         Traces named as the matplotlib gids: ``"m-samples"``, ``"length-samples"`` (bars,
         y = sampled frequencies of the values 1..n) and ``"m-pmf"``, ``"length-pmf"`` (y =
-        ``panel["m_pmf"][1:]`` / ``panel["length_pmf"][1:]``); each subplot title gives the
+        ``panel.m_pmf[1:]`` / ``panel.length_pmf[1:]``); each subplot title gives the
         number of draws and TV(samples, exact).
     """
     import plotly.graph_objects as go
 
-    from ..stats import frequencies, tv_distance
-
-    parts = (("m", "number of tokens m", panel["m_counts"], panel["m_pmf"], "samples"),
-             ("length", "token length ℓ (all tokens pooled)", panel["length_counts"],
-              panel["length_pmf"], "tokens"))
+    parts = (("m", "number of tokens m", panel.m_counts, panel.m_pmf, "samples", panel.m_tv),
+             ("length", "token length ℓ (all tokens pooled)", panel.length_counts,
+              panel.length_pmf, "tokens", panel.length_tv))
     # two x axes side by side, laid out by hand (make_subplots costs ~0.1 s per call)
     domains = ([0.0, 0.45], [0.55, 1.0])
     traces: list[dict[str, Any]] = []
     layout: dict[str, Any] = {"annotations": []}
-    for col, (key, xlabel, counts, pmf, what) in enumerate(parts):
+    for col, (key, xlabel, counts, pmf, what, tv) in enumerate(parts):
         counts = np.asarray(counts, dtype=float)
         pmf = np.asarray(pmf, dtype=float)
         total = counts.sum()
         freq = counts / total if total > 0 else np.zeros_like(counts)
-        tv = tv_distance(frequencies(counts), pmf) if total > 0 else float("nan")
         values = np.arange(1, freq.size)
         ax = "" if col == 0 else "2"
         traces.append({"type": "bar", "x": values, "y": freq[1:], "name": f"{key}-samples",
@@ -207,7 +205,7 @@ def plotly_skew_panel(panel: Mapping[str, Any], title: str | None = None) -> Any
     return go.Figure({"data": traces, "layout": layout})
 
 
-def plotly_m_histograms_per_tau(per_tau: Mapping[float, Mapping[str, Any]],
+def plotly_m_histograms_per_tau(per_tau: Mapping[float, SkewPanel],
                                 title: str | None = None) -> Any:
     """Figure 3 for one word with hover: the law of m for several τ (lines, exact) and
     their samples (bars); the plotly twin of
@@ -221,7 +219,7 @@ def plotly_m_histograms_per_tau(per_tau: Mapping[float, Mapping[str, Any]],
     """
     import plotly.graph_objects as go
 
-    from .skew import skew_coordinate as coordinate
+    from ..experiments.grampa_skew import skew_coordinate as coordinate
 
     taus = sorted(per_tau, key=coordinate)
     palette = ["#1c7ed6", "black", "#e8590c", "#c92a2a", "#862e9c", "#2b8a3e"]
@@ -230,8 +228,8 @@ def plotly_m_histograms_per_tau(per_tau: Mapping[float, Mapping[str, Any]],
     hi = 1
     for k, tau in enumerate(taus):
         panel = per_tau[tau]
-        pmf = np.asarray(panel["m_pmf"], dtype=float)
-        counts = np.asarray(panel["m_counts"], dtype=float)
+        pmf = np.asarray(panel.m_pmf, dtype=float)
+        counts = np.asarray(panel.m_counts, dtype=float)
         colour = "black" if coordinate(tau) == centre else palette[k % len(palette)]
         label = tau_label(tau)
         nonzero = np.flatnonzero(pmf > 0)
