@@ -19,7 +19,7 @@ Example
 >>> v.lattice.count, v.segmentations, v.error
 (3, (('a', 'b', 'c'), ('a', 'bc'), ('ab', 'c')), None)
 >>> [str(q) for q in v.table.exact]
-['1/3', '2/3', '1', '1/2', '1/2']
+['2/3', '1/3', '1/2', '1/2', '1']
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ Example
 >>> from workbench import Vocabulary
 >>> curve = segmentality_curve("abcd", Vocabulary.infinite(), (1.0, -1.0))
 >>> curve.mean.round(3).tolist()
-[0.5, 0.167]
+[0.5, 0.264]
 """
 
 from __future__ import annotations
