@@ -119,6 +119,11 @@ class SkewPanel(ArrayRecord):
     n_samples: int
 
     @property
+    def expected_m(self) -> float:
+        """E[m] under the exact law (the mixture's when p < 1)."""
+        return float(np.dot(np.arange(self.m_pmf.size), self.m_pmf))
+
+    @property
     def m_tv(self) -> float:
         """TV distance between the sampled shares of m and its exact law (NaN: no samples)."""
         return _tv(self.m_counts, self.m_pmf)

@@ -32,7 +32,16 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..experiments.grampa_lattice import TABLE_MAX_ARCS, ArcTable, LatticeView
-from .common import GREEN, GREY, PINK, arc_height, arc_points, count_label, fraction_label
+from .common import (
+    GREEN,
+    GREY,
+    PINK,
+    arc_height,
+    arc_points,
+    count_label,
+    fraction_label,
+    plotly_figure,
+)
 
 __all__ = ["MAX_ARCS", "MAX_CHARS", "plotly_lattice"]
 
@@ -137,7 +146,6 @@ def plotly_lattice(
         message says so; ``draw_lattice`` sketches such lattices), or if a view has no
         lattice or no table, or if ``highlight`` names a node outside ``0..n``.
     """
-    import plotly.graph_objects as go
 
     error = None
     if isinstance(table, LatticeView):
@@ -157,13 +165,14 @@ def plotly_lattice(
     for i, j in path:
         if not (0 <= i < j <= n):
             raise ValueError(f"arc ({i}, {j}) is not an arc of a word with {n} characters")
-    # traces and layout as plain dicts, validated once by go.Figure (add_trace and
-    # add_annotation one by one took a third of a slider step)
+    # traces and layout as plain dicts, made a figure once (add_trace and add_annotation
+    # one by one took a third of a slider step)
     traces, annotations = _arc_traces(table, path)
     traces += _node_traces(table)
     layout = _layout(table, error, title)
-    layout["annotations"] = annotations
-    return go.Figure({"data": traces, "layout": layout})
+    if annotations:  # (plotly drops an empty list)
+        layout["annotations"] = annotations
+    return plotly_figure({"data": traces, "layout": layout})
 
 
 def _check_size(n_chars: int, n_arcs: int, max_chars: int, max_arcs: int) -> None:
@@ -261,7 +270,7 @@ def _layout(table: ArcTable, error: str | None, title: bool) -> dict[str, Any]:
         "xaxis": {"visible": False, "range": [-0.6, n + 0.6], "fixedrange": False},
         "yaxis": {"visible": False, "range": [-0.8, top + 0.45]},
         "hoverlabel": {"font": {"family": "monospace", "size": 12}, "align": "left"},
-        "annotations": [], "meta": _jsonable(table, error),
+        "meta": _jsonable(table, error),
     }
     if title:
         towards = "from node 0 to k" if s.direction == "r2l" else f"from k to node {n}"

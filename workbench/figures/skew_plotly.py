@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..experiments.grampa_skew import SegmentalityCurve, SkewPanel, skew_coordinate
-from .common import PINK, tau_label
+from .common import PINK, plotly_figure, tau_label
 from .skew_plots import skew_position
 
 __all__ = ["plotly_m_histograms_per_tau", "plotly_segmentality_curve", "plotly_skew_panel"]
@@ -72,7 +72,6 @@ def plotly_segmentality_curve(
         of each τ, y = ``curve.mean``, ``customdata`` rows ``[τ, −1/τ, mean, sd]``, in
         ascending −1/τ) and, with ``current_tau``, ``"current τ"``.
     """
-    import plotly.graph_objects as go
 
     tau = np.asarray(curve.tau, dtype=float)
     mean = np.asarray(curve.mean, dtype=float)
@@ -82,22 +81,23 @@ def plotly_segmentality_curve(
     x = [skew_position(t) for t in tau]
     labels = [tau_label(t) for t in tau]
 
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(
-        x=[*x, *x[::-1]], y=[*(mean + sd), *(mean - sd)[::-1]], fill="toself",
-        fillcolor="rgba(28,126,214,0.15)", line={"width": 0}, name="sd band",
-        legendgroup="key",
-        hoverinfo="skip"))
-    fig.add_trace(go.Scatter(
-        x=x, y=mean, mode="lines+markers", name="mean", line={"color": "#1c7ed6"},
-        legendgroup="key",
-        marker={"size": 8, "color": ["black" if t == 1.0 else "#1c7ed6" for t in tau]},
-        customdata=[[float(t), skew_coordinate(t), float(m), float(s)]
-                    for t, m, s in zip(tau, mean, sd)],
-        hovertext=[f"τ = {lab}  (−1/τ = {skew_coordinate(t) + 0.0:+.3g})<br>"
-                   f"E[S] = {m:.4f} ± {s:.4f} (sd)" for lab, t, m, s in
-                   zip(labels, tau, mean, sd)],
-        hoverinfo="text"))
+    # traces, shapes and annotations as plain dicts, made a figure once (adding them one
+    # by one, add_vline included, took most of a slider step)
+    traces: list[dict[str, Any]] = [
+        {"type": "scatter", "x": [*x, *x[::-1]], "y": [*(mean + sd), *(mean - sd)[::-1]],
+         "fill": "toself", "fillcolor": "rgba(28,126,214,0.15)", "line": {"width": 0},
+         "name": "sd band", "legendgroup": "key", "hoverinfo": "skip"},
+        {"type": "scatter", "x": x, "y": mean, "mode": "lines+markers", "name": "mean",
+         "line": {"color": "#1c7ed6"}, "legendgroup": "key",
+         "marker": {"size": 8, "color": ["black" if t == 1.0 else "#1c7ed6" for t in tau]},
+         "customdata": [[float(t), skew_coordinate(t), float(m), float(s)]
+                        for t, m, s in zip(tau, mean, sd)],
+         "hovertext": [f"τ = {lab}  (−1/τ = {skew_coordinate(t) + 0.0:+.3g})<br>"
+                       f"E[S] = {m:.4f} ± {s:.4f} (sd)" for lab, t, m, s in
+                       zip(labels, tau, mean, sd)],
+         "hoverinfo": "text"}]
+    shapes: list[dict[str, Any]] = []
+    annotations: list[dict[str, Any]] = []
     lo, hi = (min(x), max(x)) if x else (-1.0, 1.0)
     if current_tau is not None:
         xc = skew_position(current_tau)
@@ -110,34 +110,45 @@ def plotly_segmentality_curve(
             ys = [cm]
         else:
             ys = [0.5]
-        fig.add_trace(go.Scatter(
-            x=[xc], y=ys, mode="markers", name="current τ", hovertext=[head],
-            hoverinfo="text", customdata=[[float(current_tau)]],
-            marker={"size": 12 if current is not None else 1, "color": PINK,
-                    "symbol": "diamond"}))
-        fig.add_vline(x=xc, line={"color": PINK, "width": 2})
-        fig.add_annotation(x=xc, y=1.04, text=f"τ = {tau_label(current_tau)}",
-                           showarrow=False, font={"color": PINK, "size": 11},
-                           xanchor="left", name="current τ")
+        traces.append({"type": "scatter", "x": [xc], "y": ys, "mode": "markers",
+                       "name": "current τ", "hovertext": [head], "hoverinfo": "text",
+                       "customdata": [[float(current_tau)]],
+                       "marker": {"size": 12 if current is not None else 1, "color": PINK,
+                                  "symbol": "diamond"}})
+        shapes.append(_vline(xc, {"color": PINK, "width": 2}))
+        annotations.append({"x": xc, "y": 1.04, "text": f"τ = {tau_label(current_tau)}",
+                            "showarrow": False, "font": {"color": PINK, "size": 11},
+                            "xanchor": "left", "name": "current τ"})
     pad = 0.04 * (hi - lo) + 0.1
-    fig.add_annotation(name="key", text="line: exact mean E[S] · band: ± 1 sd · black: τ = 1",
-                       x=0.0, y=1.0, xref="paper", yref="paper", xanchor="left",
-                       yanchor="bottom", showarrow=False, font={"size": 11, "color": "#1c7ed6"})
-    fig.update_layout(
-        width=820, height=380, showlegend=False, plot_bgcolor="white",
-        margin={"l": 60, "r": 20, "t": 50 if title else 20, "b": 60},
-        title={"text": title, "x": 0.01, "font": {"size": 13}} if title else None,
-        xaxis={"tickvals": x, "ticktext": labels, "range": [lo - pad, hi + pad],
-               "title": "τ, placed at −1/τ (skew towards longer tokens grows →)",
-               "showgrid": False, "zeroline": False},
-        yaxis={"range": [-0.05, 1.08], "title": "segmentality S = (m−1)/(n−1)",
-               "gridcolor": "#e9ecef"},
-        hoverlabel={"align": "left"},
-    )
+    annotations.append({"name": "key", "showarrow": False,
+                        "text": "line: exact mean E[S] · band: ± 1 sd · black: τ = 1",
+                        "x": 0.0, "y": 1.0, "xref": "paper", "yref": "paper",
+                        "xanchor": "left", "yanchor": "bottom",
+                        "font": {"size": 11, "color": "#1c7ed6"}})
     if x:  # the uniform τ = 1, dotted
-        fig.add_vline(x=skew_position(1.0), line={"color": "#adb5bd", "width": 1,
-                                                  "dash": "dot"})
-    return fig
+        shapes.append(_vline(skew_position(1.0), {"color": "#adb5bd", "width": 1,
+                                                  "dash": "dot"}))
+    layout = {
+        "width": 820, "height": 380, "showlegend": False, "plot_bgcolor": "white",
+        "margin": {"l": 60, "r": 20, "t": 50 if title else 20, "b": 60},
+        "xaxis": {"tickvals": x, "ticktext": labels, "range": [lo - pad, hi + pad],
+                  "title": {"text": "τ, placed at −1/τ (skew towards longer tokens grows →)"},
+                  "showgrid": False, "zeroline": False},
+        "yaxis": {"range": [-0.05, 1.08],
+                  "title": {"text": "segmentality S = (m−1)/(n−1)"}, "gridcolor": "#e9ecef"},
+        "hoverlabel": {"align": "left"}, "annotations": annotations,
+    }
+    if shapes:  # (plotly drops an empty list)
+        layout["shapes"] = shapes
+    if title:
+        layout["title"] = {"text": title, "x": 0.01, "font": {"size": 13}}
+    return plotly_figure({"data": traces, "layout": layout})
+
+
+def _vline(x: float, line: dict[str, Any]) -> dict[str, Any]:
+    """A vertical line over the whole plot height at ``x`` (what ``add_vline`` adds)."""
+    return {"type": "line", "x0": x, "x1": x, "xref": "x", "y0": 0, "y1": 1,
+            "yref": "y domain", "line": line}
 
 
 def plotly_skew_panel(panel: SkewPanel, title: str | None = None) -> Any:
@@ -153,7 +164,6 @@ def plotly_skew_panel(panel: SkewPanel, title: str | None = None) -> Any:
         ``panel.m_pmf[1:]`` / ``panel.length_pmf[1:]``); each subplot title gives the
         number of draws and TV(samples, exact).
     """
-    import plotly.graph_objects as go
 
     parts = (("m", "number of tokens m", panel.m_counts, panel.m_pmf, "samples", panel.m_tv),
              ("length", "token length ℓ (all tokens pooled)", panel.length_counts,
@@ -202,7 +212,7 @@ def plotly_skew_panel(panel: SkewPanel, title: str | None = None) -> Any:
                   margin={"l": 60, "r": 20, "t": 70 if title else 40, "b": 50})
     if title:
         layout["title"] = {"text": title, "x": 0.01, "font": {"size": 13}}
-    return go.Figure({"data": traces, "layout": layout})
+    return plotly_figure({"data": traces, "layout": layout})
 
 
 def plotly_m_histograms_per_tau(per_tau: Mapping[float, SkewPanel],

@@ -18,8 +18,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import numpy as np
-
 from ..datasets.catalog import vocabulary_options
 from ..experiments.grampa_skew import PAPER_TAUS, TAU_SLIDER_GRID, SkewSummary, skew_coordinate
 from ..vocab import Vocabulary
@@ -105,7 +103,7 @@ def skew_widget(
         return summarise(word, vocab, tau, ell_min, direction, p, n_samples, seed,
                          figure_taus)
 
-    memo: list[Any] = []  # [per_tau, its figure]
+    memo: dict[tuple[int, ...], tuple[Any, Any]] = {}  # Figure 3 by its panels: (data, figure)
     panel = interactive_panel(
         summary, lambda result: _skew_figures(result, memo),
         **_controls(opts, word, vocabulary, tau_opts, tau, ell_min, direction, p))
@@ -113,10 +111,15 @@ def skew_widget(
     return panel
 
 
-def _skew_figures(summary: SkewSummary, memo: list[Any]) -> dict[str, Any]:
+_FIGURE3_KEPT = 8  # Figure 3 drawings kept per panel (words and settings a reader goes back to)
+
+
+def _skew_figures(summary: SkewSummary, memo: dict[tuple[int, ...], tuple[Any, Any]]
+                  ) -> dict[str, Any]:
     """Print the header and samples of a skew summary; its figures by name, in display
-    order. ``memo`` keeps ``[per_tau, its figure]`` (Figure 3 is drawn once per word and
-    setting: the cached summary hands back the same ``per_tau``)."""
+    order. ``memo`` keeps the last Figure 3 drawings by the identity of their cached,
+    read-only panels, each with its data so that the identities stay taken: Figure 3 is
+    drawn once per word and setting (the cached summary hands back the same panels)."""
     figures: dict[str, Any] = {}
     s = summary
     tau = s.tau
@@ -129,10 +132,9 @@ def _skew_figures(summary: SkewSummary, memo: list[Any]) -> dict[str, Any]:
         print("GRaMPa samples:")
         for seg in panel.examples:
             print("   ", " | ".join(seg))
-        mean_m = float(np.dot(np.arange(panel.m_pmf.size), panel.m_pmf))
         figures["histograms"] = plotly_skew_panel(
-            panel, title=f"{s.word!r}, τ = {tau_label(tau)}, "
-                         f"ℓ_min = {s.ell_min}, {s.direction}, p = {s.p:g}: E[m] = {mean_m:.3f}")
+            panel, title=f"{s.word!r}, τ = {tau_label(tau)}, ℓ_min = {s.ell_min}, "
+                         f"{s.direction}, p = {s.p:g}: E[m] = {panel.expected_m:.3f}")
     if s.error:
         print("error:", s.error)
     if s.lattice is not None:
@@ -144,10 +146,13 @@ def _skew_figures(summary: SkewSummary, memo: list[Any]) -> dict[str, Any]:
     if s.per_tau is not None:  # independent of τ and p: drawn once per word
         # and setting, as a picture (cheap in the browser; the PNG is kept, see
         # workbench.figures.panel.render_outputs)
-        if not (memo and memo[0] == s.per_tau):  # the same cached panels: identical
-            memo[:] = [s.per_tau, plot_m_histograms_per_tau(
-                s.per_tau, title="Figure 3 for this word (GRaMPa alone, p = 1)")]
-        figures["per_tau"] = memo[1]
+        key = tuple(id(panel) for panel in s.per_tau.values())
+        if key not in memo:
+            if len(memo) >= _FIGURE3_KEPT:
+                del memo[next(iter(memo))]
+            memo[key] = (s.per_tau, plot_m_histograms_per_tau(
+                s.per_tau, title="Figure 3 for this word (GRaMPa alone, p = 1)"))
+        figures["per_tau"] = memo[key][1]
     if s.curve is not None:
         figures["curve"] = plotly_segmentality_curve(
             s.curve, current_tau=tau, current=s.current,
