@@ -70,12 +70,13 @@ def plot_live(result: dict, title: str | None = None) -> Figure:
 
 
 def live_tables(result: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The Table 7 rows (sample, deterministic) and the exact-vs-sampled comparison."""
+    """The Table 7 rows (sample, deterministic) and the exact-vs-sampled comparison, where a
+    quantity one sample does not estimate (the entropy) is "–" (:func:`for_reading`)."""
     rows = pd.DataFrame([result["row"], result["deterministic"]],
                         index=["this sample", "deterministic (p = 0)"])
     rows = rows[[c for c in rows.columns if c.split("_")[0] in ("m", "S", "ell", "R")]]
     side = pd.DataFrame({"exact": result["exact"], "sampled": result["sampled"]})
-    return rows.round(3), side.round(4)
+    return rows.round(3), for_reading(side, 4)
 
 
 def load_results(directory: str | Path | None = None
