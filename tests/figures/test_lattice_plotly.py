@@ -18,27 +18,21 @@ pytest.importorskip("plotly")
 from naive import grampa as naive  # noqa: E402
 
 from workbench import Grampa, Lattice, Vocabulary  # noqa: E402
-from workbench.datasets import vocabulary_options  # noqa: E402
-from workbench.figures import (
-    skew,  # noqa: E402
-    skew_plots,  # noqa: E402
+from workbench.datasets import (
+    figure1_vocabulary,  # noqa: E402
+    vocabulary_options,  # noqa: E402
 )
+from workbench.experiments import grampa_skew as skew  # noqa: E402
+from workbench.experiments.grampa_lattice import arc_table, lattice_view  # noqa: E402
+from workbench.figures import skew_plots  # noqa: E402
 from workbench.figures import skew_widget as sw  # noqa: E402
-from workbench.figures.common import tau_label  # noqa: E402
-from workbench.figures.lattice import (  # noqa: E402
-    count_label,
-    figure1_vocabulary,
-    lattice_panel,
-    lattice_summary,
-    node_count_labels,
+from workbench.figures.common import (
+    count_label,  # noqa: E402
+    tau_label,  # noqa: E402
 )
-from workbench.figures.lattice_plotly import (  # noqa: E402
-    MAX_ARCS,
-    MAX_CHARS,
-    lattice_hover_table,
-    plotly_lattice,
-)
-from workbench.figures.panel import same_result, set_panel_values  # noqa: E402
+from workbench.figures.lattice import lattice_panel, node_count_labels  # noqa: E402
+from workbench.figures.lattice_plotly import MAX_ARCS, MAX_CHARS, plotly_lattice  # noqa: E402
+from workbench.figures.panel import set_panel_values  # noqa: E402
 from workbench.figures.skew_plotly import plotly_segmentality_curve  # noqa: E402
 
 FIG1 = figure1_vocabulary()
@@ -69,39 +63,39 @@ def test_lattice_hover_data_equals_direct_computation(direction, ell_min) -> Non
         n = len(word)
         assert sorted(lat.arcs) == arcs
         for tau in TAUS:
-            fig = plotly_lattice(lat, tau)
-            table = lattice_hover_table(lat, tau)
+            table = arc_table(lat, tau)
+            fig = plotly_lattice(table)
+            s = table.lattice
             assert fig.layout.meta["arcs"] == [list(a) for a in lat.arcs]
-            assert fig.layout.meta["through"] == [str(x) for x in table["through"]]
+            assert fig.layout.meta["through"] == [str(x) for x in s.through]
             # tokens, counts at both ends and through the arc, against the naive counter
-            assert table["tokens"] == [word[i:j] for i, j in lat.arcs]
-            assert table["path_counts"] == lat.path_counts
+            assert list(s.tokens) == [word[i:j] for i, j in lat.arcs]
+            assert list(s.path_counts) == lat.path_counts
             for k, (i, j) in enumerate(lat.arcs):
                 into_i = naive.count_paths(n, arcs, 0, i)
                 from_j = naive.count_paths(n, arcs, j, n)
-                assert table["through"][k] == into_i * from_j
-            assert table["count"] == naive.count_walked_paths(word, set(tokens), ell_min,
-                                                              direction)
+                assert s.through[k] == into_i * from_j
+            assert s.count == naive.count_walked_paths(word, set(tokens), ell_min, direction)
             # probabilities: exactly GRaMPa's, and exact fractions at τ = 1
             direct = Grampa(vocab, tau=tau, ell_min=ell_min,
                             direction=direction).arc_probabilities(word)
-            assert table["probability"] == [direct.get(a) for a in lat.arcs]
+            assert list(table.probability) == [direct.get(a) for a in lat.arcs]
             if tau == 1.0:
                 ref = naive.transition_probabilities_exact(word, set(tokens), 1, ell_min,
                                                            direction)
-                for a, q in zip(lat.arcs, table["exact"]):
+                for a, q in zip(lat.arcs, table.exact):
                     if a in ref:
                         assert q == ref[a]
                         assert float(q) == pytest.approx(direct[a], rel=PROB_RTOL)
             else:
-                assert table["exact"] == [None] * len(lat.arcs)
+                assert list(table.exact) == [None] * len(lat.arcs)
             # what hovering shows
             labels = _trace(fig, "arc labels")
             assert [list(c) for c in labels.customdata] == [list(a) for a in lat.arcs]
             for k, text in enumerate(labels.hovertext):
-                assert f"<b>{table['tokens'][k]}</b>" in text
-                assert f"segmentations using it: {table['through'][k]:,} of" in text
-                p = table["probability"][k]
+                assert f"<b>{s.tokens[k]}</b>" in text
+                assert f"segmentations using it: {s.through[k]:,} of" in text
+                p = table.probability[k]
                 if p is not None and tau != 1.0:
                     assert f"= {p:.4g} at τ" in text
             assert node_count_labels(fig) == {k: count_label(c)
@@ -110,7 +104,7 @@ def test_lattice_hover_data_equals_direct_computation(direction, ell_min) -> Non
 
 def test_figure1_hover_shows_the_caption() -> None:
     lat = Lattice.build("GRAMPA", FIG1, direction="r2l")
-    fig = plotly_lattice(lat, highlight=[(4, 5), (5, 6)])  # no τ: τ = 1's exact ratios
+    fig = plotly_lattice(arc_table(lat), highlight=[(4, 5), (5, 6)])  # τ = 1's exact ratios
     hover = dict(zip(map(tuple, _trace(fig, "arc labels").customdata),
                      _trace(fig, "arc labels").hovertext))
     assert "= 4/7 ≈ 0.5714 at τ = 1" in hover[(3, 4)]
@@ -121,53 +115,44 @@ def test_figure1_hover_shows_the_caption() -> None:
     assert "paths 0 → 4: 7;  paths 4 → 6: 2" in nodes.hovertext[4]
     assert list(_trace(fig, "characters").text) == list("GRAMPA")
     assert len(_trace(fig, "path").x) == 2 * 12  # two arcs of 11 points, each closed by None
-    # a summary (as the panels pass it) draws the same numbers
-    s = lattice_summary("GRAMPA", FIG1, 1, "r2l")
-    assert plotly_lattice(s).layout.meta == fig.layout.meta
+    # a view (as the panels pass it) draws the same numbers
+    assert plotly_lattice(lattice_view("GRAMPA", FIG1, 1, "r2l")).layout.meta == fig.layout.meta
 
 
-def test_lattice_summary_needs_probabilities_for_a_tau() -> None:
-    s = lattice_summary("GRAMPA", FIG1, 2, "l2r")
-    with pytest.raises(ValueError, match="no vocabulary"):
-        plotly_lattice(s, tau=5.0)
+def test_plotly_lattice_refuses_what_it_cannot_draw() -> None:
+    s = Lattice.build("GRAMPA", FIG1, 2, "l2r").summary()
     probs = Grampa(FIG1, tau=5.0, ell_min=2).arc_probabilities("GRAMPA")
-    table = plotly_lattice(s, 5.0, arc_probabilities=probs).layout.meta
+    table = plotly_lattice(arc_table(s, 5.0, probs)).layout.meta
     assert table["probability"] == [probs.get(tuple(a)) for a in table["arcs"]]
+    assert table["direction"] == "l2r" and table["ell_min"] == 2 and table["tau"] == 5.0
     with pytest.raises(ValueError, match="no lattice"):
-        plotly_lattice(lattice_summary("abd", None))
+        plotly_lattice(lattice_view("abd", None))
     with pytest.raises(TypeError):
         plotly_lattice("GRAMPA")
     with pytest.raises(ValueError, match="not an arc"):
-        plotly_lattice(Lattice.build("abc", SMALL), highlight=[(2, 9)])
-
-
-def test_lattice_rebuilds_with_ell_min_and_direction() -> None:
-    lat = Lattice.build("abcabca", SMALL)
-    fig = plotly_lattice(lat, 1.0, ell_min=2, direction="r2l")
-    other = Lattice.build("abcabca", SMALL, 2, "r2l")
-    assert fig.layout.meta["arcs"] == [list(a) for a in other.arcs]
-    assert fig.layout.meta["direction"] == "r2l" and fig.layout.meta["ell_min"] == 2
+        plotly_lattice(arc_table(Lattice.build("abc", SMALL)), highlight=[(2, 9)])
 
 
 def test_lattice_grows_with_the_word_and_refuses_past_a_readable_size() -> None:
     inf = Vocabulary.infinite()
-    widths = [plotly_lattice(Lattice.build("x" * n, inf, 3)).layout.width for n in (4, 12, 30)]
+    widths = [plotly_lattice(arc_table(Lattice.build("x" * n, inf, 3))).layout.width
+              for n in (4, 12, 30)]
     assert widths[0] < widths[1] < widths[2]
     assert widths[2] >= 30 * 60  # tens of pixels per character: the output scrolls
     long = Lattice.build("ab" * (MAX_CHARS // 2) + "a", Vocabulary(["a", "b"]))
     with pytest.raises(ValueError, match=f"{MAX_CHARS + 1} characters.*at most {MAX_CHARS}"):
-        plotly_lattice(long)
+        plotly_lattice(arc_table(long))
     dense = Lattice.build("x" * 50, inf)  # 1275 arcs
     assert len(dense.arcs) > MAX_ARCS
     with pytest.raises(ValueError, match="arcs.*draw_lattice"):
-        plotly_lattice(dense)
-    empty = plotly_lattice(Lattice.build("", SMALL))
+        plotly_lattice(lattice_view("x" * 50, inf, max_list=0))
+    empty = plotly_lattice(arc_table(Lattice.build("", SMALL)))
     assert node_count_labels(empty) == {0: "1"}
 
 
 def test_big_counts_stay_exact() -> None:
     lat = Lattice.build("x" * 48, Vocabulary.infinite(), ell_min=1, direction="r2l")
-    fig = plotly_lattice(lat, max_arcs=2000)
+    fig = plotly_lattice(arc_table(lat), max_arcs=2000)
     assert fig.layout.meta["count"] == str(2**47)
     assert node_count_labels(fig)[48] == count_label(2**47)
     assert f"{2**46:,}" in _trace(fig, "nodes").hovertext[47]
@@ -181,12 +166,12 @@ def test_plotly_curve_shows_the_curve_and_the_current_tau() -> None:
         current = skew.segmentality_moments("abcabca", vocab, tau)
         fig = plotly_segmentality_curve(curve, tau, current)
         mean = _trace(fig, "mean")
-        assert np.array_equal(mean.y, curve["mean"])
-        assert list(mean.x) == [skew_plots.skew_position(t) for t in curve["tau"]]
+        assert np.array_equal(mean.y, curve.mean)
+        assert list(mean.x) == [skew_plots.skew_position(t) for t in curve.tau]
         assert [row[:2] for row in mean.customdata] == [
-            [float(t), skew.skew_coordinate(t)] for t in curve["tau"]]
+            [float(t), skew.skew_coordinate(t)] for t in curve.tau]
         assert [row[2:] for row in mean.customdata] == [
-            [m, s] for m, s in zip(curve["mean"], curve["sd"])]
+            [m, s] for m, s in zip(curve.mean, curve.sd)]
         assert list(fig.layout.xaxis.ticktext) == ["0.25", "1", "5", "±∞", "−1"]
         marker = _trace(fig, "current τ")
         xc = skew_plots.skew_position(tau)
@@ -194,47 +179,47 @@ def test_plotly_curve_shows_the_curve_and_the_current_tau() -> None:
         lo, hi = fig.layout.xaxis.range
         assert lo < xc < hi  # the axis always includes the slider's value
         assert f"E[S] = {current[0]:.4f} ± {current[1]:.4f}" in marker.hovertext[0]
-    k = list(curve["tau"]).index(5.0)
+    k = list(curve.tau).index(5.0)
     assert mean.hovertext[k].startswith("τ = 5  (−1/τ = -0.2)")
     band = _trace(fig, "sd band")
-    assert np.allclose(band.y[:5], curve["mean"] + curve["sd"])
+    assert np.allclose(band.y[:5], curve.mean + curve.sd)
 
 
 # --------------------------------------------------------------------------- the panels
 def test_lattice_panel_shows_the_plotly_lattice() -> None:
     pytest.importorskip("ipywidgets")
     opts = vocabulary_options({"small": SMALL})
-    panel = lattice_panel(opts, word="GRAMPA", vocabulary="figure-1", direction="r2l")
-    assert panel.result == lattice_summary("GRAMPA", FIG1, 1, "r2l")
+    panel = lattice_panel(lattice_view, opts, word="GRAMPA", vocabulary="figure-1", direction="r2l")
+    assert panel.result == lattice_view("GRAMPA", FIG1, 1, "r2l")
     assert panel.last_figure.layout.meta == plotly_lattice(
-        Lattice.build("GRAMPA", FIG1, 1, "r2l")).layout.meta
+        arc_table(Lattice.build("GRAMPA", FIG1, 1, "r2l"))).layout.meta
     set_panel_values(panel, word="abcabca", vocabulary="small", direction="l2r", ell_min=2)
-    direct = lattice_summary("abcabca", SMALL, 2, "l2r")
+    direct = lattice_view("abcabca", SMALL, 2, "l2r")
     assert panel.result == direct
     assert node_count_labels(panel.last_figure) == {
-        k: count_label(c) for k, c in enumerate(direct["path_counts"])}
+        k: count_label(c) for k, c in enumerate(direct.lattice.path_counts)}
     set_panel_values(panel, word="x" * (MAX_CHARS + 5), vocabulary="infinite", ell_min=8)
     assert type(panel.last_figure).__module__.startswith("matplotlib")  # the sketch
     set_panel_values(panel, word="abd", vocabulary="small", ell_min=1)
-    assert panel.result["error"].startswith("no segmentation")
+    assert panel.result.error.startswith("no segmentation")
     assert type(panel.last_figure).__module__.startswith("plotly")  # where the paths stop
 
 
 def test_skew_widget_shows_plotly_lattice_and_curve() -> None:
     pytest.importorskip("ipywidgets")
     opts = vocabulary_options({"small": SMALL})
-    panel = sw.skew_widget(opts, word="abcabca", vocabulary="small", tau=-10.0,
+    panel = sw.skew_widget(skew.skew_summary, opts, word="abcabca", vocabulary="small", tau=-10.0,
                            n_samples=500)
-    direct = sw.skew_summary("abcabca", SMALL, -10.0, 1, "l2r", 1.0, 500, 0)
-    assert same_result(panel.result, direct)
-    assert direct["current"] == skew.segmentality_moments("abcabca", SMALL, -10.0)
+    direct = skew.skew_summary("abcabca", SMALL, -10.0, 1, "l2r", 1.0, 500, 0)
+    assert panel.result == direct
+    assert direct.current == skew.segmentality_moments("abcabca", SMALL, -10.0)
     figs = panel.last_figures
     table = figs["lattice"].layout.meta
-    assert table["probability"] == [direct["arc_probabilities"].get(tuple(a))
+    assert table["probability"] == [direct.arc_probabilities.get(tuple(a))
                                     for a in table["arcs"]]
     assert table["tau"] == -10.0
-    assert np.array_equal(_trace(figs["curve"], "mean").y, direct["curve"]["mean"])
-    assert _trace(figs["curve"], "current τ").y == (direct["current"][0],)
+    assert np.array_equal(_trace(figs["curve"], "mean").y, direct.curve.mean)
+    assert _trace(figs["curve"], "current τ").y == (direct.current[0],)
     # Figure 3 does not depend on τ or p: the same figure (and PNG) is shown again
     first = figs["per_tau"]
     set_panel_values(panel, tau=5.0, p=0.5)
@@ -242,7 +227,7 @@ def test_skew_widget_shows_plotly_lattice_and_curve() -> None:
     assert panel.last_figures["curve"] is not figs["curve"]
     result = set_panel_values(panel, tau=math.inf, ell_min=2, direction="r2l", p=1.0)
     assert panel.last_figures["per_tau"] is not first  # a new setting: drawn again
-    assert same_result(result, sw.skew_summary("abcabca", SMALL, math.inf, 2, "r2l", 1.0,
+    assert result == (skew.skew_summary("abcabca", SMALL, math.inf, 2, "r2l", 1.0,
                                                500, 0))
     probs = Grampa(SMALL, tau=math.inf, ell_min=2, direction="r2l").arc_probabilities("abcabca")
     table = panel.last_figures["lattice"].layout.meta
@@ -261,11 +246,11 @@ def test_plotly_histograms_show_the_panel() -> None:
     fig = plotly_skew_panel(panel, title="t")
     data = figure_data(fig)
     for key in ("m", "length"):
-        counts = panel[f"{key}_counts"]
-        assert np.array_equal(data[f"{key}-pmf"], panel[f"{key}_pmf"][1:])
+        counts = getattr(panel, f"{key}_counts")
+        assert np.array_equal(data[f"{key}-pmf"], getattr(panel, f"{key}_pmf")[1:])
         assert np.array_equal(data[f"{key}-samples"], counts[1:] / counts.sum())
         assert list(_trace(fig, f"{key}-pmf").x) == list(range(1, 8))
-    tv = tv_distance(frequencies(panel["m_counts"]), panel["m_pmf"])
+    tv = tv_distance(frequencies(panel.m_counts), panel.m_pmf)
     assert f"{tv:.4f}" in fig.layout.annotations[0].text
     per_tau = skew.m_histograms_per_tau("x" * 9, Vocabulary.infinite(), (-10.0, 1.0, 5.0),
                                         n_samples=500, seed=0)
@@ -274,8 +259,8 @@ def test_plotly_histograms_show_the_panel() -> None:
     assert [t.name for t in fig.data if t.name.startswith("pmf-")] == ["pmf-1", "pmf-5",
                                                                          "pmf-−10"]
     for tau, result in per_tau.items():
-        assert np.array_equal(data[f"pmf-{tau_label(tau)}"], result["m_pmf"][1:])
-        counts = result["m_counts"]
+        assert np.array_equal(data[f"pmf-{tau_label(tau)}"], result.m_pmf[1:])
+        counts = result.m_counts
         assert np.array_equal(data[f"samples-{tau_label(tau)}"], counts[1:] / counts.sum())
     exact_only = plotly_m_histograms_per_tau(
         skew.m_histograms_per_tau("abcab", SMALL, n_samples=0))
@@ -313,7 +298,7 @@ def test_panels_render_plotly_figures_as_bundles_without_showing_them(monkeypatc
 
     from workbench.figures.panel import render_outputs
 
-    fig = plotly_lattice(Lattice.build("GRAMPA", FIG1, direction="r2l"))
+    fig = plotly_lattice(arc_table(Lattice.build("GRAMPA", FIG1, direction="r2l")))
     for renderer in ("browser", "plotly_mimetype+notebook", ""):
         monkeypatch.setattr(pio.renderers, "default", renderer)
         ((data, _meta),) = render_outputs({"lattice": fig})

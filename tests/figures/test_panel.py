@@ -81,6 +81,7 @@ def test_import_workbench_does_not_import_matplotlib() -> None:
 
 def test_vocabulary_upload_and_policy(tmp_path) -> None:
     from workbench.datasets import resolve_vocabulary, vocabulary_from_bytes, vocabulary_from_text
+    from workbench.experiments.grampa_lattice import lattice_view
     from workbench.figures.lattice import lattice_panel
     from workbench.lattice import format_segmentation, no_segmentation_reason
 
@@ -97,13 +98,13 @@ def test_vocabulary_upload_and_policy(tmp_path) -> None:
     assert "to_alphabet" not in no_segmentation_reason("Ġ☃", resolve_vocabulary("bpe-8k"),
                                                        spelled=True)
     opts = vocabulary_options()
-    panel = lattice_panel(opts, word="ab", vocabulary="figure-1")
+    panel = lattice_panel(lattice_view, opts, word="ab", vocabulary="figure-1")
     box = panel.vocabulary_upload
     upload, pasted, use, message = box.children
     pasted.value = "a\nb\nab"
     use.click()
     assert panel_controls(panel)["vocabulary"].value.startswith("pasted")
-    assert panel.result["count"] == 2 and "3 tokens" in message.value
+    assert panel.result.lattice.count == 2 and "3 tokens" in message.value
     upload.set_state({"value": [{"name": "bad.model", "type": "", "size": 3,
                                  "last_modified": 0, "content": b"xyz"}]})
     assert "bad.model" in message.value and "color" in message.value  # a message, no traceback

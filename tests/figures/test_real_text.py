@@ -75,11 +75,23 @@ def test_bad_arguments(kwargs, error):
 
 def test_tau_slider_is_notebook_02s() -> None:
     """Issue 21: notebook 06's τ slider has notebook 02's values, in −1/τ order, labelled."""
+    from workbench.experiments.grampa_skew import TAU_SLIDER_GRID
     from workbench.figures.common import tau_label
-    from workbench.figures.skew import TAU_SLIDER_GRID
 
     values = [v for _, v in R.TAU_OPTIONS]
     assert sorted(values) == sorted(TAU_SLIDER_GRID)
     x = [0.0 - 1.0 / v for v in values]
     assert x == sorted(x) and values.index(1.0) < values.index(math.inf) < values.index(-1.0)
     assert [label for label, _ in R.TAU_OPTIONS] == [tau_label(v) for v in values]
+
+
+def test_live_side_table_shows_no_nan():
+    """06's live panel: the entropy has no sampled value (one sample does not estimate it),
+    shown as "–", not as NaN; the other rows are the two numbers, rounded."""
+    r = R.compute_live("don't bear", tau=5.0, p=0.5, vocabulary="ULM")
+    assert "entropy_mean" in r["exact"] and "entropy_mean" not in r["sampled"]
+    _, side = R.live_tables(r)
+    assert side.loc["entropy_mean", "sampled"] == "–"
+    assert side.loc["entropy_mean", "exact"] == round(r["exact"]["entropy_mean"], 4)
+    assert side.loc["m_mean", "sampled"] == round(r["sampled"]["m_mean"], 4)
+    assert "nan" not in side.to_string().lower()

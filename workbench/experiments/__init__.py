@@ -8,6 +8,8 @@ One module per paper's experiment (those that write results have a ``main(argv)`
   live row (a multiplexed sample beside its exact statistics); :mod:`.grampa_regularisation`
   Figure 6 (regularisation rate against each sampler's knob); :mod:`.grampa_vocabulary_shape`
   Figures 7 and 9 (token lengths, share of segmentations a vocabulary allows);
+  :mod:`.grampa_lattice` Figure 1 made live (notebook 01); :mod:`.grampa_skew` τ, ℓ_min,
+  direction and p on one word, Figures 3, 4 and 8 (notebook 02);
   :mod:`.grampa_uniform_laws` Figure 2 and §3.1's laws (notebook 03); :mod:`.grampa_lock`
   App. C and Figure 5 (notebook 04); :mod:`.grampa_rejection` §3.2 / App. A.5, the
   rejection samplers' cost (notebook 05); :mod:`.grampa_rejection_words` App. A.1/B and that
@@ -25,6 +27,6 @@ One module per paper's experiment (those that write results have a ``main(argv)`
   ULM, quiet GreedTok).
 
 Corpus recipes (text → lines, words, chunks) live in :mod:`workbench.datasets.corpora`.
-Nothing here draws (``workbench.figures`` does, calling these functions); nothing below this
+Nothing here draws (``workbench.figures`` draws these results); nothing below this
 layer imports it. The submodules are imported on demand (``import workbench`` does not).
 """

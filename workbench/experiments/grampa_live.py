@@ -28,7 +28,6 @@ Example
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
@@ -132,8 +131,9 @@ def compute_live(text: str, tau: float = 1.0, ell_min: int = 1, p: float = 0.5,
     dict
         ``row`` (Table 7 of the sample), ``deterministic`` (Table 7 with p = 0), ``m`` and
         ``ell`` (sampled m per word and token lengths), ``m_det`` and ``ell_det``, ``exact``
-        and ``sampled`` (``m_mean``, ``S_mean``, ``RR_det``, ``entropy_mean`` bits per word —
-        sampled entropy is not estimable from one sample: NaN), ``words``, ``dropped``.
+        (``m_mean``, ``S_mean``, ``RR_det``, ``entropy_mean`` bits per word) and ``sampled``
+        (the same but ``entropy_mean``: one sample does not estimate an entropy, so there is
+        no value to show), ``words``, ``dropped``.
     """
     key, tau, ell_min, p, seed = _check_live(text, tau, ell_min, p, vocabulary, typos, seed)
     vocab = _vocab(key)
@@ -186,7 +186,7 @@ def compute_live(text: str, tau: float = 1.0, ell_min: int = 1, p: float = 0.5,
         "exact": {"m_mean": float(np.mean(m_exact)), "S_mean": float(np.mean(s_exact)),
                   "RR_det": float(np.mean(rr_exact)), "entropy_mean": float(np.mean(h_exact))},
         "sampled": {"m_mean": row["m_mean"], "S_mean": row["S_mean"],
-                    "RR_det": 1 - float(np.mean(same)), "entropy_mean": math.nan},
+                    "RR_det": 1 - float(np.mean(same))},
         "words": len(kept), "dropped": len(words) - len(kept),
         "settings": {"tau": tau, "ell_min": ell_min, "p": p, "vocabulary": key,
                      "typos": bool(typos), "seed": seed},

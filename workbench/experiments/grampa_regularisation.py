@@ -49,7 +49,7 @@ FAMILIES = ("bpe-dropout", "ulm", "maxmatch-dropout", "grampa")
 """Sampler families of Figure 6; the first three are also the deterministic references."""
 
 ULM_NBEST = 64
-"""``k`` of stochastic ULM, as in the paper (§5.1, Kudo 2018)."""
+"""``k`` of stochastic ULM, as in the paper (§5.2, Kudo 2018)."""
 
 FIGURE6_VALUES: dict[str, tuple[float, ...]] = {
     "bpe-dropout": (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5),

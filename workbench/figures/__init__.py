@@ -1,18 +1,23 @@
 """Figures behind the notebooks: one module per notebook, each with ``plot_*`` functions.
 
-Each ``plot_*`` takes data and returns a figure; for the notebooks, each module re-exports
-the functions computing that data.
+Each ``plot_*`` takes data and returns a figure. Notebooks import :mod:`workbench.experiments`
+(or the domain) for data and this subpackage for plots; a panel takes its compute function
+as an argument (``lattice_panel(lattice_view, …)``, ``skew_widget(skew_summary, …)``). What
+a figures module may import is an allow-list (``tests/figures/test_figures.py``: plotting
+libraries, numpy, siblings, and from the package only classes, constants and a few named
+functions); the modules of notebooks 03–11 still re-export their computations (listed there
+as pending).
 
 * :mod:`.common` — colours, the one :func:`~.common.tau_label`, the lattice labels,
   :func:`~.common.figure_data`, the demo word;
 * :mod:`.lint` — the figure linter (:func:`~.lint.readability_problems`) the tests call;
 * :mod:`.start_here` — notebook 00 (reading order, recorded run times, the three α's);
-* :mod:`.lattice` — notebook 01 (Figure 1: lattice summary and drawing);
+* :mod:`.lattice` — notebook 01 (Figure 1: the lattice drawn, the panel);
 * :mod:`.lattice_plotly` — the lattice as a plotly figure, hover on arcs and nodes;
-* :mod:`.skew` — notebook 02 (τ, ℓ_min, direction, multiplexing; Figures 3, 4, 8);
-* :mod:`.skew_plots` — notebook 02's matplotlib figures (Figures 3, 4, 8);
+* :mod:`.skew_plots` — notebook 02's matplotlib figures (Figures 3, 4, 8; the data are
+  :mod:`workbench.experiments.grampa_skew`'s);
 * :mod:`.skew_plotly` — Figures 4/8 as a plotly figure, hover and the current τ;
-* :mod:`.skew_widget` — notebook 02's panel (:func:`~.skew_widget.skew_summary`, the widget);
+* :mod:`.skew_widget` — notebook 02's panel (the widget);
 * :mod:`.uniform_laws` — notebook 03 (Figure 2, Eq. 27/28 errors);
 * :mod:`.uniform_laws_plotly` — notebook 03's slider panel in plotly;
 * :mod:`.lock_keys` — notebook 04 (LOCK order, Figure 5);
@@ -25,9 +30,9 @@ the functions computing that data.
 
 Setups, training and the runners writing ``results/`` (GRaMPa Tables 7–8, Figures 10–12,
 the Rényi tables, GreedTok's comparisons) and the notebooks' computations with their
-argument checks (``experiments.grampa_uniform_laws``, ``grampa_lock``, ``grampa_rejection``,
-``grampa_rejection_words``, …) are :mod:`workbench.experiments`; the figure modules call
-them and only draw.
+argument checks (``experiments.grampa_lattice``, ``grampa_skew``, ``grampa_uniform_laws``,
+``grampa_lock``, ``grampa_rejection``, …) are :mod:`workbench.experiments`; the figure
+modules draw their results.
 
 The widgets binding them are :mod:`.panel` (UI only: it imports none of the notebook
 modules, they import it); the statistics they report are :mod:`workbench.stats`. Nothing

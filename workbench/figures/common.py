@@ -6,6 +6,11 @@
 * :func:`tau_label` — the one way a temperature is written in every notebook;
   :func:`fraction_label` and :func:`count_label` — a probability and a path count as the
   lattice drawings (matplotlib and plotly) write them;
+* :func:`arc_height`, :func:`arc_points` — the curve of a lattice arc, as both lattice
+  drawings (matplotlib and plotly) lay it out;
+* :func:`plotly_figure` — a plotly figure from a plain ``{"data", "layout"}`` dict, built
+  without plotly's per-property validation on a slider step (:data:`PLOTLY_VALIDATE`; the
+  tests build every figure validated too);
 * :func:`figure_data` — the numbers a figure shows, by artist ``gid``, for checking a
   figure against the data it was drawn from;
 * :func:`readability_problems`, :data:`GUIDE`, :data:`ZOOMED` — the figure linter, re-exported
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 from matplotlib.collections import LineCollection
@@ -44,9 +50,13 @@ __all__ = [
     "PINK",
     "SAMPLE",
     "ZOOMED",
+    "arc_height",
+    "arc_points",
     "count_label",
     "demo_word",
+    "PLOTLY_VALIDATE",
     "figure_data",
+    "plotly_figure",
     "fraction_label",
     "readability_problems",
     "tau_label",
@@ -132,6 +142,41 @@ def count_label(c: int, max_digits: int = 6) -> str:
     if mantissa >= 10:
         mantissa, exponent = mantissa / 10, exponent + 1
     return f"{sign}{float(mantissa):.2f}e+{exponent}"
+
+
+def arc_height(length: int) -> float:
+    """Height of the apex of a lattice arc spanning ``length`` characters."""
+    return 0.3 + 0.4 * length**0.75
+
+
+def arc_points(i: int, j: int, npts: int) -> np.ndarray:
+    """``npts`` points (rows x, y) of the quadratic Bézier from ``(i, 0)`` over an apex at
+    :func:`arc_height` to ``(j, 0)``: the curve of the lattice arc ``i → j``.
+
+    >>> arc_points(0, 2, 3).round(3).tolist()
+    [[0.0, 0.0], [1.0, 0.973], [2.0, 0.0]]
+    """
+    t = np.linspace(0.0, 1.0, npts)[:, None]
+    p0 = np.array([i, 0.0])
+    p1 = np.array([(i + j) / 2, 2 * arc_height(j - i)])  # the curve's apex is at the height
+    p2 = np.array([j, 0.0])
+    return (1 - t) ** 2 * p0 + 2 * (1 - t) * t * p1 + t**2 * p2
+
+
+PLOTLY_VALIDATE = False
+"""Whether :func:`plotly_figure` validates every property (about 6× slower: most of a slider
+step). The figure modules' tests set it and compare the figures (``tests/figures``)."""
+
+
+def plotly_figure(spec: dict) -> Any:
+    """``plotly.graph_objects.Figure(spec)``, validated only when :data:`PLOTLY_VALIDATE`.
+
+    >>> plotly_figure({"data": [{"type": "bar", "x": [1], "y": [2]}], "layout": {}}).data[0].x
+    (1,)
+    """
+    import plotly.graph_objects as go
+
+    return go.Figure(spec, _validate=PLOTLY_VALIDATE)
 
 
 def figure_data(fig: FigureBase) -> dict[str, np.ndarray]:

@@ -1,29 +1,26 @@
-"""Notebook 01: segmentation lattices, Figure 1 of the GRaMPa paper made live.
+"""Notebook 01: segmentation lattices, Figure 1 of the GRaMPa paper drawn (matplotlib).
 
-:func:`lattice_summary` is the pure function the notebook binds its widgets to: it calls
-:meth:`workbench.Lattice.build`, :func:`workbench.enumerate_segmentations` and turns the
-package's documented errors into a message. :func:`draw_lattice` draws a lattice (or such a
-summary) with matplotlib: nodes ``0..n`` on a line, the characters between them, the path
-count of Algorithm 1 at each node and one curve per arc, labelled by its token.
-:func:`lattice_panel` binds the summary to ipywidgets through
-:func:`workbench.figures.panel.interactive_panel` and shows it with
-:func:`workbench.figures.lattice_plotly.plotly_lattice` (the sketch past its size limit).
+:func:`draw_lattice` draws a lattice with matplotlib: nodes ``0..n`` on a line, the
+characters between them, the path count of Algorithm 1 at each node and one curve per arc,
+labelled by its token. :func:`node_count_labels` reads the counts back from a drawing.
+:func:`lattice_panel` binds a view function (the notebook passes
+:func:`workbench.experiments.grampa_lattice.lattice_view`) to ipywidgets through
+:func:`workbench.figures.panel.interactive_panel` and shows its result with
+:func:`workbench.figures.lattice_plotly.plotly_lattice` (this sketch past its size limit).
 
-This module does not sample, weight or count anything itself: every number it shows comes
-from :mod:`workbench.lattice` (or from the caller, e.g. :func:`workbench.grampa.arc_probabilities`),
-and the only arithmetic here is layout. Labels are written by
+This module computes nothing: every number it shows comes from a
+:class:`workbench.lattice.LatticeSummary` (:meth:`workbench.Lattice.summary`), a
+:class:`~workbench.experiments.grampa_lattice.LatticeView` or the caller (e.g.
+:func:`workbench.grampa.arc_probabilities`); the only arithmetic here is layout. Labels are
 :func:`workbench.figures.common.fraction_label` and :func:`~workbench.figures.common.count_label`;
-Figure 1's vocabulary and the dropdown's vocabularies are :mod:`workbench.datasets.catalog`
-(both re-exported here). It does not train or download vocabularies.
+Figure 1's vocabulary is :func:`workbench.datasets.figure1_vocabulary`.
 
 Example
 -------
->>> from workbench import Vocabulary
->>> s = lattice_summary("abc", Vocabulary(["a", "b", "c", "ab", "bc"]))
->>> s["count"], s["segmentations"], s["error"]
-(3, [('a', 'b', 'c'), ('a', 'bc'), ('ab', 'c')], None)
->>> fraction_label(4 / 7)
-'4/7'
+>>> from workbench import Lattice, Vocabulary
+>>> fig = draw_lattice(Lattice.build("abc", Vocabulary(["a", "b", "c", "ab", "bc"])))
+>>> node_count_labels(fig)
+{0: '3', 1: '2', 2: '1', 3: '1'}
 """
 
 from __future__ import annotations
@@ -38,143 +35,36 @@ from matplotlib.axes import Axes
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure, FigureBase
 
-from ..datasets.catalog import FIGURE1_TOKENS, figure1_vocabulary, vocabulary_options
-from ..lattice import Lattice, SegmentationError, enumerate_segmentations, format_segmentation
+from ..datasets.catalog import vocabulary_options
+from ..experiments.grampa_lattice import LatticeView
+from ..lattice import Lattice, LatticeSummary, format_segmentation
 from ..vocab import Vocabulary
-from .common import GREEN, GREY, PINK, count_label, fraction_label
+from .common import GREEN, GREY, PINK, arc_height, arc_points, count_label, fraction_label
 from .lattice_plotly import plotly_lattice
 from .panel import add_vocabulary_upload, interactive_panel
 
-__all__ = [
-    "FIGURE1_TOKENS",
-    "count_label",
-    "draw_lattice",
-    "figure1_vocabulary",
-    "fraction_label",
-    "lattice_panel",
-    "lattice_summary",
-    "node_count_labels",
-]
-
-
-# --------------------------------------------------------------------------- summary
-def lattice_summary(
-    word: str,
-    vocab: Vocabulary,
-    ell_min: int = 1,
-    direction: str = "l2r",
-    max_list: int = 64,
-) -> dict[str, Any]:
-    """Everything the lattice panel shows for one word, as plain data.
-
-    Parameters
-    ----------
-    word : str
-        A plain word; it is spelled in the vocabulary's alphabet first
-        (``vocab.to_alphabet(word)``, so ``" hello"`` becomes ``"Ġhello"`` for GPT-2).
-    vocab : Vocabulary
-    ell_min : int, default 1
-    direction : {"l2r", "r2l"}, default "l2r"
-    max_list : int, default 64
-        List the segmentations only when there are at most this many.
-
-    Returns
-    -------
-    dict
-        ``word_in_alphabet`` (str or None), ``count`` (int), ``path_counts`` (list of int,
-        :attr:`workbench.Lattice.path_counts`), ``arcs`` (list of (i, j)),
-        ``segmentations`` (list of tuples of str, or None when there are more than
-        ``max_list`` or none), ``error`` (str or None), and the ``ell_min`` and
-        ``direction`` used. On an error the fields computed before it are kept: an
-        unsegmentable word still has its arcs and path counts, with ``count`` 0.
-
-    Notes
-    -----
-    Only :class:`workbench.SegmentationError`, ``ValueError`` and ``TypeError`` (the
-    package's documented errors for bad words, vocabularies and parameters) become the
-    ``error`` field; anything else propagates.
-
-    Examples
-    --------
-    >>> lattice_summary("abd", Vocabulary(["a", "b", "ab"]))["error"]
-    "no segmentation of 'abd': character 'd' (U+0064) at position 2 occurs in no token"
-    """
-    out: dict[str, Any] = {
-        "word_in_alphabet": None,
-        "count": 0,
-        "path_counts": [],
-        "arcs": [],
-        "segmentations": None,
-        "error": None,
-        "ell_min": ell_min,
-        "direction": direction,
-    }
-    try:
-        if not isinstance(vocab, Vocabulary):
-            raise TypeError(f"vocab must be a workbench.Vocabulary, not {type(vocab).__name__}")
-        if isinstance(max_list, bool) or not isinstance(max_list, (int, np.integer)):
-            raise TypeError(f"max_list must be an int, not {type(max_list).__name__}")
-        spelled = vocab.to_alphabet(word)
-        out["word_in_alphabet"] = spelled
-        lattice = Lattice.build(spelled, vocab, ell_min, direction)
-        out["arcs"] = [(int(i), int(j)) for i, j in lattice.arcs]
-        out["path_counts"] = [int(c) for c in lattice.path_counts]
-        out["count"] = int(lattice.count)
-        lattice.require_segmentable()
-        if out["count"] <= max_list:
-            out["segmentations"] = enumerate_segmentations(
-                spelled, vocab, limit=max(int(max_list), 0), ell_min=ell_min,
-                direction=direction,
-            )
-    except (SegmentationError, ValueError, TypeError) as err:
-        out["error"] = str(err)
-    return out
-
-
-# --------------------------------------------------------------------------- drawing
-def _arc_height(length: int) -> float:
-    return 0.3 + 0.4 * length**0.75
+__all__ = ["draw_lattice", "lattice_panel", "node_count_labels"]
 
 
 def _shorten(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _arc_points(i: int, j: int, npts: int) -> np.ndarray:
-    """Points of the quadratic Bézier from ``(i, 0)`` over ``((i+j)/2, h)`` to ``(j, 0)``."""
-    t = np.linspace(0.0, 1.0, npts)[:, None]
-    p0 = np.array([i, 0.0])
-    p1 = np.array([(i + j) / 2, 2 * _arc_height(j - i)])  # apex of the curve is at h
-    p2 = np.array([j, 0.0])
-    return (1 - t) ** 2 * p0 + 2 * (1 - t) * t * p1 + t**2 * p2
-
-
-def _lattice_fields(lattice: Lattice | Mapping[str, Any]) -> dict[str, Any]:
+def _parts(lattice: Lattice | LatticeSummary | LatticeView
+           ) -> tuple[LatticeSummary | None, str | None]:
+    """The summary to draw and the error to show."""
     if isinstance(lattice, Lattice):
-        return {
-            "word": lattice.word,
-            "arcs": list(lattice.arcs),
-            "path_counts": list(lattice.path_counts),
-            "count": lattice.count,
-            "direction": lattice.direction,
-            "ell_min": lattice.ell_min,
-            "error": None,
-        }
-    if isinstance(lattice, Mapping):
-        return {
-            "word": lattice.get("word_in_alphabet"),
-            "arcs": list(lattice.get("arcs") or []),
-            "path_counts": list(lattice.get("path_counts") or []),
-            "count": lattice.get("count", 0),
-            "direction": lattice.get("direction", "l2r"),
-            "ell_min": lattice.get("ell_min", 1),
-            "error": lattice.get("error"),
-        }
-    raise TypeError(f"expected a Lattice or a lattice_summary dict, not {type(lattice).__name__}")
+        return lattice.summary(), None
+    if isinstance(lattice, LatticeSummary):
+        return lattice, None
+    if isinstance(lattice, LatticeView):
+        return lattice.lattice, lattice.error
+    raise TypeError("expected a Lattice, a LatticeSummary or a LatticeView, not "
+                    f"{type(lattice).__name__}")
 
 
 def draw_lattice(
-    lattice: Lattice | Mapping[str, Any],
+    lattice: Lattice | LatticeSummary | LatticeView,
     arc_probabilities: Mapping[tuple[int, int], float | Fraction] | None = None,
     highlight: Iterable[tuple[int, int]] | None = None,
     ax: Axes | None = None,
@@ -194,9 +84,10 @@ def draw_lattice(
 
     Parameters
     ----------
-    lattice : Lattice or dict
-        A :class:`workbench.Lattice`, or a :func:`lattice_summary` result (a summary with
-        an error and no word draws the error message only).
+    lattice : Lattice, LatticeSummary or LatticeView
+        A :class:`workbench.Lattice`, its :meth:`~workbench.Lattice.summary`, or a
+        :func:`~workbench.experiments.grampa_lattice.lattice_view` (its error is the title;
+        a view without a lattice draws the error message only).
     arc_probabilities : dict {(i, j): float}, optional
         Drawn in green and labelled ``token`` + :func:`fraction_label` (e.g. ``"AM 2/7"``).
     highlight : list of (i, j), optional
@@ -225,8 +116,10 @@ def draw_lattice(
     ValueError
         If ``highlight`` or ``arc_probabilities`` name a node outside ``0..n``.
     """
-    f = _lattice_fields(lattice)
-    word, arcs, counts = f["word"], f["arcs"], f["path_counts"]
+    s, error = _parts(lattice)
+    word = s.word if s is not None else None
+    arcs = list(s.arcs) if s is not None else []
+    counts = list(s.path_counts) if s is not None else []
     probs = dict(arc_probabilities or {})
     path = [tuple(a) for a in (highlight or [])]
 
@@ -235,10 +128,10 @@ def draw_lattice(
         if not (0 <= i < j <= n):
             raise ValueError(f"arc ({i}, {j}) is not an arc of a word with {n} characters")
 
-    fig, ax, unit = _lattice_axes(ax, word, n, _arc_height(
+    fig, ax, unit = _lattice_axes(ax, word, n, arc_height(
         max((j - i for i, j in arcs + path), default=1)))
-    if word is None:  # bad input: nothing to draw but the message
-        ax.text(0.5, 0.5, f["error"] or "no lattice", transform=ax.transAxes, ha="center",
+    if s is None:  # bad input: nothing to draw but the message
+        ax.text(0.5, 0.5, error or "no lattice", transform=ax.transAxes, ha="center",
                 va="center", wrap=True, parse_math=False, gid="error")
         return fig
     omitted = _draw_arcs(ax, arcs, probs, path, max_arcs)
@@ -254,7 +147,7 @@ def draw_lattice(
         omitted.append("characters")
     omitted += _draw_nodes(ax, counts, n, unit, max_node_labels)
     if title:
-        _set_title(ax, f, n, omitted)
+        _set_title(ax, s, error, omitted)
     return fig
 
 
@@ -290,14 +183,14 @@ def _draw_arcs(ax: Axes, arcs: list, probs: dict, path: list, max_arcs: int) -> 
         omitted.append(f"{len(plain) - max_arcs} longest arcs")
         plain = sorted(plain, key=lambda a: (a[1] - a[0], a[0]))[:max_arcs]
     if plain:
-        ax.add_collection(LineCollection([_arc_points(i, j, npts) for i, j in plain],
+        ax.add_collection(LineCollection([arc_points(i, j, npts) for i, j in plain],
                                          colors=GREY, linewidths=1.0, alpha=0.8,
                                          zorder=1))
     if probs:
-        ax.add_collection(LineCollection([_arc_points(i, j, 25) for i, j in probs],
+        ax.add_collection(LineCollection([arc_points(i, j, 25) for i, j in probs],
                                          colors=GREEN, linewidths=2.0, zorder=2))
     if path:
-        ax.add_collection(LineCollection([_arc_points(i, j, 25) for i, j in path],
+        ax.add_collection(LineCollection([arc_points(i, j, 25) for i, j in path],
                                          colors=PINK, linewidths=3.0, zorder=3))
     return omitted
 
@@ -312,7 +205,7 @@ def _draw_arc_labels(ax: Axes, word: str, arcs: list, probs: dict, path: list) -
             colour = GREEN
         if (i, j) in path:
             colour = PINK
-        ax.text((i + j) / 2, _arc_height(j - i), label, ha="center", va="center",
+        ax.text((i + j) / 2, arc_height(j - i), label, ha="center", va="center",
                 fontsize=8, color=colour, family="monospace", parse_math=False,
                 zorder=4, gid=f"arc-{i}-{j}",
                 bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
@@ -343,15 +236,15 @@ def _draw_nodes(ax: Axes, counts: list, n: int, unit: float, max_node_labels: in
     return omitted
 
 
-def _set_title(ax: Axes, f: dict[str, Any], n: int, omitted: list[str]) -> None:
+def _set_title(ax: Axes, s: LatticeSummary, error: str | None, omitted: list[str]) -> None:
     """The word and its segmentation count (or the error), what node k counts, omissions."""
-    word = f["word"]
-    towards = "from node 0 to k" if f["direction"] == "r2l" else f"from k to node {n}"
-    shown = repr(_shorten(word))
-    head = f"{shown}: {count_label(f['count'])} segmentations"
-    if f["error"]:
-        head = f"{shown}: {_shorten(f['error'], 120)}"
-    sub = f"node k: paths {towards} ({f['direction']}, ell_min={f['ell_min']})"
+    n = s.n
+    towards = "from node 0 to k" if s.direction == "r2l" else f"from k to node {n}"
+    shown = repr(_shorten(s.word))
+    head = f"{shown}: {count_label(s.count)} segmentations"
+    if error:
+        head = f"{shown}: {_shorten(error, 120)}"
+    sub = f"node k: paths {towards} ({s.direction}, ell_min={s.ell_min})"
     if omitted:
         sub += "; omitted: " + ", ".join(omitted)
     ax.set_title(head + "\n" + sub, fontsize=9, loc="left", parse_math=False, wrap=True)
@@ -378,6 +271,7 @@ def node_count_labels(fig_or_ax: Any) -> dict[int, str]:
 
 
 def lattice_panel(
+    view: Callable[..., LatticeView],
     options: Mapping[str, Callable[[], Vocabulary]] | None = None,
     word: str = "GRAMPA",
     vocabulary: str = "figure-1",
@@ -388,15 +282,18 @@ def lattice_panel(
     """The interactive lattice: a word box, a vocabulary dropdown, direction and ``ell_min``.
 
     It shows the number of segmentations, (up to ``max_list``) the segmentations and the
-    lattice of :func:`lattice_summary` as an interactive plotly figure
-    (:func:`workbench.figures.lattice_plotly.plotly_lattice`: hover an arc for its token,
-    path counts and probability at τ = 1; past its size limit the static
-    :func:`draw_lattice` sketch). ``panel.result`` is the summary shown and
+    lattice of ``view(word, vocab, ell_min, direction, max_list)`` as an interactive plotly
+    figure (:func:`workbench.figures.lattice_plotly.plotly_lattice`: hover an arc for
+    its token, path counts and probability at τ = 1; past its size limit the static
+    :func:`draw_lattice` sketch). ``panel.result`` is the view shown and
     ``panel.last_figure`` the figure, so that
-    ``panel.result == lattice_summary(word, vocab, ell_min, direction, max_list)``.
+    ``panel.result == lattice_view(word, vocab, ell_min, direction, max_list)``.
 
     Parameters
     ----------
+    view : callable
+        :func:`workbench.experiments.grampa_lattice.lattice_view` (the panel computes
+        nothing itself: notebooks take data from ``experiments``, plots from ``figures``).
     options : dict {name: loader}, optional
         Default :func:`workbench.datasets.vocabulary_options`.
     word, vocabulary, direction, ell_min
@@ -413,33 +310,32 @@ def lattice_panel(
     if vocabulary not in opts:
         vocabulary = next(iter(opts))
 
-    def summary(word: str, vocabulary: str, direction: str, ell_min: int) -> dict[str, Any]:
+    def summary(word: str, vocabulary: str, direction: str, ell_min: int) -> LatticeView:
         try:
             vocab = opts[vocabulary]()
         except (OSError, ValueError) as err:  # a shipped file that is missing or broken
-            out = lattice_summary(word, None, ell_min, direction, max_list)  # type: ignore[arg-type]
-            out["error"] = f"cannot load vocabulary {vocabulary!r}: {err}"
-            return out
-        return lattice_summary(word, vocab, ell_min, direction, max_list)
+            return LatticeView(None, ell_min, direction, None, None, None,
+                               f"cannot load vocabulary {vocabulary!r}: {err}")
+        return view(word, vocab, ell_min, direction, max_list)
 
-    def draw(summary: dict[str, Any]) -> FigureBase:
-        if summary["error"]:
-            print("error:", summary["error"])
+    def draw(view: LatticeView) -> FigureBase:
+        if view.error:
+            print("error:", view.error)
         else:
-            n = summary["count"]
-            print(f"{summary['word_in_alphabet']!r} has {n:,} segmentation{'s' * (n != 1)}")
-        if summary["segmentations"] is not None:
-            for seg in summary["segmentations"]:
+            n = view.lattice.count
+            print(f"{view.word!r} has {n:,} segmentation{'s' * (n != 1)}")
+        if view.segmentations is not None:
+            for seg in view.segmentations:
                 print(format_segmentation(seg))
-        elif not summary["error"]:
+        elif not view.error:
             print(f"(more than {max_list} segmentations: not listed)")
-        if summary["word_in_alphabet"] is None:  # nothing to draw but the message
-            return draw_lattice(summary)
+        if view.lattice is None:  # nothing to draw but the message
+            return draw_lattice(view)
         try:  # interactive: hover an arc for its token, path counts and probability at τ = 1
-            return plotly_lattice(summary)
+            return plotly_lattice(view)
         except ValueError as err:  # past a readable size: the static sketch
             print(f"(lattice sketched without hover: {err})")
-            return draw_lattice(summary)
+            return draw_lattice(view)
 
     panel = interactive_panel(
         summary, draw,

@@ -28,8 +28,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import numpy as np
-
 from .._core.io import atomic_write, check_output_path, write_atomic
 from .papers import cite
 
@@ -66,8 +64,8 @@ def _fig2(fast: bool):
 
 
 def _fig3(fast: bool):
+    from ..experiments.grampa_skew import PAPER_TAUS, m_histograms_per_tau
     from ..vocab import Vocabulary
-    from .skew import PAPER_TAUS, m_histograms_per_tau
     from .skew_plots import plot_m_histograms_per_tau
 
     n_samples = 5_000 if fast else 100_000
@@ -80,15 +78,12 @@ def _fig3(fast: bool):
 
 def _pooled_curves(n_words: int, ell_min: int, direction: str):
     from ..datasets import english_words, load_vocabulary
-    from .skew import segmentality_curve
+    from ..experiments.grampa_skew import pooled_curve, segmentality_curve
 
     vocab = load_vocabulary("ulm-8k")
     words = [vocab.to_alphabet(" " + w) for w in english_words(n_words, min_length=2)]
-    curves = [segmentality_curve(w, vocab, ell_min=ell_min, direction=direction) for w in words]
-    means = np.array([c["mean"] for c in curves])
-    sds = np.array([c["sd"] for c in curves])
-    return {"tau": curves[0]["tau"], "coordinate": curves[0]["coordinate"],
-            "mean": means.mean(axis=0), "sd": np.sqrt((sds**2).mean(axis=0) + means.var(axis=0))}
+    return pooled_curve([segmentality_curve(w, vocab, ell_min=ell_min, direction=direction)
+                         for w in words])
 
 
 def _fig4(fast: bool):
@@ -120,7 +115,7 @@ def _fig5(fast: bool):
 
 def _fig8(fast: bool):
     from ..datasets import load_vocabulary
-    from .skew import segmentality_curve
+    from ..experiments.grampa_skew import segmentality_curve
     from .skew_plots import plot_segmentality_curve
 
     vocab = load_vocabulary("ulm-8k")

@@ -20,14 +20,14 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ..experiments.grampa_live import TYPO_RATE, VOCABULARIES, compute_live, text_slice
+from ..experiments.grampa_skew import TAU_SLIDER_GRID, skew_coordinate
 from ..experiments.grampa_tables import compare_with_paper
 from .common import ACCENT, GREY, tau_label
-from .skew import TAU_SLIDER_GRID, skew_coordinate
 
 __all__ = ["TAU_OPTIONS", "TYPO_RATE", "VOCABULARIES", "compute_live", "for_reading",
            "live_tables", "load_results", "plot_live", "text_slice"]
 
-#: The τ slider's options, as notebook 02's: (label, τ) over ``skew.TAU_SLIDER_GRID`` in
+#: The τ slider's options, as notebook 02's: (label, τ) over ``grampa_skew.TAU_SLIDER_GRID`` in
 #: footnote 10's order (by −1/τ), so τ = 1 sits left of ±∞ and negative τ to its right.
 TAU_OPTIONS: list[tuple[str, float]] = [
     (tau_label(t), float(t)) for t in sorted(TAU_SLIDER_GRID, key=skew_coordinate)]
@@ -70,12 +70,13 @@ def plot_live(result: dict, title: str | None = None) -> Figure:
 
 
 def live_tables(result: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The Table 7 rows (sample, deterministic) and the exact-vs-sampled comparison."""
+    """The Table 7 rows (sample, deterministic) and the exact-vs-sampled comparison, where a
+    quantity one sample does not estimate (the entropy) is "–" (:func:`for_reading`)."""
     rows = pd.DataFrame([result["row"], result["deterministic"]],
                         index=["this sample", "deterministic (p = 0)"])
     rows = rows[[c for c in rows.columns if c.split("_")[0] in ("m", "S", "ell", "R")]]
     side = pd.DataFrame({"exact": result["exact"], "sampled": result["sampled"]})
-    return rows.round(3), side.round(4)
+    return rows.round(3), for_reading(side, 4)
 
 
 def load_results(directory: str | Path | None = None

@@ -1,11 +1,12 @@
 """Notebook 02's figures in plotly, with hover: Figures 4/8, Figure 3 and the histograms.
 
-:func:`plotly_segmentality_curve` draws a :func:`workbench.figures.skew.segmentality_curve`
-(exact mean ± sd of segmentality S per τ) on the same axis as its matplotlib twin
+:func:`plotly_segmentality_curve` draws a
+:func:`workbench.experiments.grampa_skew.segmentality_curve` (exact mean ± sd of
+segmentality S per τ) on the same axis as its matplotlib twin
 :func:`workbench.figures.skew_plots.plot_segmentality_curve`: τ placed at −1/τ, spread by
-:func:`workbench.figures.skew_plots.skew_position`, tick labels the τ values. Hovering a point shows
-τ, −1/τ and E[S] ± sd; the current τ (the slider's value) is a pink line with its own hover,
-and the axis always includes it.
+:func:`workbench.figures.skew_plots.skew_position`, tick labels the τ values. Hovering a
+point shows τ, −1/τ and E[S] ± sd; the current τ (the slider's value) is a pink line with its
+own hover, and the axis always includes it.
 
 :func:`plotly_skew_panel` and :func:`plotly_m_histograms_per_tau` are the plotly twins of
 :func:`workbench.figures.skew_plots.plot_skew_panel` and
@@ -13,15 +14,15 @@ and the axis always includes it.
 panel of notebook 02 uses them because plotly figures are drawn by the browser, which keeps a
 slider step short.
 
-This module computes nothing but the sampled shares and their TV distance (as the matplotlib
-twins do): the moments come from :mod:`.skew` (which calls
+This module computes nothing but the sampled shares (as the matplotlib twins do): the laws,
+TV distances and moments come from :mod:`workbench.experiments.grampa_skew` (which calls
 :class:`workbench.Grampa`); the figure only lays them out. The matplotlib version stays the
 one for paper figures and ``python -m workbench figures``.
 
 Example
 -------
 >>> from workbench import Vocabulary
->>> from workbench.figures.skew import segmentality_curve
+>>> from workbench.experiments.grampa_skew import segmentality_curve
 >>> fig = plotly_segmentality_curve(segmentality_curve("abcd", Vocabulary.infinite()), 5.0)
 >>> [t.name for t in fig.data]
 ['sd band', 'mean', 'current τ']
@@ -34,15 +35,15 @@ from typing import Any
 
 import numpy as np
 
-from .common import PINK, tau_label
-from .skew import skew_coordinate
+from ..experiments.grampa_skew import SegmentalityCurve, SkewPanel, skew_coordinate
+from .common import PINK, plotly_figure, tau_label
 from .skew_plots import skew_position
 
 __all__ = ["plotly_m_histograms_per_tau", "plotly_segmentality_curve", "plotly_skew_panel"]
 
 
 def plotly_segmentality_curve(
-    curve: Mapping[str, Any],
+    curve: SegmentalityCurve,
     current_tau: float | None = None,
     current: tuple[float, float] | None = None,
     title: str | None = None,
@@ -52,14 +53,14 @@ def plotly_segmentality_curve(
 
     Parameters
     ----------
-    curve : dict
-        :func:`workbench.figures.skew.segmentality_curve` (``tau``, ``coordinate``,
+    curve : SegmentalityCurve
+        :func:`workbench.experiments.grampa_skew.segmentality_curve` (``tau``, ``coordinate``,
         ``mean``, ``sd``).
     current_tau : float, optional
         The slider's τ: a pink vertical line; the x range always includes it.
     current : (mean, sd), optional
         E[S] and its sd at ``current_tau`` (e.g.
-        :func:`workbench.figures.skew.segmentality_moments`), shown on the line's hover
+        :func:`workbench.experiments.grampa_skew.segmentality_moments`), shown on the line's hover
         and as a pink point. Without it the hover of the line says only τ.
     title : str, optional
     label : str, default "E[S] (exact)"
@@ -68,35 +69,35 @@ def plotly_segmentality_curve(
     -------
     plotly.graph_objects.Figure
         Traces ``"sd band"`` (mean − sd … mean + sd), ``"mean"`` (x = :func:`skew_position`
-        of each τ, y = ``curve["mean"]``, ``customdata`` rows ``[τ, −1/τ, mean, sd]``, in
+        of each τ, y = ``curve.mean``, ``customdata`` rows ``[τ, −1/τ, mean, sd]``, in
         ascending −1/τ) and, with ``current_tau``, ``"current τ"``.
     """
-    import plotly.graph_objects as go
 
-    tau = np.asarray(curve["tau"], dtype=float)
-    mean = np.asarray(curve["mean"], dtype=float)
-    sd = np.asarray(curve["sd"], dtype=float)
-    order = np.argsort(np.asarray(curve["coordinate"], dtype=float), kind="stable")
+    tau = np.asarray(curve.tau, dtype=float)
+    mean = np.asarray(curve.mean, dtype=float)
+    sd = np.asarray(curve.sd, dtype=float)
+    order = np.argsort(np.asarray(curve.coordinate, dtype=float), kind="stable")
     tau, mean, sd = tau[order], mean[order], sd[order]
     x = [skew_position(t) for t in tau]
     labels = [tau_label(t) for t in tau]
 
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(
-        x=[*x, *x[::-1]], y=[*(mean + sd), *(mean - sd)[::-1]], fill="toself",
-        fillcolor="rgba(28,126,214,0.15)", line={"width": 0}, name="sd band",
-        legendgroup="key",
-        hoverinfo="skip"))
-    fig.add_trace(go.Scatter(
-        x=x, y=mean, mode="lines+markers", name="mean", line={"color": "#1c7ed6"},
-        legendgroup="key",
-        marker={"size": 8, "color": ["black" if t == 1.0 else "#1c7ed6" for t in tau]},
-        customdata=[[float(t), skew_coordinate(t), float(m), float(s)]
-                    for t, m, s in zip(tau, mean, sd)],
-        hovertext=[f"τ = {lab}  (−1/τ = {skew_coordinate(t) + 0.0:+.3g})<br>"
-                   f"E[S] = {m:.4f} ± {s:.4f} (sd)" for lab, t, m, s in
-                   zip(labels, tau, mean, sd)],
-        hoverinfo="text"))
+    # traces, shapes and annotations as plain dicts, made a figure once (adding them one
+    # by one, add_vline included, took most of a slider step)
+    traces: list[dict[str, Any]] = [
+        {"type": "scatter", "x": [*x, *x[::-1]], "y": [*(mean + sd), *(mean - sd)[::-1]],
+         "fill": "toself", "fillcolor": "rgba(28,126,214,0.15)", "line": {"width": 0},
+         "name": "sd band", "legendgroup": "key", "hoverinfo": "skip"},
+        {"type": "scatter", "x": x, "y": mean, "mode": "lines+markers", "name": "mean",
+         "line": {"color": "#1c7ed6"}, "legendgroup": "key",
+         "marker": {"size": 8, "color": ["black" if t == 1.0 else "#1c7ed6" for t in tau]},
+         "customdata": [[float(t), skew_coordinate(t), float(m), float(s)]
+                        for t, m, s in zip(tau, mean, sd)],
+         "hovertext": [f"τ = {lab}  (−1/τ = {skew_coordinate(t) + 0.0:+.3g})<br>"
+                       f"E[S] = {m:.4f} ± {s:.4f} (sd)" for lab, t, m, s in
+                       zip(labels, tau, mean, sd)],
+         "hoverinfo": "text"}]
+    shapes: list[dict[str, Any]] = []
+    annotations: list[dict[str, Any]] = []
     lo, hi = (min(x), max(x)) if x else (-1.0, 1.0)
     if current_tau is not None:
         xc = skew_position(current_tau)
@@ -109,38 +110,49 @@ def plotly_segmentality_curve(
             ys = [cm]
         else:
             ys = [0.5]
-        fig.add_trace(go.Scatter(
-            x=[xc], y=ys, mode="markers", name="current τ", hovertext=[head],
-            hoverinfo="text", customdata=[[float(current_tau)]],
-            marker={"size": 12 if current is not None else 1, "color": PINK,
-                    "symbol": "diamond"}))
-        fig.add_vline(x=xc, line={"color": PINK, "width": 2})
-        fig.add_annotation(x=xc, y=1.04, text=f"τ = {tau_label(current_tau)}",
-                           showarrow=False, font={"color": PINK, "size": 11},
-                           xanchor="left", name="current τ")
+        traces.append({"type": "scatter", "x": [xc], "y": ys, "mode": "markers",
+                       "name": "current τ", "hovertext": [head], "hoverinfo": "text",
+                       "customdata": [[float(current_tau)]],
+                       "marker": {"size": 12 if current is not None else 1, "color": PINK,
+                                  "symbol": "diamond"}})
+        shapes.append(_vline(xc, {"color": PINK, "width": 2}))
+        annotations.append({"x": xc, "y": 1.04, "text": f"τ = {tau_label(current_tau)}",
+                            "showarrow": False, "font": {"color": PINK, "size": 11},
+                            "xanchor": "left", "name": "current τ"})
     pad = 0.04 * (hi - lo) + 0.1
-    fig.add_annotation(name="key", text="line: exact mean E[S] · band: ± 1 sd · black: τ = 1",
-                       x=0.0, y=1.0, xref="paper", yref="paper", xanchor="left",
-                       yanchor="bottom", showarrow=False, font={"size": 11, "color": "#1c7ed6"})
-    fig.update_layout(
-        width=820, height=380, showlegend=False, plot_bgcolor="white",
-        margin={"l": 60, "r": 20, "t": 50 if title else 20, "b": 60},
-        title={"text": title, "x": 0.01, "font": {"size": 13}} if title else None,
-        xaxis={"tickvals": x, "ticktext": labels, "range": [lo - pad, hi + pad],
-               "title": "τ, placed at −1/τ (skew towards longer tokens grows →)",
-               "showgrid": False, "zeroline": False},
-        yaxis={"range": [-0.05, 1.08], "title": "segmentality S = (m−1)/(n−1)",
-               "gridcolor": "#e9ecef"},
-        hoverlabel={"align": "left"},
-    )
+    annotations.append({"name": "key", "showarrow": False,
+                        "text": "line: exact mean E[S] · band: ± 1 sd · black: τ = 1",
+                        "x": 0.0, "y": 1.0, "xref": "paper", "yref": "paper",
+                        "xanchor": "left", "yanchor": "bottom",
+                        "font": {"size": 11, "color": "#1c7ed6"}})
     if x:  # the uniform τ = 1, dotted
-        fig.add_vline(x=skew_position(1.0), line={"color": "#adb5bd", "width": 1,
-                                                  "dash": "dot"})
-    return fig
+        shapes.append(_vline(skew_position(1.0), {"color": "#adb5bd", "width": 1,
+                                                  "dash": "dot"}))
+    layout = {
+        "width": 820, "height": 380, "showlegend": False, "plot_bgcolor": "white",
+        "margin": {"l": 60, "r": 20, "t": 50 if title else 20, "b": 60},
+        "xaxis": {"tickvals": x, "ticktext": labels, "range": [lo - pad, hi + pad],
+                  "title": {"text": "τ, placed at −1/τ (skew towards longer tokens grows →)"},
+                  "showgrid": False, "zeroline": False},
+        "yaxis": {"range": [-0.05, 1.08],
+                  "title": {"text": "segmentality S = (m−1)/(n−1)"}, "gridcolor": "#e9ecef"},
+        "hoverlabel": {"align": "left"}, "annotations": annotations,
+    }
+    if shapes:  # (plotly drops an empty list)
+        layout["shapes"] = shapes
+    if title:
+        layout["title"] = {"text": title, "x": 0.01, "font": {"size": 13}}
+    return plotly_figure({"data": traces, "layout": layout})
 
 
-def plotly_skew_panel(panel: Mapping[str, Any], title: str | None = None) -> Any:
-    """Histograms of m and of token length (a :func:`workbench.figures.skew.skew_panel`
+def _vline(x: float, line: dict[str, Any]) -> dict[str, Any]:
+    """A vertical line over the whole plot height at ``x`` (what ``add_vline`` adds)."""
+    return {"type": "line", "x0": x, "x1": x, "xref": "x", "y0": 0, "y1": 1,
+            "yref": "y domain", "line": line}
+
+
+def plotly_skew_panel(panel: SkewPanel, title: str | None = None) -> Any:
+    """Histograms of m and of token length (a :func:`workbench.experiments.grampa_skew.skew_panel`
     result) with their exact laws, with hover: the plotly twin of
     :func:`workbench.figures.skew_plots.plot_skew_panel`.
 
@@ -149,26 +161,22 @@ def plotly_skew_panel(panel: Mapping[str, Any], title: str | None = None) -> Any
     plotly.graph_objects.Figure
         Traces named as the matplotlib gids: ``"m-samples"``, ``"length-samples"`` (bars,
         y = sampled frequencies of the values 1..n) and ``"m-pmf"``, ``"length-pmf"`` (y =
-        ``panel["m_pmf"][1:]`` / ``panel["length_pmf"][1:]``); each subplot title gives the
+        ``panel.m_pmf[1:]`` / ``panel.length_pmf[1:]``); each subplot title gives the
         number of draws and TV(samples, exact).
     """
-    import plotly.graph_objects as go
 
-    from ..stats import frequencies, tv_distance
-
-    parts = (("m", "number of tokens m", panel["m_counts"], panel["m_pmf"], "samples"),
-             ("length", "token length ℓ (all tokens pooled)", panel["length_counts"],
-              panel["length_pmf"], "tokens"))
+    parts = (("m", "number of tokens m", panel.m_counts, panel.m_pmf, "samples", panel.m_tv),
+             ("length", "token length ℓ (all tokens pooled)", panel.length_counts,
+              panel.length_pmf, "tokens", panel.length_tv))
     # two x axes side by side, laid out by hand (make_subplots costs ~0.1 s per call)
     domains = ([0.0, 0.45], [0.55, 1.0])
     traces: list[dict[str, Any]] = []
     layout: dict[str, Any] = {"annotations": []}
-    for col, (key, xlabel, counts, pmf, what) in enumerate(parts):
+    for col, (key, xlabel, counts, pmf, what, tv) in enumerate(parts):
         counts = np.asarray(counts, dtype=float)
         pmf = np.asarray(pmf, dtype=float)
         total = counts.sum()
         freq = counts / total if total > 0 else np.zeros_like(counts)
-        tv = tv_distance(frequencies(counts), pmf) if total > 0 else float("nan")
         values = np.arange(1, freq.size)
         ax = "" if col == 0 else "2"
         traces.append({"type": "bar", "x": values, "y": freq[1:], "name": f"{key}-samples",
@@ -204,10 +212,10 @@ def plotly_skew_panel(panel: Mapping[str, Any], title: str | None = None) -> Any
                   margin={"l": 60, "r": 20, "t": 70 if title else 40, "b": 50})
     if title:
         layout["title"] = {"text": title, "x": 0.01, "font": {"size": 13}}
-    return go.Figure({"data": traces, "layout": layout})
+    return plotly_figure({"data": traces, "layout": layout})
 
 
-def plotly_m_histograms_per_tau(per_tau: Mapping[float, Mapping[str, Any]],
+def plotly_m_histograms_per_tau(per_tau: Mapping[float, SkewPanel],
                                 title: str | None = None) -> Any:
     """Figure 3 for one word with hover: the law of m for several τ (lines, exact) and
     their samples (bars); the plotly twin of
@@ -221,7 +229,7 @@ def plotly_m_histograms_per_tau(per_tau: Mapping[float, Mapping[str, Any]],
     """
     import plotly.graph_objects as go
 
-    from .skew import skew_coordinate as coordinate
+    from ..experiments.grampa_skew import skew_coordinate as coordinate
 
     taus = sorted(per_tau, key=coordinate)
     palette = ["#1c7ed6", "black", "#e8590c", "#c92a2a", "#862e9c", "#2b8a3e"]
@@ -230,8 +238,8 @@ def plotly_m_histograms_per_tau(per_tau: Mapping[float, Mapping[str, Any]],
     hi = 1
     for k, tau in enumerate(taus):
         panel = per_tau[tau]
-        pmf = np.asarray(panel["m_pmf"], dtype=float)
-        counts = np.asarray(panel["m_counts"], dtype=float)
+        pmf = np.asarray(panel.m_pmf, dtype=float)
+        counts = np.asarray(panel.m_counts, dtype=float)
         colour = "black" if coordinate(tau) == centre else palette[k % len(palette)]
         label = tau_label(tau)
         nonzero = np.flatnonzero(pmf > 0)

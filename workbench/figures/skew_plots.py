@@ -3,11 +3,13 @@
 :func:`plot_skew_panel` (histograms of m and token length with their exact laws),
 :func:`plot_m_histograms_per_tau` (Figure 3) and :func:`plot_segmentality_curve` (Figures 4
 and 8, on the −1/τ axis spread by :func:`skew_position`). They draw results of
-:mod:`.skew` (``skew_panel``, ``m_histograms_per_tau``, ``segmentality_curve``) and are what
+:mod:`workbench.experiments.grampa_skew` (``SkewPanel``, ``m_histograms_per_tau``,
+``SegmentalityCurve``) and are what
 ``python -m workbench figures`` saves; the interactive twins are in :mod:`.skew_plotly`.
 
-This module computes nothing but the sampled shares and their TV distance; every law comes
-from :mod:`.skew`, which calls :class:`workbench.Grampa`.
+This module computes nothing but the sampled shares (counts over their total); every law
+and TV distance comes from :mod:`workbench.experiments.grampa_skew`, which calls
+:class:`workbench.Grampa`.
 
 Example
 -------
@@ -25,9 +27,8 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure, FigureBase
 
-from ..stats import frequencies, tv_distance
+from ..experiments.grampa_skew import SegmentalityCurve, SkewPanel, skew_coordinate
 from .common import GREY, GUIDE, PINK, tau_label
-from .skew import skew_coordinate
 
 __all__ = [
     "ASINH_WIDTH",
@@ -98,7 +99,7 @@ def _new_figure(ncols: int, width: float, height: float) -> tuple[Figure, list[A
 
 
 def plot_skew_panel(
-    panel: Mapping[str, Any],
+    panel: SkewPanel,
     axes: Sequence[Axes] | None = None,
     title: str | None = None,
 ) -> FigureBase:
@@ -107,9 +108,8 @@ def plot_skew_panel(
 
     Parameters
     ----------
-    panel : dict
-        ``skew_panel(...)``: ``m_counts``, ``m_pmf``, ``length_counts``, ``length_pmf``,
-        ``n_samples``.
+    panel : SkewPanel
+        :func:`~workbench.experiments.grampa_skew.skew_panel`.
     axes : pair of matplotlib Axes, optional
         Draw the m histogram into the first and the token lengths into the second; by
         default a new :class:`matplotlib.figure.Figure` with two axes.
@@ -121,7 +121,7 @@ def plot_skew_panel(
     matplotlib.figure.Figure
         Bars (patches) have gids ``"m-samples"`` / ``"length-samples"`` (one bar per value
         1..n, the sampled frequencies); the exact laws are lines with gids ``"m-pmf"`` /
-        ``"length-pmf"`` whose y-data are ``panel["m_pmf"][1:]`` / ``panel["length_pmf"][1:]``
+        ``"length-pmf"`` whose y-data are ``panel.m_pmf[1:]`` / ``panel.length_pmf[1:]``
         (values 1..n; entry 0 is always 0).
     """
     if axes is None:
@@ -131,10 +131,10 @@ def plot_skew_panel(
         if len(axes) != 2:
             raise ValueError("axes must be a pair of Axes (m, token length)")
         fig = axes[0].figure
-    parts = (("m", "number of tokens m", panel["m_counts"], panel["m_pmf"]),
-             ("length", "token length ℓ (all tokens pooled)", panel["length_counts"],
-              panel["length_pmf"]))
-    for ax, (key, xlabel, counts, pmf) in zip(axes, parts):
+    parts = (("m", "number of tokens m", panel.m_counts, panel.m_pmf, panel.m_tv),
+             ("length", "token length ℓ (all tokens pooled)", panel.length_counts,
+              panel.length_pmf, panel.length_tv))
+    for ax, (key, xlabel, counts, pmf, tv) in zip(axes, parts):
         counts = np.asarray(counts, dtype=float)
         pmf = np.asarray(pmf, dtype=float)
         total = counts.sum()
@@ -144,7 +144,6 @@ def plot_skew_panel(
                edgecolor="#1c7ed6", linewidth=0.5, label="samples", gid=f"{key}-samples")
         ax.plot(np.arange(1, pmf.size), pmf[1:], "o-", color="#c92a2a", ms=4, lw=1.5,
                 label="exact", gid=f"{key}-pmf")
-        tv = tv_distance(frequencies(counts), pmf) if total > 0 else float("nan")
         what = "tokens" if key == "length" else "samples"
         ax.set_title(f"{int(total):,} {what}; TV(samples, exact) = {tv:.4f}", fontsize=9)
         ax.set_xlabel(xlabel)
@@ -167,7 +166,7 @@ def plot_skew_panel(
 
 
 def plot_m_histograms_per_tau(
-    per_tau: Mapping[float, Mapping[str, Any]],
+    per_tau: Mapping[float, SkewPanel],
     ax: Axes | None = None,
     samples: bool = True,
     title: str | None = None,
@@ -176,8 +175,9 @@ def plot_m_histograms_per_tau(
 
     Parameters
     ----------
-    per_tau : dict {τ: skew_panel result}
-        E.g. :func:`m_histograms_per_tau`; drawn in skew order (footnote 10).
+    per_tau : dict {τ: SkewPanel}
+        E.g. :func:`~workbench.experiments.grampa_skew.m_histograms_per_tau`; drawn in skew
+        order (footnote 10).
     ax : matplotlib Axes, optional
     samples : bool, default True
         Also draw the sampled frequencies as grouped bars (when there are samples).
@@ -201,8 +201,8 @@ def plot_m_histograms_per_tau(
     hi = 1
     for k, tau in enumerate(taus):
         panel = per_tau[tau]
-        pmf = np.asarray(panel["m_pmf"], dtype=float)
-        counts = np.asarray(panel["m_counts"], dtype=float)
+        pmf = np.asarray(panel.m_pmf, dtype=float)
+        counts = np.asarray(panel.m_counts, dtype=float)
         colour = colours[k]
         label = tau_label(tau, prefix=True)
         nonzero = np.flatnonzero(pmf > 0)
@@ -227,7 +227,7 @@ def plot_m_histograms_per_tau(
 
 
 def plot_segmentality_curve(
-    curve: Mapping[str, Any],
+    curve: SegmentalityCurve,
     ax: Axes | None = None,
     label: str | None = None,
     current_tau: float | None = None,
@@ -245,9 +245,9 @@ def plot_segmentality_curve(
 
     Parameters
     ----------
-    curve : dict
-        :func:`segmentality_curve` (``tau``, ``coordinate``, ``mean``,
-        ``sd``) or any dict with those arrays.
+    curve : SegmentalityCurve
+        :func:`~workbench.experiments.grampa_skew.segmentality_curve` (or
+        :func:`~workbench.experiments.grampa_skew.pooled_curve`).
     ax : matplotlib Axes, optional
     label : str, optional
         Legend entry.
@@ -261,17 +261,17 @@ def plot_segmentality_curve(
     -------
     matplotlib.figure.Figure
         The mean is a line with gid ``"mean"`` (``"mean-<label>"`` if labelled) whose
-        x-data are ``curve["coordinate"]`` and y-data ``curve["mean"]``.
+        x-data are ``curve.coordinate`` and y-data ``curve.mean``.
     """
     fresh = ax is None or not getattr(ax, "_skew_axis", False)
     if ax is None:
         fig, (ax,) = _new_figure(1, 8.0, 3.8)
     else:
         fig = ax.figure
-    tau = np.asarray(curve["tau"], dtype=float)
-    x = np.asarray(curve["coordinate"], dtype=float)
-    mean = np.asarray(curve["mean"], dtype=float)
-    sd = np.asarray(curve["sd"], dtype=float)
+    tau = np.asarray(curve.tau, dtype=float)
+    x = np.asarray(curve.coordinate, dtype=float)
+    mean = np.asarray(curve.mean, dtype=float)
+    sd = np.asarray(curve.sd, dtype=float)
     order = np.argsort(x, kind="stable")
     tau, x, mean, sd = tau[order], x[order], mean[order], sd[order]
     if fresh:

@@ -6,6 +6,8 @@ the walk is a first-order Markov chain, so in one pass over the arcs:
 * node visit probabilities ``π`` (from the start node of the walk);
 * the Shannon entropy of the segmentation distribution, ``Σ_arcs π(src) p log2(1/p)``;
 * ``E[m] = Σ_arcs π(src) p`` and ``E[S] = (E[m] - 1)/(n - 1)``;
+* the mean and standard deviation of segmentality ``S = (m - 1)/(n - 1)`` from the exact
+  law of m (:func:`segmentality_moments`, Figures 4 and 8 of GRaMPa);
 * the probability of any given segmentation (the product of its arcs), hence the
   regularisation rate ``1 - P(deterministic segmentation)``.
 
@@ -25,8 +27,36 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
+
 from ..lattice import check_word
 from .sampler import Grampa
+
+
+def segmentality(m: float | np.ndarray, n: int) -> float | np.ndarray:
+    """``S = (m - 1)/(n - 1)``: 0 for one token, 1 for one token per character (n ≥ 2)."""
+    return (m - 1) / (n - 1)
+
+
+def segmentality_moments(sampler: Grampa, word: str) -> tuple[float, float]:
+    """Exact mean and standard deviation of segmentality S of ``word`` (n ≥ 2 characters),
+    from :meth:`Grampa.token_count_pmf`.
+
+    >>> from workbench import Vocabulary
+    >>> segmentality_moments(Grampa(Vocabulary.infinite()), "abc")
+    (0.5, 0.3535533905932738)
+    """
+    if not isinstance(sampler, Grampa):
+        raise TypeError(f"sampler must be a Grampa, not {type(sampler).__name__}")
+    word = check_word(word)
+    n = len(word)
+    if n < 2:
+        raise ValueError("segmentality needs a word of at least 2 characters")
+    pmf = sampler.token_count_pmf(word)
+    s = segmentality(np.arange(pmf.size), n)
+    mean = float(np.dot(pmf, s))
+    var = float(np.dot(pmf, (s - mean) ** 2))
+    return mean, math.sqrt(max(var, 0.0))
 
 
 def exact_statistics(sampler: Grampa, word: str, reference: Sequence[str] | None = None
@@ -57,7 +87,7 @@ def exact_statistics(sampler: Grampa, word: str, reference: Sequence[str] | None
         e_m += flow
         if p > 0:
             entropy -= flow * math.log2(p)
-    out = {"entropy": entropy, "E_m": e_m, "E_S": (e_m - 1) / (n - 1) if n > 1 else math.nan}
+    out = {"entropy": entropy, "E_m": e_m, "E_S": segmentality(e_m, n) if n > 1 else math.nan}
     if reference is not None:
         prob, pos = 1.0, 0
         for t in reference:

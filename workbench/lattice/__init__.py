@@ -473,6 +473,72 @@ class Lattice:
         if self.count == 0:
             raise SegmentationError(_explain(self.word, self.vocab, self.reach, self.direction))
 
+    @cached_property
+    def other_counts(self) -> list[int]:
+        """``c'[k]``: paths between node k and the *other* end (node n for r2l, node 0 for
+        l2r): Algorithm 1's recurrence run the other way over the same arcs."""
+        return counts_from_arcs(self.n, self.arcs, "l2r" if self.direction == "r2l" else "r2l")
+
+    def paths_through(self) -> list[int]:
+        """Per arc ``(i, j)``, in :attr:`arcs` order, the number of segmentations using it:
+        paths from node 0 to i times paths from j to node n.
+
+        >>> Lattice.build("abc", Vocabulary(["a", "b", "c", "bc"])).paths_through()
+        [2, 1, 1, 1]
+        """
+        from0, to_n = ((self.path_counts, self.other_counts) if self.direction == "r2l"
+                       else (self.other_counts, self.path_counts))
+        return [from0[i] * to_n[j] for i, j in self.arcs]
+
+    def summary(self) -> LatticeSummary:
+        """The lattice as plain, comparable data (no vocabulary): what a drawing shows."""
+        return LatticeSummary(
+            word=self.word, ell_min=self.ell_min, direction=self.direction,
+            arcs=tuple((int(i), int(j)) for i, j in self.arcs),
+            path_counts=tuple(int(c) for c in self.path_counts),
+            other_counts=tuple(int(c) for c in self.other_counts),
+            through=tuple(self.paths_through()), count=int(self.count))
+
+
+@dataclass(frozen=True)
+class LatticeSummary:
+    """A lattice's numbers (:meth:`Lattice.summary`): compares by value, holds no vocabulary.
+
+    Attributes
+    ----------
+    word : str
+    ell_min : int
+    direction : {"l2r", "r2l"}
+    arcs : tuple of (i, j)
+        The walked graph's arcs, in :attr:`Lattice.arcs` order.
+    path_counts : tuple of int
+        :attr:`Lattice.path_counts` (Algorithm 1's counters).
+    other_counts : tuple of int
+        :attr:`Lattice.other_counts` (paths to the other end).
+    through : tuple of int
+        :meth:`Lattice.paths_through`, per arc.
+    count : int
+        Number of segmentations.
+    """
+
+    word: str
+    ell_min: int
+    direction: str
+    arcs: tuple[tuple[int, int], ...]
+    path_counts: tuple[int, ...]
+    other_counts: tuple[int, ...]
+    through: tuple[int, ...]
+    count: int
+
+    @property
+    def n(self) -> int:
+        return len(self.word)
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        """Each arc's token ``word[i:j]``."""
+        return tuple(self.word[i:j] for i, j in self.arcs)
+
 
 # --------------------------------------------------------------------------- as text
 EMPTY_SEGMENTATION = "∅"

@@ -1,5 +1,5 @@
-"""workbench.figures.skew and .skew_widget (notebook 02): exact laws against naive references,
-the panel equal to the direct calls, readable figures."""
+"""workbench.figures.skew_plots and .skew_widget (notebook 02): the figures show exactly the
+results of workbench.experiments.grampa_skew, the panel equals the direct calls."""
 
 from __future__ import annotations
 
@@ -13,24 +13,22 @@ matplotlib.use("Agg")
 
 
 from matplotlib.figure import Figure  # noqa: E402
-from naive import grampa as naive  # noqa: E402
 
 from workbench import Vocabulary  # noqa: E402
-from workbench.datasets import vocabulary_options  # noqa: E402
-from workbench.figures import (
-    skew,  # noqa: E402
-    skew_plots,  # noqa: E402
+from workbench.datasets import (
+    figure1_vocabulary,  # noqa: E402
+    vocabulary_options,  # noqa: E402
 )
+from workbench.experiments import grampa_skew as skew  # noqa: E402
+from workbench.experiments.grampa_skew import SegmentalityCurve  # noqa: E402
+from workbench.figures import skew_plots  # noqa: E402
 from workbench.figures import skew_widget as sw  # noqa: E402
 from workbench.figures.common import figure_data, tau_label  # noqa: E402
-from workbench.figures.lattice import figure1_vocabulary, lattice_summary  # noqa: E402
 from workbench.figures.panel import (  # noqa: E402
     panel_controls,
     same_result,
     set_panel_values,
 )
-from workbench.grampa import arc_probabilities  # noqa: E402
-from workbench.segmenters import unigram_viterbi  # noqa: E402
 from workbench.stats import frequencies, tv_distance  # noqa: E402
 
 FIG1 = figure1_vocabulary()
@@ -55,50 +53,6 @@ PROB_RTOL = 1e-9
 TV_MAX = 0.02  # at 20,000 samples
 
 
-def test_segmentality_moments_match_naive_distribution():
-    for word, vocab in naive.small_cases(2):
-        for tau in (1.0, -10.0):
-            dist = naive.segmentation_distribution(word, set(vocab), tau, 1, "l2r")
-            n = len(word)
-            mean = sum(p * (len(s) - 1) / (n - 1) for s, p in dist.items())
-            var = sum(p * ((len(s) - 1) / (n - 1) - mean) ** 2 for s, p in dist.items())
-            comp = skew.segmentality_moments(word, Vocabulary(vocab), tau)
-            assert comp[0] == pytest.approx(mean, rel=PROB_RTOL)
-            assert comp[1] == pytest.approx(math.sqrt(var), rel=1e-6, abs=1e-12)
-
-
-def test_skew_order_follows_footnote_10():
-    """Mean segmentality falls (longer tokens) along 0+ ... +inf = -inf ... 0-."""
-    curve = skew.segmentality_curve("x" * 12, Vocabulary.infinite())
-    assert np.all(np.diff(curve["coordinate"]) > 0)
-    assert np.all(np.diff(curve["mean"]) < 0)
-    assert skew.skew_coordinate(math.inf) == skew.skew_coordinate(-math.inf) == 0.0
-    assert list(curve["tau"]) == sorted(skew.TAU_GRID, key=skew.skew_coordinate)
-
-
-@pytest.mark.parametrize("p", [1.0, 0.4, 0.0])
-def test_skew_panel_samples_match_exact_laws(p):
-    vocab = Vocabulary(["a", "b", "ab", "ba", "aba", "bab"], scores=[-2, -2, -1, -1, -1.5, -3])
-    out = skew.skew_panel("abababab", vocab, tau=5.0, ell_min=1, p=p, n_samples=20_000, seed=3)
-    assert out["m_counts"].sum() == 20_000
-    assert out["m_pmf"].sum() == pytest.approx(1.0)
-    assert 0.5 * np.abs(out["m_counts"] / 20_000 - out["m_pmf"]).sum() < TV_MAX
-    share = out["length_counts"] / out["length_counts"].sum()
-    assert 0.5 * np.abs(share - out["length_pmf"]).sum() < TV_MAX
-    if p == 0.0:
-        det = unigram_viterbi("abababab", vocab)
-        assert out["m_pmf"][len(det)] == 1.0 and out["deterministic"] == det
-    for seg in out["examples"]:
-        assert "".join(seg) == "abababab"
-    again = skew.skew_panel("abababab", vocab, tau=5.0, ell_min=1, p=p, n_samples=20_000, seed=3)
-    assert np.array_equal(again["m_counts"], out["m_counts"])
-
-
-def test_skew_panel_refuses_bad_p():
-    with pytest.raises(ValueError):
-        skew.skew_panel("ab", Vocabulary(["a", "b"]), p=1.5)
-
-
 def _lines(fig, prefix: str) -> dict:
     return {ln.get_gid(): ln for ax in fig.axes for ln in ax.lines
             if (ln.get_gid() or "").startswith(prefix)}
@@ -106,16 +60,6 @@ def _lines(fig, prefix: str) -> dict:
 
 def _bars(fig, gid: str) -> list:
     return [p for ax in fig.axes for p in ax.patches if p.get_gid() == gid]
-
-
-# --------------------------------------------------------------------------- labels, grids
-def test_slider_grid_is_in_footnote_10_order_and_has_both_signs() -> None:
-    grid = skew.TAU_SLIDER_GRID
-    x = [skew.skew_coordinate(t) for t in grid]
-    assert x == sorted(x) and len(set(x)) == len(x)
-    assert min(x) == -4.0 and max(x) == 4.0
-    assert set(skew.TAU_GRID) <= set(grid) and set(skew.PAPER_TAUS) <= set(grid)
-    assert 0.0 not in grid and math.inf in grid
 
 
 # --------------------------------------------------------------------------- plot_skew_panel
@@ -133,13 +77,13 @@ def test_plot_skew_panel_overlays_the_exact_laws(word, vocab, kwargs) -> None:
     for key in ("m", "length"):
         line = _lines(fig, f"{key}-pmf")[f"{key}-pmf"]
         assert np.array_equal(line.get_xdata(), np.arange(1, n + 1))
-        assert np.array_equal(line.get_ydata(), panel[f"{key}_pmf"][1:])
+        assert np.array_equal(line.get_ydata(), getattr(panel, f"{key}_pmf")[1:])
         bars = _bars(fig, f"{key}-samples")
-        counts = panel[f"{key}_counts"]
+        counts = getattr(panel, f"{key}_counts")
         assert len(bars) == n
         assert np.allclose([b.get_height() for b in bars], counts[1:] / counts.sum())
-    tv = tv_distance(frequencies(panel["m_counts"]), panel["m_pmf"])
-    assert f"{tv:.4f}" in fig.axes[0].get_title()
+    tv = tv_distance(frequencies(panel.m_counts), panel.m_pmf)
+    assert panel.m_tv == tv and f"{tv:.4f}" in fig.axes[0].get_title()
     fig.canvas.draw()
 
 
@@ -154,15 +98,6 @@ def test_plot_skew_panel_into_given_axes() -> None:
 
 
 # --------------------------------------------------------------------------- Figure 3
-def test_m_histograms_per_tau_is_skew_panel_per_tau() -> None:
-    per_tau = skew.m_histograms_per_tau("abcabc", SMALL, (1.0, -10.0), ell_min=2,
-                                       direction="r2l", n_samples=1_000, seed=3)
-    assert list(per_tau) == [1.0, -10.0]
-    for tau, panel in per_tau.items():
-        direct = skew.skew_panel("abcabc", SMALL, tau, 2, "r2l", 1.0, 1_000, 3)
-        assert same_result(panel, direct)
-
-
 @pytest.mark.parametrize("samples", [True, False])
 def test_plot_m_histograms_per_tau(samples) -> None:
     taus = (-10.0, 1.0, 5.0, 0.5)  # drawn in skew order whatever the order given
@@ -173,7 +108,7 @@ def test_plot_m_histograms_per_tau(samples) -> None:
     assert len(lines) == len(taus)
     for tau in taus:
         line = lines[f"pmf-{tau_label(tau)}"]
-        assert np.array_equal(line.get_ydata(), per_tau[tau]["m_pmf"][1:])
+        assert np.array_equal(line.get_ydata(), per_tau[tau].m_pmf[1:])
         assert len(_bars(fig, f"samples-{tau_label(tau)}")) == (len(word) if samples else 0)
     legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
     assert legend == ["τ = 0.5", "τ = 1", "τ = 5", "τ = −10"]
@@ -204,8 +139,8 @@ def test_segmentality_curve_ticks_follow_footnote_10() -> None:
     assert _tick_labels(ax) == FOOTNOTE_10
     assert np.allclose(ticks, [skew.skew_coordinate(t) for t in skew.TAU_GRID])
     line = _lines(fig, "mean")["mean"]
-    assert np.array_equal(line.get_xdata(), curve["coordinate"])
-    assert np.array_equal(line.get_ydata(), curve["mean"])
+    assert np.array_equal(line.get_xdata(), curve.coordinate)
+    assert np.array_equal(line.get_ydata(), curve.mean)
     assert np.all(np.diff(line.get_ydata()) < 0)  # infinite vocabulary: S falls along the axis
     marker = _lines(fig, "current-tau")["current-tau"]
     assert np.allclose(marker.get_xdata(), skew.skew_coordinate(-10.0))
@@ -224,9 +159,9 @@ def test_segmentality_curve_overlay_merges_ticks_and_infinities() -> None:
     fig.canvas.draw()
 
 
-def test_segmentality_curve_accepts_any_dict_and_an_axes() -> None:
-    curve = {"tau": [-10.0, 1.0], "coordinate": [0.1, -1.0], "mean": [0.2, 0.5],
-             "sd": [0.1, 0.1]}
+def test_segmentality_curve_draws_any_curve_into_an_axes() -> None:
+    curve = SegmentalityCurve(tau=np.array([-10.0, 1.0]), coordinate=np.array([0.1, -1.0]),
+                              mean=np.array([0.2, 0.5]), sd=np.array([0.1, 0.1]))
     fig = Figure()
     ax = fig.add_subplot()
     assert skew_plots.plot_segmentality_curve(curve, ax=ax) is fig
@@ -235,53 +170,24 @@ def test_segmentality_curve_accepts_any_dict_and_an_axes() -> None:
     assert _tick_labels(ax) == ["1", "−10"]
 
 
-# --------------------------------------------------------------------------- summary
-def test_skew_summary_is_the_direct_calls() -> None:
-    gpt2_like = Vocabulary(["Ġ", "h", "i", "Ġh", "hi", "Ġhi"], alphabet="byte-level")
-    s = sw.skew_summary(" hi", gpt2_like, tau=-10.0, ell_min=2, direction="r2l", p=0.5,
-                         n_samples=1_000, seed=4)
-    w = "Ġhi"
-    assert s["error"] is None and s["word_in_alphabet"] == w
-    assert same_result(s["panel"], skew.skew_panel(w, gpt2_like, -10.0, 2, "r2l", 0.5,
-                                                       1_000, 4))
-    assert s["arc_probabilities"] == arc_probabilities(w, gpt2_like, -10.0, 2, "r2l")
-    assert s["lattice"] == lattice_summary(" hi", gpt2_like, 2, "r2l", max_list=0)
-    assert same_result(s["curve"], skew.segmentality_curve(w, gpt2_like, ell_min=2,
-                                                               direction="r2l"))
-    assert same_result(s["per_tau"], skew.m_histograms_per_tau(w, gpt2_like, skew.PAPER_TAUS,
-                                                                  2, "r2l", 1_000, 4))
-    assert same_result(s, sw.skew_summary(" hi", gpt2_like, -10.0, 2, "r2l", 0.5,
-                                               1_000, 4))
-
-
-def test_skew_summary_errors_and_short_words() -> None:
-    s = sw.skew_summary("abd", SMALL, n_samples=100)
-    assert s["error"].startswith("no segmentation") and s["panel"] is None
-    assert "vocab must be" in sw.skew_summary("ab", ["a"], n_samples=10)["error"]
-    assert "p must be in" in sw.skew_summary("ab", SMALL, p=2.0, n_samples=10)["error"]
-    assert "tau must be" in sw.skew_summary("ab", SMALL, tau=0.0, n_samples=10)["error"]
-    one = sw.skew_summary("a", SMALL, n_samples=10)
-    assert one["error"] is None and one["curve"] is None and one["panel"] is not None
-
-
 # --------------------------------------------------------------------------- widget
 def _options() -> dict:
     return vocabulary_options({"small": SMALL, "scored": SCORED})
 
 
-def test_skew_widget_result_equals_direct_call(monkeypatch) -> None:
+def test_skew_widget_result_equals_direct_call() -> None:
     pytest.importorskip("ipywidgets")
     opts = _options()
-    panel = sw.skew_widget(opts, word="GRAMPA", vocabulary="figure-1", tau=1.0,
+    panel = sw.skew_widget(skew.skew_summary, opts, word="GRAMPA", vocabulary="figure-1", tau=1.0,
                             direction="r2l", n_samples=2_000)
     controls = panel_controls(panel)
     assert set(controls) == {"word", "vocabulary", "tau", "ell_min", "direction", "p"}
     assert {"infinite", "figure-1"} <= set(controls["vocabulary"].options)
     labels = [label for label, _ in controls["tau"].options]
     assert labels.index("1") < labels.index("±∞") < labels.index("−10") < labels.index("−1")
-    assert same_result(panel.result, sw.skew_summary("GRAMPA", FIG1, 1.0, 1, "r2l", 1.0,
+    assert same_result(panel.result, skew.skew_summary("GRAMPA", FIG1, 1.0, 1, "r2l", 1.0,
                                                           2_000, 0))
-    assert math.isclose(panel.result["arc_probabilities"][(3, 4)], 4 / 7)
+    assert math.isclose(panel.result.arc_probabilities[(3, 4)], 4 / 7)
     assert set(panel.last_figures) == {"histograms", "lattice", "per_tau", "curve"}
     # issue 21: the figure with the τ marker comes first, right under the τ slider
     assert list(panel.last_figures) == ["curve", "histograms", "lattice", "per_tau"]
@@ -295,54 +201,57 @@ def test_skew_widget_result_equals_direct_call(monkeypatch) -> None:
     controls["ell_min"].value = 2
     controls["direction"].value = "l2r"
     controls["p"].value = 0.25
-    direct = sw.skew_summary("abcabca", SCORED, -10.0, 2, "l2r", 0.25, 2_000, 0)
+    direct = skew.skew_summary("abcabca", SCORED, -10.0, 2, "l2r", 0.25, 2_000, 0)
     assert same_result(panel.result, direct)
-    assert panel.result["panel"]["deterministic"] is not None
+    assert panel.result.panel.deterministic is not None
     shown = figure_data(panel.last_figures["histograms"])  # plotly: traces named like gids
-    assert np.array_equal(shown["m-pmf"], direct["panel"]["m_pmf"][1:])
-    counts = direct["panel"]["m_counts"]
+    assert np.array_equal(shown["m-pmf"], direct.panel.m_pmf[1:])
+    counts = direct.panel.m_counts
     assert np.array_equal(shown["m-samples"], counts[1:] / counts.sum())
     per_tau = figure_data(panel.last_figures["per_tau"])
     for tau in skew.PAPER_TAUS:
         assert np.array_equal(per_tau[f"pmf-{tau_label(tau)}"],
-                              direct["per_tau"][tau]["m_pmf"][1:])
+                              direct.per_tau[tau].m_pmf[1:])
     (curve,) = [t for t in panel.last_figures["curve"].data if t.name == "mean"]  # plotly
-    assert np.array_equal(curve.y, direct["curve"]["mean"])
+    assert np.array_equal(curve.y, direct.curve.mean)
 
     # several at once, one re-run
     calls = []
-    summary = sw.skew_summary
-    monkeypatch.setattr(sw, "skew_summary", lambda *a: calls.append(a) or summary(*a))
-    result = set_panel_values(panel, word="tokenisation", vocabulary="infinite",
-                                  tau=math.inf, ell_min=1, p=1.0)
+    counting = sw.skew_widget(lambda *a: calls.append(a) or skew.skew_summary(*a), opts,
+                              word="GRAMPA", vocabulary="figure-1", n_samples=2_000)
+    calls.clear()
+    assert set_panel_values(counting, word="tokenisation", vocabulary="infinite",
+                            tau=math.inf, ell_min=1, p=1.0) == counting.result
     assert len(calls) == 1
-    monkeypatch.undo()
-    assert same_result(result, sw.skew_summary("tokenisation", INF, math.inf, 1, "l2r",
+    result = set_panel_values(panel, word="tokenisation", vocabulary="infinite",
+                              tau=math.inf, ell_min=1, p=1.0)
+    assert same_result(result, skew.skew_summary("tokenisation", INF, math.inf, 1, "l2r",
                                                     1.0, 2_000, 0))
     assert result is panel.result
     controls["tau"].value = -1.0  # the controls still drive the panel afterwards
-    assert panel.result["tau"] == -1.0
+    assert panel.result.tau == -1.0
     with pytest.raises(KeyError, match="no controls named"):
         set_panel_values(panel, colour="red")
 
 
 def test_skew_widget_shows_errors_and_checks_its_tau() -> None:
     pytest.importorskip("ipywidgets")
-    panel = sw.skew_widget(_options(), word="abd", vocabulary="small", n_samples=100)
-    assert panel.result["error"].startswith("no segmentation")
+    panel = sw.skew_widget(skew.skew_summary, _options(), word="abd", vocabulary="small",
+                           n_samples=100)
+    assert panel.result.error.startswith("no segmentation")
     assert panel.last_figures == {}
     set_panel_values(panel, word="ab")
-    assert panel.result["error"] is None and set(panel.last_figures) >= {"histograms"}
+    assert panel.result.error is None and set(panel.last_figures) >= {"histograms"}
     with pytest.raises(ValueError, match="grid"):
-        sw.skew_widget(_options(), tau=0.7)
-    fallback = sw.skew_widget({"infinite": Vocabulary.infinite}, vocabulary="ulm-8k",
-                               word="abc", n_samples=100)
+        sw.skew_widget(skew.skew_summary, _options(), tau=0.7)
+    fallback = sw.skew_widget(skew.skew_summary, {"infinite": Vocabulary.infinite},
+                              vocabulary="ulm-8k", word="abc", n_samples=100)
     assert panel_controls(fallback)["vocabulary"].value == "infinite"
 
 
 def test_current_tau_marker_is_always_on_the_axis() -> None:
     from workbench import Vocabulary
-    from workbench.figures import skew as sk
+    from workbench.experiments import grampa_skew as sk
 
     curve = sk.segmentality_curve("abcdef", Vocabulary.infinite())
     for tau in sk.TAU_SLIDER_GRID:  # includes τ in [−0.75, −0.25], beyond the curve's grid
