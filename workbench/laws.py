@@ -349,8 +349,16 @@ class SegmentationLaw:
                          for p in self._probs.values()))
 
     def summary(self, top: int = 10) -> dict[str, object]:
-        """The law's summaries as plain JSON values (floats), with the ``top`` segmentations."""
+        """The law's summaries as plain JSON values (floats), with the ``top`` segmentations.
+
+        A chain-backed law past its enumeration budget has no ``tv_to_uniform`` and lists
+        only its mode as ``top``.
+        """
         top = check_int(top, "top", minimum=0)
+        try:
+            best: dict[tuple[str, ...], Prob] | None = self.probabilities(top)
+        except BudgetError:  # a chain-backed law past the enumeration budget
+            best = None
         out: dict[str, object] = {
             "word": self.word, "support_size": self.support_size,
             "failure_mass": float(self._fail), "mode": list(self.mode or ()),
@@ -362,13 +370,12 @@ class SegmentationLaw:
             if self.n_segmentations is not None:
                 out["n_segmentations"] = self.n_segmentations
                 out["kl_to_uniform_nats"] = self.kl_to_uniform
-                out["tv_to_uniform"] = float(self.tv_to_uniform)
+                if best is not None:
+                    out["tv_to_uniform"] = float(self.tv_to_uniform)
         if self.deterministic is not None:
             out["deterministic"] = list(self.deterministic)
             out["regularisation_rate"] = float(self.regularisation_rate)
-        try:
-            best = self.probabilities(top)
-        except BudgetError:  # a chain-backed law past the enumeration budget: its mode
+        if best is None:
             best = {} if self.mode is None or top == 0 else {
                 self.mode: self.probability(self.mode)}
         out["top"] = [{"tokens": list(s), "probability": float(p)} for s, p in best.items()]

@@ -32,6 +32,7 @@ from ..lattice import (
     MAX_WORD_LENGTH,
     Lattice,
     SegmentationError,
+    about_count,
     arc_table,
     check_direction,
     check_ell_min,
@@ -463,8 +464,9 @@ class Grampa:
         """:meth:`distribution`, refused first with the number of walked segmentations."""
         walked = count_segmentations(word, self.vocab, self.ell_min, self.direction)
         if walked > MAX_DISTRIBUTION_SIZE:
-            raise BudgetError(f"the law of {word!r:.60} needs {walked:,} segmentations, over "
-                              f"the budget of {MAX_DISTRIBUTION_SIZE:,} (refused before any work)")
+            raise BudgetError(f"the law of {word!r:.60} needs {about_count(walked)} "
+                              f"segmentations, over the budget of {MAX_DISTRIBUTION_SIZE:,} "
+                              "(refused before any work)")
         return self.distribution(word)
 
     def _log_count(self, word: str) -> float:

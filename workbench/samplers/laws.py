@@ -37,6 +37,7 @@ from .._core.cost import SLICE_RATE, slice_units
 from .._core.validate import BudgetError, check_budget, check_work
 from ..lattice import (
     SegmentationError,
+    about_count,
     arc_table,
     count_segmentations,
     enumerate_segmentations,
@@ -58,8 +59,8 @@ Weight = Fraction | float
 
 def _refuse(what: str, count: int, word: str) -> None:
     if count > MAX_ENUMERATED:
-        raise BudgetError(f"the law of {word!r:.60} needs {count:,} {what}, over the "
-                          f"budget of {MAX_ENUMERATED:,} (refused before any work)")
+        raise BudgetError(f"the law of {word!r:.60} needs {about_count(count)} {what}, over "
+                          f"the budget of {MAX_ENUMERATED:,} (refused before any work)")
 
 
 def check_enumerable(word: str, vocab: Vocabulary) -> int:
