@@ -122,24 +122,25 @@ def summaries(chain, s, pmf):
 
 
 @njit(**JIT)
-def mode_lengths(chain, tol, out):
-    """The most probable successful path as token lengths in word order, into ``out``.
+def best_lengths(logw, n, tol, out):
+    """The path of largest total log-weight, as token lengths in word order, into ``out``.
 
-    Ties (log-probabilities within ``tol``, relative) go to fewer tokens, then to the
-    shorter first token, the shorter second, ... (the law's order: token tuples compare so
-    on one word). Returns the number of tokens, or -1 if no path reaches the end.
+    ``logw[i, l]`` is the log-weight of the arc ``i → i + l`` (word coordinates; -inf: no
+    arc). Ties (totals within ``tol``, relative) go to fewer tokens, then to the shorter
+    first token, the shorter second, ... (the law's order: token tuples compare so on one
+    word). Returns the number of tokens, or -1 if no path reaches ``n``.
     """
-    probs, n, span, mirror = chain.probs, chain.n, chain.span, chain.mirror
+    span = logw.shape[1] - 1
     best = np.full(n + 1, -np.inf)
     cnt = np.zeros(n + 1, dtype=np.int64)
     pick = np.zeros(n + 1, dtype=np.int64)
     best[n] = 0.0
-    for i in range(n - 1, -1, -1):  # word coordinates: the best path from i to n
+    for i in range(n - 1, -1, -1):  # the best path from i to n
         for length in range(1, min(n - i, span) + 1):
-            p = probs[n - i, length] if mirror else probs[i + length, length]
-            if p <= 0.0 or best[i + length] == -np.inf:
+            w = logw[i, length]
+            if w == -np.inf or best[i + length] == -np.inf:
                 continue
-            lp = math.log(p) + best[i + length]
+            lp = w + best[i + length]
             c = cnt[i + length] + 1
             gap = lp - best[i]
             scale = tol * max(1.0, abs(lp))
@@ -153,6 +154,33 @@ def mode_lengths(chain, tol, out):
         i += pick[i]
         k += 1
     return k
+
+
+@njit(**JIT)
+def mode_lengths(chain, tol, out):
+    """The chain's most probable successful path (:func:`best_lengths` of its log-probs)."""
+    probs, n, span, mirror = chain.probs, chain.n, chain.span, chain.mirror
+    logw = np.full((n + 1, span + 1), -np.inf)
+    for i in range(n):
+        for length in range(1, min(n - i, span) + 1):
+            p = probs[n - i, length] if mirror else probs[i + length, length]
+            if p > 0.0:
+                logw[i, length] = math.log(p)
+    return best_lengths(logw, n, tol, out)
+
+
+@njit(**JIT)
+def viterbi_lengths(arcs, scores, n, tol, out):
+    """The segmentation of largest total score over ``arcs[j, l]`` (token id or -1; word
+    coordinates), as :func:`best_lengths` (ULM's Viterbi)."""
+    span = arcs.shape[1] - 1
+    logw = np.full((n + 1, span + 1), -np.inf)
+    for j in range(1, n + 1):
+        for length in range(1, min(j, span) + 1):
+            tid = arcs[j, length]
+            if tid >= 0:
+                logw[j - length, length] = scores[tid]
+    return best_lengths(logw, n, tol, out)
 
 
 @njit(**JIT)
@@ -235,3 +263,23 @@ def maxmatch_table(arcs, n, max_len, q, probs):
             share = q ** k if k == n_cand - 1 else (1.0 - q) * q ** k
             probs[n - i, length] = share
             k += 1
+
+
+@njit(**JIT)
+def longest_match_lengths(arcs, n, out):
+    """Greedy longest match over ``arcs[j, l]`` (word coordinates) as token lengths into
+    ``out``; returns their number, or -1 where no token starts (MaxMatch is stuck)."""
+    span = arcs.shape[1] - 1
+    k, i = 0, 0
+    while i < n:
+        take = 0
+        for length in range(min(span, n - i), 0, -1):
+            if arcs[i + length, length] >= 0:
+                take = length
+                break
+        if take == 0:
+            return -1
+        out[k] = take
+        i += take
+        k += 1
+    return k

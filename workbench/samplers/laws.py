@@ -41,8 +41,9 @@ from ..lattice import (
     arc_table,
     count_segmentations,
     enumerate_segmentations,
+    tokens_from_lengths,
 )
-from ..lattice.chain import Chain
+from ..lattice.chain import MODE_TIE_TOLERANCE, Chain
 from ..laws import SegmentationLaw
 from ..vocab import Vocabulary
 
@@ -173,13 +174,16 @@ def _chain_arcs(word: str, vocab: Vocabulary) -> np.ndarray:
 
 
 def ulm_chain(word: str, vocab: Vocabulary, alpha: float,
-              enumerate: Callable[[], tuple[dict, float]]) -> Chain:
-    """ULM over every segmentation (P ∝ exp(α · score)) as a chain; any length.
+              enumerate: Callable[[], tuple[dict, float]]
+              ) -> tuple[Chain, tuple[str, ...]]:
+    """ULM over every segmentation (P ∝ exp(α · score)) as a chain, and the Viterbi
+    segmentation (largest score; ties within :data:`workbench.lattice.chain.MODE_TIE_TOLERANCE`:
+    fewer tokens, then shorter tokens first); any length.
 
     Raises :class:`SegmentationError` if the word has no segmentation. ``enumerate`` is the
     law's enumeration, used only when its mapping is asked for.
     """
-    from ..lattice.chain_kernels import log_count, weighted_table
+    from ..lattice.chain_kernels import log_count, viterbi_lengths, weighted_table
 
     arcs, n = _chain_arcs(word, vocab), len(word)
     span = arcs.shape[1] - 1
@@ -188,9 +192,12 @@ def ulm_chain(word: str, vocab: Vocabulary, alpha: float,
     if weighted_table(arcs, scores, float(alpha), n, span, probs) == -np.inf:
         raise SegmentationError(f"no segmentation of {word!r:.60} has positive probability "
                                 "under this sampler")
-    return Chain(word, probs, False, enumerate=enumerate,
-                 count=lambda: count_segmentations(word, vocab),
-                 log_count=lambda: float(log_count(arcs, n, span)))
+    lengths = np.zeros(n + 1, dtype=np.int64)
+    k = viterbi_lengths(arcs, scores, n, MODE_TIE_TOLERANCE, lengths)
+    det = tuple(tokens_from_lengths(word, lengths[:k].tolist()))
+    return (Chain(word, probs, False, enumerate=enumerate,
+                  count=lambda: count_segmentations(word, vocab),
+                  log_count=lambda: float(log_count(arcs, n, span))), det)
 
 
 def maxmatch_chain(word: str, vocab: Vocabulary, q: float
@@ -198,21 +205,15 @@ def maxmatch_chain(word: str, vocab: Vocabulary, q: float
     """MaxMatch-dropout with dropout ``q`` as a chain (failures kept), and MaxMatch's
     segmentation (``None`` where MaxMatch is stuck); any length. The chain enumerates with
     :func:`maxmatch_law`."""
-    from ..lattice.chain_kernels import log_count, maxmatch_table
+    from ..lattice.chain_kernels import log_count, longest_match_lengths, maxmatch_table
 
     arcs, n = _chain_arcs(word, vocab), len(word)
     span = arcs.shape[1] - 1
     probs = np.zeros((n + 1, span + 1))
     maxmatch_table(arcs, n, span, float(q), probs)
-    det: list[str] | None = []
-    i = 0
-    while i < n:
-        ends = [ln for ln in range(min(span, n - i), 0, -1) if arcs[i + ln, ln] >= 0]
-        if not ends:
-            det = None
-            break
-        det.append(word[i:i + ends[0]])
-        i += ends[0]
+    lengths = np.zeros(n + 1, dtype=np.int64)
+    k = longest_match_lengths(arcs, n, lengths)
+    det = None if k < 0 else tuple(tokens_from_lengths(word, lengths[:k].tolist()))
 
     def enumerate() -> tuple[dict, float]:
         law = maxmatch_law(word, frozenset(vocab.tokens), span, q)
@@ -221,4 +222,4 @@ def maxmatch_chain(word: str, vocab: Vocabulary, q: float
     return (Chain(word, probs, True, enumerate=enumerate, can_fail=True,
                   count=lambda: count_segmentations(word, vocab),
                   log_count=lambda: float(log_count(arcs, n, span))),
-            None if det is None else tuple(det))
+            det)

@@ -217,17 +217,17 @@ class ULMSampler(TokenSampler):
         counts them all.
         """
         word = check_word(word)
-        viterbi = kbest_segmentations(word, self._score, self._longest, 1,
-                                      self.vocab.token_lengths)
-        det = viterbi[0][1] if viterbi else None
         if self.nbest == -1:
             def enumerate() -> tuple[dict, float]:
                 law = weighted_law(word, self.vocab,
                                    lambda seg: self.alpha * self._score_of(seg), log=True)
                 return law.probabilities(), 0.0
 
-            return SegmentationLaw.from_chain(ulm_chain(word, self.vocab, self.alpha,
-                                                        enumerate), deterministic=det)
+            chain, det = ulm_chain(word, self.vocab, self.alpha, enumerate)
+            return SegmentationLaw.from_chain(chain, deterministic=det)
+        viterbi = kbest_segmentations(word, self._score, self._longest, 1,
+                                      self.vocab.token_lengths)
+        det = viterbi[0][1] if viterbi else None
         n_segs = count_segmentations(word, self.vocab)
         segs, probs = self.kbest(word)
         out: dict[tuple[str, ...], float] = {}
