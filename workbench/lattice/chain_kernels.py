@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from .._core.config import JIT
+from .._core.config import JIT, JIT_INLINE
 
 
 class ChainTable(NamedTuple):
@@ -121,7 +121,7 @@ def summaries(chain, s, pmf):
     return max(entropy, 0.0), tokens, count[n]
 
 
-@njit(**JIT)
+@njit(**JIT_INLINE)
 def best_lengths(logw, n, tol, out):
     """The path of largest total log-weight, as token lengths in word order, into ``out``.
 
