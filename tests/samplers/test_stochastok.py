@@ -15,6 +15,7 @@ from naive import stochastok as naive
 
 from workbench import Vocabulary
 from workbench._core.validate import BudgetError
+from workbench.interfaces import LawSampler, Sampler
 from workbench.samplers.stochastok import StochasTokSampler
 from workbench.stats import chisquare_lumped
 
@@ -92,6 +93,7 @@ def test_bad_arguments_are_refused(kw, err):
 
 def test_bad_input_and_budget():
     s = StochasTokSampler(V, attempts=3)
+    assert isinstance(s, LawSampler) and isinstance(s.reseeded(1), Sampler)
     with pytest.raises(TypeError):
         s.law(3)
     with pytest.raises(TypeError):
