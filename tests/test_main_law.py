@@ -6,6 +6,7 @@ import json
 
 from workbench import MaxMatchSampler, Vocabulary
 from workbench.__main__ import main
+from workbench.samplers import StochasTokSampler
 
 
 def test_law_prints_the_summary_and_top_segmentations(tmp_path, capsys):
@@ -39,6 +40,24 @@ def test_law_of_bpe_dropout_with_gpt2_merges(capsys):
     row = json.loads(capsys.readouterr().out)
     assert row["support_size"] == 1566 and row["mode"] == ["Ġtoken", "ization"]
     assert abs(row["top"][0]["probability"] - 0.79605) < 1e-5
+
+
+def test_law_of_stochastok_and_of_a_long_word(tmp_path, capsys):
+    path = tmp_path / "v.txt"
+    v = Vocabulary(["a", "b", "c", "ab", "bc", "abc", "ca", "cab"])
+    v.save(path)
+    assert main(["law", "--vocab", str(path), "--sampler", "stochastok", "--attempts", "2",
+                 "--json", "abcabc"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    law = StochasTokSampler(v, attempts=2).law("abcabc")
+    assert row["deterministic"] == ["abc", "abc"] and row["support_size"] == law.support_size
+    assert row["regularisation_rate"] == law.regularisation_rate
+    # a chain law past the enumeration budget: summaries by DP, its mode as the top row
+    assert main(["law", "--vocab", str(path), "--sampler", "grampa", "--json",
+                 "abc" * 60]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["n_segmentations"] > 10**20 and "tv_to_uniform" not in row
+    assert row["top"][0]["tokens"] == row["mode"]
 
 
 def test_law_errors_are_clean(tmp_path, capsys):

@@ -389,7 +389,7 @@ def _run_tables(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------------- law
 LAW_SAMPLERS = ("grampa", "ulm", "maxmatch-dropout", "bpe-dropout", "uniform", "bits",
-                "unigram")
+                "unigram", "stochastok")
 
 
 def _configure_law(parser: argparse.ArgumentParser) -> None:
@@ -397,13 +397,21 @@ def _configure_law(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sampler", choices=LAW_SAMPLERS, default="grampa",
                         help="whose law: GRaMPa (--tau), ULM (--alpha, --nbest), "
                              "MaxMatch-/BPE-dropout (--p), the uniform, boundary-bit (--p) "
-                             "or unigram rejection sampler")
+                             "or unigram rejection sampler, StochasTok (--attempts or "
+                             "--rate, --max-splits)")
     parser.add_argument("--p", type=float, default=0.1,
                         help="dropout (maxmatch-dropout, bpe-dropout) or bit proclivity (bits)")
     parser.add_argument("--tau", type=float, default=1.0, help="GRaMPa's temperature (not 0)")
     parser.add_argument("--alpha", type=float, default=1.0, help="ULM's smoothing α")
     parser.add_argument("--nbest", type=int, default=-1,
                         help="ULM's k (-1: every segmentation, SentencePiece's nbest_size=-1)")
+    parser.add_argument("--attempts", type=int, default=None,
+                        help="StochasTok's split attempts per word (default: --rate)")
+    parser.add_argument("--rate", type=float, default=None,
+                        help="StochasTok's attempts per base token, the paper's expand_prop "
+                             "(default 0.1)")
+    parser.add_argument("--max-splits", type=int, default=None,
+                        help="StochasTok stops after this many splits")
     parser.add_argument("--top", type=int, default=10, help="segmentations listed")
 
 
@@ -432,6 +440,13 @@ def _law_sampler(args: argparse.Namespace, vocab):
         return BPESampler(vocab, dropout=args.p, model=model)
     if name == "bits":
         return BitRejectionSampler(vocab, p=args.p)
+    if name == "stochastok":  # the paper splits GPT-2's BPE tokens; MaxMatch's elsewhere
+        from workbench.samplers import StochasTokSampler
+
+        base = (BPESampler(vocab, model=BPEModel.from_gpt2()).sample
+                if args.vocab == "gpt2" else None)
+        return StochasTokSampler(vocab, attempts=args.attempts, rate=args.rate,
+                                 max_splits=args.max_splits, base=base)
     return MarkovRejectionSampler(vocab) if name == "uniform" else UnigramRejectionSampler(vocab)
 
 

@@ -10,6 +10,12 @@ expected number of distinct segmentations after ``M`` samples.
 Probabilities stay exact :class:`fractions.Fraction` when every input is one (tests build
 laws of rational parameters that way); otherwise they are floats. Entropy and KL are floats.
 
+A law is either enumerated (built from the mapping) or *chain-backed*
+(:meth:`SegmentationLaw.from_chain`): the samplers that walk the segmentation graph one
+token at a time (GRaMPa, ULM over every segmentation, MaxMatch-dropout) give their summaries,
+the mode and the probability of one segmentation by dynamic programming for words of any
+length, and enumerate only when the mapping itself is asked for (within a budget).
+
 This module computes no law of any sampler (each sampler's ``law(word)`` builds one: GRaMPa
 in :mod:`workbench.grampa.sampler`, the baselines in :mod:`workbench.samplers`, BPE-dropout
 in :mod:`workbench.bpe.laws`), enumerates no lattice and samples nothing.
@@ -31,10 +37,11 @@ import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from numbers import Real
+from typing import Protocol
 
-from ._core.validate import PY_ENTRY_BYTES, check_budget, check_int
+from ._core.validate import PY_ENTRY_BYTES, BudgetError, check_budget, check_int
 
-__all__ = ["SegmentationLaw", "MAX_SUPPORT", "SUM_TOLERANCE"]
+__all__ = ["SegmentationLaw", "LawChain", "MAX_SUPPORT", "SUM_TOLERANCE"]
 
 #: Largest support a law holds (the samplers refuse words that would need more, before work).
 MAX_SUPPORT = 2_000_000
@@ -72,6 +79,52 @@ def _check_segmentation(seg: object, word: str) -> tuple[str, ...]:
     return seg
 
 
+class LawChain(Protocol):
+    """What a chain-backed law asks of its chain (:class:`workbench.lattice.chain.Chain`).
+
+    Probabilities are floats, not conditioned on success unless said.
+    """
+
+    word: str
+    failure_mass: float
+    success_mass: float
+
+    def entropy(self) -> float: ...  # nats, given success
+    def expected_tokens(self) -> float: ...  # given success
+    def token_count_pmf(self) -> dict[int, float]: ...  # given success
+    def support_size(self) -> int: ...
+    def probability(self, tokens: tuple[str, ...]) -> float: ...
+    def mode(self) -> tuple[str, ...] | None: ...
+    def n_segmentations(self) -> int: ...  # 0: the word has none
+    def log_n_segmentations(self) -> float: ...
+    def enumerate(self) -> tuple[Mapping[tuple[str, ...], float], float]: ...
+
+
+def _checked_table(word: str, probabilities: object, failure_mass: object
+                   ) -> tuple[bool, Prob, dict[tuple[str, ...], Prob]]:
+    """``(exact, failure_mass, law without zeros, most probable first)``, checked."""
+    if not isinstance(probabilities, Mapping):
+        raise TypeError("probabilities must be a mapping from tuples of tokens to "
+                        f"probabilities, not {type(probabilities).__name__}")
+    check_budget(len(probabilities) * PY_ENTRY_BYTES * 4, "a law of "
+                 f"{len(probabilities):,} segmentations")
+    if len(probabilities) > MAX_SUPPORT:
+        raise ValueError(f"a law holds at most {MAX_SUPPORT:,} segmentations, "
+                         f"got {len(probabilities):,}")
+    fail = _check_prob(failure_mass, "failure_mass")
+    probs = {_check_segmentation(s, word): _check_prob(p, s) for s, p in probabilities.items()}
+    exact = isinstance(fail, Fraction) and all(isinstance(p, Fraction) for p in probs.values())
+    if not exact:
+        fail = float(fail)
+        probs = {s: float(p) for s, p in probs.items()}
+    total = sum(probs.values(), Fraction(0) if exact else 0.0) + fail
+    if (total != 1) if exact else abs(total - 1.0) > SUM_TOLERANCE:
+        raise ValueError(f"probabilities and failure_mass sum to {float(total)!r}, not 1")
+    order = sorted(((s, p) for s, p in probs.items() if p > 0),
+                   key=lambda sp: (-sp[1], len(sp[0]), sp[0]))
+    return exact, fail, dict(order)
+
+
 class SegmentationLaw:
     """The law of a sampler's segmentation of one word.
 
@@ -101,39 +154,56 @@ class SegmentationLaw:
                  deterministic: Sequence[str] | None = None) -> None:
         if not isinstance(word, str):
             raise TypeError(f"word must be str, not {type(word).__name__}")
-        if not isinstance(probabilities, Mapping):
-            raise TypeError("probabilities must be a mapping from tuples of tokens to "
-                            f"probabilities, not {type(probabilities).__name__}")
-        check_budget(len(probabilities) * PY_ENTRY_BYTES * 4, "a law of "
-                     f"{len(probabilities):,} segmentations")
-        if len(probabilities) > MAX_SUPPORT:
-            raise ValueError(f"a law holds at most {MAX_SUPPORT:,} segmentations, "
-                             f"got {len(probabilities):,}")
-        fail = _check_prob(failure_mass, "failure_mass")
-        probs = {_check_segmentation(s, word): _check_prob(p, s)
-                 for s, p in probabilities.items()}
-        exact = isinstance(fail, Fraction) and all(
-            isinstance(p, Fraction) for p in probs.values())
-        if not exact:
-            fail = float(fail)
-            probs = {s: float(p) for s, p in probs.items()}
-        total = sum(probs.values(), Fraction(0) if exact else 0.0) + fail
-        if (total != 1) if exact else abs(total - 1.0) > SUM_TOLERANCE:
-            raise ValueError(f"probabilities and failure_mass sum to {float(total)!r}, not 1")
         self.word = word
-        self.exact = exact
-        self._fail: Prob = fail
-        order = sorted(((s, p) for s, p in probs.items() if p > 0),
-                       key=lambda sp: (-sp[1], len(sp[0]), sp[0]))
-        self._probs: dict[tuple[str, ...], Prob] = dict(order)
+        self._chain: LawChain | None = None
+        self.exact, self._fail, self._table = _checked_table(word, probabilities, failure_mass)
         if n_segmentations is not None:
             n_segmentations = check_int(n_segmentations, "n_segmentations", minimum=1)
-            if n_segmentations < len(self._probs):
+            if n_segmentations < len(self._table):
                 raise ValueError(f"n_segmentations={n_segmentations:,} is below the support "
-                                 f"size {len(self._probs):,}")
-        self.n_segmentations = n_segmentations
+                                 f"size {len(self._table):,}")
+        self._n_segs = n_segmentations
         self.deterministic = (None if deterministic is None
                               else _check_segmentation(tuple(deterministic), word))
+
+    @classmethod
+    def from_chain(cls, chain: LawChain, *, deterministic: Sequence[str] | None = None
+                   ) -> SegmentationLaw:
+        """A law backed by a chain (:class:`workbench.lattice.chain.Chain`): any length.
+
+        Failure mass, support size, entropy, E[#tokens], the token-count pmf, KL to uniform,
+        the mode, :meth:`probability` and the regularisation rate come from the chain's
+        dynamic programs, never from enumerating; :meth:`probabilities`, TV to uniform and
+        :meth:`expected_distinct` enumerate on first use through the chain, which refuses
+        (``BudgetError``, with the count) words past the sampler's enumeration budget.
+        Float law (``exact`` is False).
+        """
+        law = cls.__new__(cls)
+        law.word = chain.word
+        law._chain = chain
+        law.exact = False
+        law._fail = float(chain.failure_mass)
+        law._table = None
+        law._n_segs = None
+        law.deterministic = (None if deterministic is None
+                             else _check_segmentation(tuple(deterministic), chain.word))
+        return law
+
+    @property
+    def _probs(self) -> dict[tuple[str, ...], Prob]:
+        """The enumerated law (a chain-backed law enumerates here, on first use)."""
+        if self._table is None:
+            assert self._chain is not None
+            probs, fail = self._chain.enumerate()
+            _, _, self._table = _checked_table(self.word, probs, fail)
+        return self._table
+
+    @property
+    def n_segmentations(self) -> int | None:
+        """``N``, every segmentation of the word into tokens of the vocabulary (or None)."""
+        if self._chain is not None and self._n_segs is None:
+            self._n_segs = self._chain.n_segmentations() or None
+        return self._n_segs
 
     def __repr__(self) -> str:
         return (f"SegmentationLaw({self.word!r}, support={self.support_size:,}, "
@@ -164,34 +234,61 @@ class SegmentationLaw:
     @property
     def support_size(self) -> int:
         """Number of segmentations of positive probability."""
+        if self._chain is not None and self._table is None:
+            return self._chain.support_size()
         return len(self._probs)
 
     def probability(self, tokens: Sequence[str]) -> Prob:
-        """P(the sampler returns ``tokens``); 0 for anything else (other words included)."""
+        """P(the sampler returns ``tokens``); 0 for anything else (other words included).
+
+        A chain-backed law multiplies the path's transition probabilities, or, once
+        :meth:`probabilities` has enumerated, reads the enumeration (equal within rounding).
+        """
         if isinstance(tokens, str):
             raise TypeError("tokens must be a sequence of str, not one str")
+        if self._chain is not None and self._table is None:  # enumerated: agree with it
+            tokens = tuple(tokens)
+            if not all(isinstance(t, str) and t for t in tokens):
+                return 0.0
+            return self._chain.probability(tokens)
         return self._probs.get(tuple(tokens), Fraction(0) if self.exact else 0.0)
 
     @property
     def mode(self) -> tuple[str, ...] | None:
-        """The most probable segmentation (ties as in :meth:`probabilities`); None if none."""
+        """The most probable segmentation (ties as in :meth:`probabilities`); None if none.
+
+        A chain-backed law finds it by a Viterbi pass (ties within float rounding as in
+        :data:`workbench.lattice.chain.MODE_TIE_TOLERANCE`).
+        """
+        if self._chain is not None:
+            return self._chain.mode()
         return next(iter(self._probs), None)
 
-    def _conditional(self) -> list[Prob]:
+    def _require_success(self) -> Prob:
         mass = self.success_mass
         if mass == 0:
             raise ValueError(f"the sampler always fails on {self.word!r:.60}: the law "
                              "conditioned on success is undefined")
+        return mass
+
+    def _conditional(self) -> list[Prob]:
+        mass = self._require_success()
         return [p / mass for p in self._probs.values()]
 
     # ------------------------------------------------------------------ summaries
     @property
     def entropy(self) -> float:
         """Shannon entropy in nats of the law conditioned on success."""
+        if self._chain is not None:
+            self._require_success()
+            return self._chain.entropy()
         return max(0.0, -sum(float(q) * math.log(q) for q in self._conditional()))
 
     def token_count_pmf(self) -> dict[int, Prob]:
         """P(number of tokens = k | success), for every k with positive probability, by k."""
+        if self._chain is not None:
+            self._require_success()
+            return self._chain.token_count_pmf()
         out: dict[int, Prob] = {}
         for seg, q in zip(self._probs, self._conditional()):
             out[len(seg)] = out.get(len(seg), 0) + q
@@ -200,6 +297,9 @@ class SegmentationLaw:
     @property
     def expected_tokens(self) -> Prob:
         """E[number of tokens | success]."""
+        if self._chain is not None:
+            self._require_success()
+            return self._chain.expected_tokens()
         return sum((k * q for k, q in self.token_count_pmf().items()),
                    Fraction(0) if self.exact else 0.0)
 
@@ -212,6 +312,9 @@ class SegmentationLaw:
     @property
     def kl_to_uniform(self) -> float:
         """KL(law | uniform over the N segmentations) = log N − entropy, in nats."""
+        if self._chain is not None:
+            entropy = self.entropy  # raises first if the sampler always fails
+            return self._chain.log_n_segmentations() - entropy
         return math.log(self._n()) - self.entropy
 
     @property
@@ -246,8 +349,16 @@ class SegmentationLaw:
                          for p in self._probs.values()))
 
     def summary(self, top: int = 10) -> dict[str, object]:
-        """The law's summaries as plain JSON values (floats), with the ``top`` segmentations."""
+        """The law's summaries as plain JSON values (floats), with the ``top`` segmentations.
+
+        A chain-backed law past its enumeration budget has no ``tv_to_uniform`` and lists
+        only its mode as ``top``.
+        """
         top = check_int(top, "top", minimum=0)
+        try:
+            best: dict[tuple[str, ...], Prob] | None = self.probabilities(top)
+        except BudgetError:  # a chain-backed law past the enumeration budget
+            best = None
         out: dict[str, object] = {
             "word": self.word, "support_size": self.support_size,
             "failure_mass": float(self._fail), "mode": list(self.mode or ()),
@@ -259,10 +370,13 @@ class SegmentationLaw:
             if self.n_segmentations is not None:
                 out["n_segmentations"] = self.n_segmentations
                 out["kl_to_uniform_nats"] = self.kl_to_uniform
-                out["tv_to_uniform"] = float(self.tv_to_uniform)
+                if best is not None:
+                    out["tv_to_uniform"] = float(self.tv_to_uniform)
         if self.deterministic is not None:
             out["deterministic"] = list(self.deterministic)
             out["regularisation_rate"] = float(self.regularisation_rate)
-        out["top"] = [{"tokens": list(s), "probability": float(p)}
-                      for s, p in self.probabilities(top).items()]
+        if best is None:
+            best = {} if self.mode is None or top == 0 else {
+                self.mode: self.probability(self.mode)}
+        out["top"] = [{"tokens": list(s), "probability": float(p)} for s, p in best.items()]
         return out

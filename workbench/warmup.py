@@ -159,6 +159,10 @@ def _sampler_workload(vocab: Vocabulary, words: list[str], text: list[str]) -> N
                     UnigramRejectionSampler(vocab, seed=0)):
         sampler.tokenize([words[0], vocab.to_alphabet(" cat")])
     BPESampler(vocab, dropout=0.1).law(vocab.to_alphabet(" cat"))  # the compiled law
+    for chain in (Grampa(vocab, tau=2.0), MaxMatchSampler(vocab, dropout=0.1),
+                  ULMSampler(vocab, nbest=-1, alpha=0.5)):  # lattice.chain_kernels
+        law = chain.law(words[1])
+        _ = law.entropy, law.token_count_pmf(), law.mode, law.kl_to_uniform
     for semantics in ("hf", "sentencepiece", "subword-nmt"):  # bpe._dropout's kernels
         BPESampler(vocab, dropout=0.1, semantics=semantics, seed=0).tokenize([words[0]])
 

@@ -9,7 +9,7 @@ from workbench.laws import SegmentationLaw
 
 def test_law_rows_pass():
     rows = ch.verify(only="Segmentation laws")
-    assert len(rows) == 10
+    assert len(rows) == 14
     assert {r.status for r in rows} == {"pass"}, [r for r in rows if r.status != "pass"]
 
 
@@ -37,3 +37,12 @@ def test_a_mixture_with_the_rate_swapped_fails_every_mixture_row(monkeypatch):
     monkeypatch.setattr(mixture, "mixture_law", lambda law, det, p: real(law, det, 1 - p))
     rows = law_checks.check_mixture_law()
     assert len(rows) == 3 and {r.status for r in rows} == {"fail"}
+
+
+def test_a_wrong_dp_fails_the_chain_row(monkeypatch):
+    from workbench.lattice.chain import Chain
+
+    real = Chain.entropy
+    monkeypatch.setattr(Chain, "entropy", lambda self: real(self) * (1 + 1e-9))
+    rows = law_checks.check_chain_laws()
+    assert [r.status for r in rows] == ["fail", "fail", "pass", "pass"]

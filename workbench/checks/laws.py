@@ -9,6 +9,11 @@
 * the law's token-count pmf and E[#tokens] equal GRaMPa's forward DP;
 * BPE-dropout's kernel samples ``Ġtokenization`` (GPT-2, ``p = 0.1``) as its law says
   (chi-square, fixed seed);
+* the chain laws' dynamic programs (GRaMPa, ULM over every segmentation, MaxMatch-dropout)
+  equal their enumerations (entropy, E[#tokens], pmf, mode, KL, failure mass, regularisation
+  rate), and ULM α = 0 = GRaMPa τ = 1 = uniform holds by DP on a 210-character word;
+* StochasTok's exact law sums to 1, is the deterministic segmentation at 0 attempts, and its
+  sampler follows it (chi-square, fixed seed);
 * Algorithm 3's mixture (:meth:`workbench.Multiplexer.law`): ``p = 0`` is the deterministic
   segmentation, ``p = 1`` the stochastic law, failures carried; the arithmetic its other
   callers use without the law (E[#tokens], P(deterministic), entropy, expected unigram counts)
@@ -21,6 +26,7 @@ module computes no law itself.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from functools import cache
 
@@ -29,6 +35,7 @@ import numpy as np
 from ..bpe import BPEModel, BPESampler
 from ..datasets import resolve_vocabulary
 from ..grampa import Grampa, expected_token_counts
+from ..laws import SegmentationLaw
 from ..samplers import (
     BitRejectionSampler,
     MarkovRejectionSampler,
@@ -36,6 +43,7 @@ from ..samplers import (
     ULMSampler,
     UnigramRejectionSampler,
 )
+from ..samplers.stochastok import StochasTokSampler
 from ..segmenters import Multiplexer, default_segmenter
 from ..stats import chisquare_lumped
 from ..theory.grampa.mixture import mix, mixture_entropy
@@ -185,4 +193,69 @@ def check_mixture_law() -> list[CheckResult]:
                     "mixed), expected unigram counts (Figure 12's curve)", "GRaMPa §4.6, Alg. 3",
                     ", ".join(f"{x:.1e}" for x in gaps), f"each ≤ {SUM_TOL:g}",
                     max(gaps) <= SUM_TOL))
+    return rows
+
+
+#: A chain law's DP summaries equal its enumeration within this (float rounding).
+DP_TOL = 1e-12
+LONG_WORD = "abcabca" * 30  # 210 characters: far past any enumeration
+STOCHASTOK_WORD, STOCHASTOK_ATTEMPTS = "abcabcab", 3
+
+
+def _dp_gaps(law: SegmentationLaw) -> list[float]:
+    """|DP − enumeration| of entropy, E[#tokens], pmf, P(mode), KL, P(deterministic)."""
+    ref = SegmentationLaw(law.word, law.probabilities(), failure_mass=law.failure_mass,
+                          n_segmentations=law.n_segmentations, deterministic=law.deterministic)
+    pmf, ref_pmf = law.token_count_pmf(), ref.token_count_pmf()
+    gaps = [abs(law.entropy - ref.entropy),
+            abs(law.expected_tokens - float(ref.expected_tokens)),
+            max(abs(pmf.get(k, 0.0) - float(ref_pmf.get(k, 0.0))) for k in pmf | ref_pmf),
+            abs(law.probability(law.mode) - float(max(ref.probabilities().values()))),
+            abs(law.kl_to_uniform - ref.kl_to_uniform),
+            abs(float(law.failure_mass) - float(ref.failure_mass))]
+    if law.deterministic is not None:
+        gaps.append(abs(float(law.regularisation_rate) - float(ref.regularisation_rate)))
+    return gaps
+
+
+@register("Segmentation laws: chains by DP, StochasTok", "numeric")
+def check_chain_laws() -> list[CheckResult]:
+    v = _vocab()
+    chains = {"GRaMPa τ=0.5 l2r": Grampa(v, tau=0.5),
+              "GRaMPa τ=2 ℓmin=2 r2l": Grampa(v, tau=2.0, ell_min=2, direction="r2l"),
+              "ULM all α=1": ULMSampler(v, nbest=-1, alpha=1.0),
+              "MaxMatch-dropout q=0.3": MaxMatchSampler(v, dropout=0.3)}
+    laws = {k: s.law(WORD) for k, s in chains.items()}
+    laws["MaxMatch-dropout q=0.5 ({a,ab,abc,d}, abcd)"] = MaxMatchSampler(
+        Vocabulary(["a", "ab", "abc", "d"]), dropout=0.5).law("abcd")
+    worst = {k: max(_dp_gaps(law)) for k, law in laws.items()}
+    rows = [row(f"chain laws on {WORD!r}: the DP's entropy, E[#tokens], token-count pmf, P(mode), "
+                "KL to uniform, failure mass and regularisation rate = the enumerated law's",
+                "issue 28", {k: f"{g:.1e}" for k, g in worst.items()}, f"each ≤ {DP_TOL:g}",
+                max(worst.values()) <= DP_TOL)]
+    uniform = [Grampa(v, tau=1.0).law(LONG_WORD), Grampa(v, tau=1.0, direction="r2l")
+               .law(LONG_WORD), ULMSampler(v, nbest=-1, alpha=0.0).law(LONG_WORD)]
+    n_segs = uniform[0].n_segmentations
+    gap = max(abs(law.entropy / math.log(n_segs) - 1) for law in uniform)
+    rows.append(row(f"ULM α = 0 = GRaMPa τ = 1 (both directions) = uniform by DP on a "
+                    f"{len(LONG_WORD)}-character word (N = {n_segs:.3e}, never enumerated): "
+                    "entropy = log N", "issue 28", f"max |H / log N − 1| = {gap:.1e}",
+                    "≤ 1e-12", gap <= 1e-12))
+    st = StochasTokSampler(v, attempts=STOCHASTOK_ATTEMPTS, seed=SEED)
+    law = st.law(STOCHASTOK_WORD, exact=True)
+    zero = StochasTokSampler(v, attempts=0).law(STOCHASTOK_WORD, exact=True)
+    ok = (sum(law.probabilities().values()) == 1
+          and zero.probabilities() == {zero.deterministic: 1})
+    rows.append(row(f"StochasTok's law ({STOCHASTOK_ATTEMPTS} attempts, {STOCHASTOK_WORD!r}) "
+                    "sums to 1 exactly; 0 attempts is the deterministic segmentation",
+                    "Sims et al. 2025", f"{law.support_size} segmentations, Σ = "
+                    f"{sum(law.probabilities().values())}", "Σ = 1, True", ok))
+    counts = Counter(map(tuple, st.sample_many(STOCHASTOK_WORD, SAMPLES)))
+    probs = np.array([float(p) for p in law.probabilities().values()])
+    observed = np.array([counts[s] for s in law.probabilities()], dtype=float)
+    _, p, dof = chisquare_lumped(observed, probs)
+    outside = sum(c for s, c in counts.items() if law.probability(s) == 0)
+    rows.append(p_row(f"StochasTok's sampler follows its exact law ({SAMPLES:,} samples; "
+                      f"{outside} outside the support)", "Sims et al. 2025", p if outside == 0
+                      else 0.0, f"chi-square, {dof} dof"))
     return rows

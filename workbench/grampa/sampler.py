@@ -14,6 +14,7 @@ laws (:mod:`workbench.theory`) or multiplex (:mod:`workbench.segmenters`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import cached_property
 
@@ -31,6 +32,8 @@ from ..lattice import (
     MAX_WORD_LENGTH,
     Lattice,
     SegmentationError,
+    about_count,
+    arc_table,
     check_direction,
     check_ell_min,
     check_vocab,
@@ -437,20 +440,43 @@ class Grampa:
                 for seg in segs}
 
     def law(self, word: str) -> SegmentationLaw:
-        """The exact law of :meth:`sample` on ``word``: :meth:`distribution` as a law.
+        """The exact law of :meth:`sample` on ``word``, chain-backed (any length).
 
-        ``n_segmentations`` counts every segmentation of the word in the vocabulary
-        (``ell_min = 1``; the walked graph may hold fewer); GRaMPa has no deterministic
-        segmentation (``regularisation_rate`` is undefined). Same budget as
-        :meth:`distribution`.
+        Entropy, E[#tokens], the token-count pmf, the mode, KL to uniform and the
+        probability of one segmentation come from the walk's probability table by dynamic
+        programming (:class:`workbench.lattice.chain.Chain`); :meth:`~SegmentationLaw.probabilities`
+        is :meth:`distribution`, enumerated on first use and refused (with the count) past
+        :data:`MAX_DISTRIBUTION_SIZE` segmentations. ``n_segmentations`` counts every
+        segmentation of the word in the vocabulary (``ell_min = 1``; the walked graph may
+        hold fewer); GRaMPa has no deterministic segmentation (``regularisation_rate`` is
+        undefined).
         """
+        from ..lattice.chain import Chain
+
         word = self._check_word(word)
+        probs, _ = self._probs(word)
+        return SegmentationLaw.from_chain(Chain(
+            word, probs, self._walk.mirror, enumerate=lambda: (self._enumerated(word), 0.0),
+            count=lambda: count_segmentations(word, self.vocab),
+            log_count=lambda: self._log_count(word)))
+
+    def _enumerated(self, word: str) -> dict[tuple[str, ...], float]:
+        """:meth:`distribution`, refused first with the number of walked segmentations."""
         walked = count_segmentations(word, self.vocab, self.ell_min, self.direction)
         if walked > MAX_DISTRIBUTION_SIZE:
-            raise BudgetError(f"the law of {word!r:.60} needs {walked:,} segmentations, over "
-                              f"the budget of {MAX_DISTRIBUTION_SIZE:,} (refused before any work)")
-        dist = self.distribution(word)
-        return SegmentationLaw(word, dist, n_segmentations=count_segmentations(word, self.vocab))
+            raise BudgetError(f"the law of {word!r:.60} needs {about_count(walked)} "
+                              f"segmentations, over the budget of {MAX_DISTRIBUTION_SIZE:,} "
+                              "(refused before any work)")
+        return self.distribution(word)
+
+    def _log_count(self, word: str) -> float:
+        """log of the number of segmentations of ``word`` in the vocabulary (float DP)."""
+        n = len(word)
+        if self.vocab.is_infinite:
+            return (n - 1) * math.log(2.0) if n else 0.0
+        from ..lattice.chain_kernels import log_count
+
+        return float(log_count(arc_table(word, self.vocab), n, self.vocab.trie.max_len))
 
     def arc_probabilities(self, word: str) -> dict[tuple[int, int], float]:
         """Transition probability of every arc ``(i, j)`` of ``word``'s walked graph.

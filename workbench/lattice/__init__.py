@@ -258,10 +258,10 @@ def _checked_arcs(n: int, arcs: object) -> list[tuple[int, int]]:
     return out
 
 
-def _about(total: int) -> str:
+def about_count(total: int) -> str:
     """``total`` with thousands separators, or its order of magnitude when it is huge.
 
-    >>> _about(10_946), _about(2**100)
+    >>> about_count(10_946), about_count(2**100)
     ('10,946', 'about 10^30')
     """
     if total.bit_length() < 64:
@@ -366,7 +366,7 @@ def enumerate_segmentations(
     if vocab.is_infinite:
         total = _infinite_count(n, ell_min)
         if total > limit:
-            raise ValueError(f"{shown} has {_about(total)} segmentations, "
+            raise ValueError(f"{shown} has {about_count(total)} segmentations, "
                              f"more than limit={limit:,}")
     if n == 0:
         return [()]

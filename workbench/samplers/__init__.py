@@ -11,7 +11,9 @@ Modules in reading order:
   the unigram-weighted graph against the joint unigram probability;
 * :mod:`.ulm`, :mod:`.maxmatch` — the stochastic baselines: ULM best / k-best sampling with
   α, MaxMatch and MaxMatch-dropout (BPE and BPE-dropout, built on the BPE model, are
-  :class:`workbench.bpe.BPESampler`).
+  :class:`workbench.bpe.BPESampler`);
+* :mod:`.stochastok` — StochasTok (Sims et al. 2025): random splits of a deterministic
+  segmentation's tokens into two vocabulary tokens, with its exact law.
 
 This package does not implement GRaMPa itself (:mod:`workbench.grampa`).
 """
@@ -28,6 +30,7 @@ from .rejection import (
     markov_rejection_sample,
     markov_rejection_samples,
 )
+from .stochastok import StochasTokSampler
 from .ulm import ULMSampler
 
 __all__ = [
@@ -35,6 +38,7 @@ __all__ = [
     "MaxMatchSampler",
     "MarkovRejectionSampler",
     "RejectionLimitError",
+    "StochasTokSampler",
     "TokenSampler",
     "ULMSampler",
     "UnigramRejectionSampler",

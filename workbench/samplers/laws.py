@@ -7,11 +7,15 @@
   matching token is taken with probability ``(1 − q) q^(k−1)``, the shortest with the rest
   ``q^(K−1)``; a position where no token starts is a failure (its mass is the law's
   ``failure_mass``).
+* :func:`ulm_chain`, :func:`maxmatch_chain` — the same two laws (ULM: ``nbest=-1``) as
+  chains (:class:`workbench.lattice.chain.Chain`), for words of any length: summaries by
+  dynamic programming, enumeration (the two functions above) only when asked.
 
-Both count what they will enumerate first (exact integers, ``O(n·L)``) and refuse a word
-over the budget at once, saying how many segmentations it would need. The weights may be
-:class:`fractions.Fraction` (then the law is exact). This module samples nothing and knows
-nothing of GRaMPa (:meth:`workbench.Grampa.law`) or BPE (:mod:`workbench.bpe.laws`).
+The enumerations count what they will enumerate first (exact integers, ``O(n·L)``) and
+refuse a word over the budget at once, saying how many segmentations it would need. The
+weights may be :class:`fractions.Fraction` (then the law is exact). This module samples
+nothing and knows nothing of GRaMPa (:meth:`workbench.Grampa.law`) or BPE
+(:mod:`workbench.bpe.laws`).
 
 Example
 -------
@@ -27,9 +31,19 @@ import math
 from collections.abc import Callable, Collection
 from fractions import Fraction
 
+import numpy as np
+
 from .._core.cost import SLICE_RATE, slice_units
-from .._core.validate import BudgetError, check_work
-from ..lattice import SegmentationError, count_segmentations, enumerate_segmentations
+from .._core.validate import BudgetError, check_budget, check_work
+from ..lattice import (
+    SegmentationError,
+    about_count,
+    arc_table,
+    count_segmentations,
+    enumerate_segmentations,
+    tokens_from_lengths,
+)
+from ..lattice.chain import MODE_TIE_TOLERANCE, Chain
 from ..laws import SegmentationLaw
 from ..vocab import Vocabulary
 
@@ -46,8 +60,8 @@ Weight = Fraction | float
 
 def _refuse(what: str, count: int, word: str) -> None:
     if count > MAX_ENUMERATED:
-        raise BudgetError(f"the law of {word!r:.60} needs {count:,} {what}, over the "
-                          f"budget of {MAX_ENUMERATED:,} (refused before any work)")
+        raise BudgetError(f"the law of {word!r:.60} needs {about_count(count)} {what}, over "
+                          f"the budget of {MAX_ENUMERATED:,} (refused before any work)")
 
 
 def check_enumerable(word: str, vocab: Vocabulary) -> int:
@@ -150,3 +164,62 @@ def _count_paths(ends: list[list[int]], n: int) -> int:
     for i in range(n - 1, -1, -1):
         c[i] = sum(c[j] for j in ends[i])
     return c[0]
+
+
+def _chain_arcs(word: str, vocab: Vocabulary) -> np.ndarray:
+    """The word's arc table, its chain table's memory checked first."""
+    n, span = len(word), vocab.max_token_length or 0
+    check_budget((n + 1) * (span + 1) * 12, f"the chain tables of a {n:,}-character word")
+    return arc_table(word, vocab)
+
+
+def ulm_chain(word: str, vocab: Vocabulary, alpha: float,
+              enumerate: Callable[[], tuple[dict, float]]
+              ) -> tuple[Chain, tuple[str, ...]]:
+    """ULM over every segmentation (P ∝ exp(α · score)) as a chain, and the Viterbi
+    segmentation (largest score; ties within :data:`workbench.lattice.chain.MODE_TIE_TOLERANCE`:
+    fewer tokens, then shorter tokens first); any length.
+
+    Raises :class:`SegmentationError` if the word has no segmentation. ``enumerate`` is the
+    law's enumeration, used only when its mapping is asked for.
+    """
+    from ..lattice.chain_kernels import log_count, viterbi_lengths, weighted_table
+
+    arcs, n = _chain_arcs(word, vocab), len(word)
+    span = arcs.shape[1] - 1
+    probs = np.zeros((n + 1, span + 1))
+    scores = np.asarray(vocab.scores, dtype=np.float64)
+    if weighted_table(arcs, scores, float(alpha), n, span, probs) == -np.inf:
+        raise SegmentationError(f"no segmentation of {word!r:.60} has positive probability "
+                                "under this sampler")
+    lengths = np.zeros(n + 1, dtype=np.int64)
+    k = viterbi_lengths(arcs, scores, n, MODE_TIE_TOLERANCE, lengths)
+    det = tuple(tokens_from_lengths(word, lengths[:k].tolist()))
+    return (Chain(word, probs, False, enumerate=enumerate,
+                  count=lambda: count_segmentations(word, vocab),
+                  log_count=lambda: float(log_count(arcs, n, span))), det)
+
+
+def maxmatch_chain(word: str, vocab: Vocabulary, q: float
+                   ) -> tuple[Chain, tuple[str, ...] | None]:
+    """MaxMatch-dropout with dropout ``q`` as a chain (failures kept), and MaxMatch's
+    segmentation (``None`` where MaxMatch is stuck); any length. The chain enumerates with
+    :func:`maxmatch_law`."""
+    from ..lattice.chain_kernels import log_count, longest_match_lengths, maxmatch_table
+
+    arcs, n = _chain_arcs(word, vocab), len(word)
+    span = arcs.shape[1] - 1
+    probs = np.zeros((n + 1, span + 1))
+    maxmatch_table(arcs, n, span, float(q), probs)
+    lengths = np.zeros(n + 1, dtype=np.int64)
+    k = longest_match_lengths(arcs, n, lengths)
+    det = None if k < 0 else tuple(tokens_from_lengths(word, lengths[:k].tolist()))
+
+    def enumerate() -> tuple[dict, float]:
+        law = maxmatch_law(word, frozenset(vocab.tokens), span, q)
+        return law.probabilities(), float(law.failure_mass)
+
+    return (Chain(word, probs, True, enumerate=enumerate, can_fail=True,
+                  count=lambda: count_segmentations(word, vocab),
+                  log_count=lambda: float(log_count(arcs, n, span))),
+            det)

@@ -41,7 +41,7 @@ from ..lattice import SegmentationError, check_vocab, check_word
 from ..laws import SegmentationLaw
 from ..vocab import Vocabulary
 from .base import TokenSampler, as_words
-from .laws import maxmatch_law
+from .laws import maxmatch_chain
 
 
 class MaxMatchSampler(TokenSampler):
@@ -94,11 +94,14 @@ class MaxMatchSampler(TokenSampler):
     def law(self, word: str) -> SegmentationLaw:
         """The exact law of :meth:`sample` on ``word``, failures included (``failure_mass``).
 
-        Enumerates the paths dropout can take (refused at once, with their number, past
+        A chain-backed law (any length): failure mass, summaries, mode and the probability
+        of one segmentation by dynamic programming; the mapping enumerates the paths dropout
+        can take on first use (refused at once, with their number, past
         :data:`workbench.samplers.laws.MAX_ENUMERATED`). ``deterministic`` is MaxMatch's
-        segmentation (``dropout = 0``).
+        segmentation (``dropout = 0``; None where MaxMatch is stuck).
         """
-        return maxmatch_law(check_word(word), self._tokens, self._longest, self.dropout)
+        chain, det = maxmatch_chain(check_word(word), self.vocab, self.dropout)
+        return SegmentationLaw.from_chain(chain, deterministic=det)
 
     def tokenize(self, words: Sequence[str]) -> list[list[str]]:
         """One segmentation per word (deterministic at ``dropout = 0``).

@@ -45,7 +45,7 @@ from ..lattice import SegmentationError, check_vocab, check_word, count_segmenta
 from ..laws import SegmentationLaw
 from ..vocab import Vocabulary
 from .base import TokenSampler, as_words
-from .laws import check_enumerable, weighted_law
+from .laws import ulm_chain, weighted_law
 
 #: Largest ``k`` accepted (SentencePiece's own limit is far higher; lists are cached).
 MAX_NBEST = 1024
@@ -210,19 +210,25 @@ class ULMSampler(TokenSampler):
         """The exact law of :meth:`sample` on ``word``.
 
         k-best: the listed segmentations with their probabilities (:meth:`kbest`);
-        ``nbest=-1``: every segmentation, ``∝ exp(α · score)``, enumerated (refused at once
-        past :data:`workbench.samplers.laws.MAX_ENUMERATED` segmentations). ``deterministic``
-        is the Viterbi segmentation (``nbest=1``); ``n_segmentations`` counts them all.
+        ``nbest=-1``: every segmentation, ``∝ exp(α · score)``, a chain-backed law (any
+        length: summaries by dynamic programming; its mapping enumerated on first use and
+        refused, with the count, past :data:`workbench.samplers.laws.MAX_ENUMERATED`).
+        ``deterministic`` is the Viterbi segmentation (``nbest=1``); ``n_segmentations``
+        counts them all.
         """
         word = check_word(word)
-        n_segs = check_enumerable(word, self.vocab) if self.nbest == -1 else \
-            count_segmentations(word, self.vocab)
+        if self.nbest == -1:
+            def enumerate() -> tuple[dict, float]:
+                law = weighted_law(word, self.vocab,
+                                   lambda seg: self.alpha * self._score_of(seg), log=True)
+                return law.probabilities(), 0.0
+
+            chain, det = ulm_chain(word, self.vocab, self.alpha, enumerate)
+            return SegmentationLaw.from_chain(chain, deterministic=det)
         viterbi = kbest_segmentations(word, self._score, self._longest, 1,
                                       self.vocab.token_lengths)
         det = viterbi[0][1] if viterbi else None
-        if self.nbest == -1:
-            return weighted_law(word, self.vocab, lambda seg: self.alpha * self._score_of(seg),
-                                log=True, deterministic=det)
+        n_segs = count_segmentations(word, self.vocab)
         segs, probs = self.kbest(word)
         out: dict[tuple[str, ...], float] = {}
         for seg, p in zip(segs, probs):
