@@ -2,7 +2,9 @@
 
 * :func:`interactive_panel` — ``ipywidgets.interactive`` showing ``draw(compute(**values))``:
   ``panel.result`` is the last ``compute`` result, ``panel.last_figure`` what ``draw`` made of
-  it (``panel.last_figures`` when ``draw`` returns several figures by name);
+  it (``panel.last_figures`` when ``draw`` returns several figures by name), shown by
+  widgets updated in place (plotly ``FigureWidget`` s restyled, PNGs replaced), never by
+  clearing and re-rendering the output;
 * :func:`panel_controls` — a panel's control widgets by argument name;
 * :func:`set_panel_values` — set several controls, re-run once;
 * :func:`same_result` — deep equality of results holding arrays, for checking a panel's
@@ -15,8 +17,9 @@
 This module computes and draws nothing itself and imports no notebook module: the
 ``compute`` and ``draw`` functions come from the figures modules, which import this one.
 What a vocabulary name means, and reading an uploaded vocabulary, are
-:mod:`workbench.datasets.catalog`. ipywidgets, IPython and matplotlib are imported only when
-a panel is made or a figure rendered.
+:mod:`workbench.datasets.catalog`. ipywidgets, IPython, plotly and matplotlib are imported only
+when a panel is made or a figure rendered. It caches nothing: a ``compute`` or ``draw``
+function caches what does not depend on every control itself.
 
 Example
 -------
@@ -211,26 +214,194 @@ def _close_pyplot(item: Any) -> None:
             plt.close(item)
 
 
-def _height(bundles: list[tuple[dict, dict]], text: str) -> int:
-    """A generous pixel height estimate of the rendered outputs (for ``min_height``)."""
-    total = 22 * text.count("\n")
-    for data, meta in bundles:
-        png = meta.get("image/png", {}) if isinstance(meta.get("image/png"), dict) else {}
-        if "height" in png:
-            total += int(png["height"]) + 10
-        elif "image/png" in data:
-            import base64
-            import struct
+def _bundle_height(data: dict, meta: dict) -> int:
+    """A generous pixel height estimate of one rendered output (for ``min_height``)."""
+    png = meta.get("image/png", {}) if isinstance(meta.get("image/png"), dict) else {}
+    if "height" in png:
+        return int(png["height"]) + 10
+    if "image/png" in data:
+        import base64
+        import struct
 
-            raw = data["image/png"]
-            raw = base64.b64decode(raw) if isinstance(raw, str) else raw
-            total += struct.unpack(">I", raw[20:24])[0] // (2 if meta.get("retina") else 1) + 10
-        elif "application/vnd.plotly.v1+json" in data:
-            layout = data["application/vnd.plotly.v1+json"].get("layout", {})
-            total += int(layout.get("height") or 450) + 10
-        else:
-            total += 200
-    return total
+        raw = data["image/png"]
+        raw = base64.b64decode(raw) if isinstance(raw, str) else raw
+        return struct.unpack(">I", raw[20:24])[0] // (2 if meta.get("retina") else 1) + 10
+    if "application/vnd.plotly.v1+json" in data:
+        layout = data["application/vnd.plotly.v1+json"].get("layout", {})
+        return int(layout.get("height") or 450) + 10
+    return 200
+
+
+class _View:
+    """What a panel shows, as widgets updated in place (one slot per item ``draw`` returned).
+
+    Text printed by ``draw`` goes to a ``<pre>`` above the items. A plotly figure is shown in
+    a ``plotly.graph_objects.FigureWidget`` whose traces and layout are changed where the new
+    figure differs (:func:`_sync_figure`): the browser restyles the graph instead of drawing a
+    new one. A matplotlib figure is a PNG in an ``HTML`` widget whose value is replaced; a
+    table (anything with an HTML form) an ``HTML`` widget; anything else an ``Output`` cleared
+    and shown again. An item that is the same object as the one shown before in its slot
+    (``draw`` returned a cached figure: it does not depend on the control moved) is not
+    touched. A slot whose kind changes (a sketch instead of a graph) gets a new widget.
+    """
+
+    def __init__(self) -> None:
+        import ipywidgets
+
+        self.text = ipywidgets.HTML(value="", layout=ipywidgets.Layout(display="none"))
+        self.text.add_class("workbench-text")
+        self.box = ipywidgets.VBox([self.text])
+        self.box.add_class("workbench-view")
+        self.slots: list[dict[str, Any]] = []
+
+    @property
+    def widgets(self) -> dict[str, Any]:
+        """The item widgets by the names ``draw`` gave them (``"figure"`` for a single one)."""
+        return {slot["name"]: slot["widget"] for slot in self.slots}
+
+    def show(self, shown: Any, text: str) -> int:
+        """Show ``draw``'s output and printed text; return an estimate of the height (px)."""
+        import html
+        import warnings
+
+        self.text.value = f"<pre>{html.escape(text.rstrip(chr(10)))}</pre>" if text else ""
+        self.text.layout.display = None if text else "none"
+        items = (list(shown.items()) if isinstance(shown, Mapping)
+                 else [("figure", shown)])
+        slots, height = [], 22 * text.count("\n")
+        for index, (name, item) in enumerate((n, i) for n, i in items if i is not None):
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message=_GLYPH_WARNING)
+                kind = _kind(item)
+                old = self.slots[index] if index < len(self.slots) else None
+                if old is not None and old["kind"] == kind and old["item"] is item:
+                    slot = old
+                elif old is not None and old["kind"] == kind:
+                    slot = {**old, "name": name, "item": item, **_update(kind, old, item)}
+                else:
+                    slot = {"name": name, "kind": kind, "item": item, **_create(kind, item)}
+            _close_pyplot(item)
+            slots.append(slot)
+            height += slot["height"]
+        self.slots = slots
+        children = (self.text, *(slot["widget"] for slot in slots))
+        if tuple(self.box.children) != children:
+            self.box.children = children
+        return height
+
+
+def _kind(item: Any) -> str:
+    from matplotlib.figure import Figure
+    from plotly.basedatatypes import BaseFigure
+
+    if isinstance(item, Figure):
+        return "matplotlib"
+    if isinstance(item, BaseFigure):
+        return "plotly"
+    return "other"
+
+
+def _png_html(item: Any) -> tuple[str, int]:
+    """A matplotlib figure as an ``<img>`` (its PNG inline, at the size the inline backend
+    shows) and its height in pixels."""
+    data, meta = _png_bundle(item)
+    size = meta["image/png"]
+    return (f'<img src="data:image/png;base64,{data["image/png"]}" width="{size["width"]}" '
+            f'height="{size["height"]}" alt="figure">', int(size["height"]) + 10)
+
+
+def _create(kind: str, item: Any) -> dict[str, Any]:
+    """A new slot's widget for ``item`` (and what :func:`_update` needs to update it)."""
+    import ipywidgets
+
+    if kind == "plotly":
+        import plotly.graph_objects as go
+
+        widget = go.FigureWidget(item)
+        slot = {"widget": widget, "json": _figure_json(item),
+                "height": int(item.layout.height or 450) + 10}
+    elif kind == "matplotlib":
+        value, height = _png_html(item)
+        slot = {"widget": ipywidgets.HTML(value=value), "height": height}
+    else:
+        slot = _other_slot(item, None)
+    slot["widget"].add_class("workbench-item")
+    slot["widget"].add_class(f"workbench-{kind}")
+    return slot
+
+
+def _update(kind: str, slot: dict[str, Any], item: Any) -> dict[str, Any]:
+    """The changes to ``slot`` (its widget updated in place) for showing ``item``."""
+    if kind == "plotly":
+        new = _figure_json(item)
+        _sync_figure(slot["widget"], slot["json"], new)
+        return {"json": new, "height": int(item.layout.height or 450) + 10}
+    if kind == "matplotlib":
+        value, height = _png_html(item)
+        if slot["widget"].value != value:
+            slot["widget"].value = value
+        return {"height": height}
+    return _other_slot(item, slot["widget"])
+
+
+def _other_slot(item: Any, widget: Any) -> dict[str, Any]:
+    """A table as an ``HTML`` widget; anything else in an ``Output`` (``widget`` reused when
+    it is of the right class)."""
+    import ipywidgets
+    from IPython.core.formatters import format_display_data
+    from IPython.display import publish_display_data
+
+    data, meta = format_display_data(item)
+    if "text/html" in data:
+        if not isinstance(widget, ipywidgets.HTML):
+            widget = ipywidgets.HTML()
+        if widget.value != data["text/html"]:
+            widget.value = data["text/html"]
+    else:
+        if not isinstance(widget, ipywidgets.Output):
+            widget = ipywidgets.Output()
+        widget.clear_output(wait=True)
+        with widget:
+            publish_display_data(data, meta)
+    return {"widget": widget, "height": _bundle_height(data, meta)}
+
+
+def _figure_json(fig: Any) -> dict[str, Any]:
+    """A plotly figure's traces and layout as plain dicts (trace ``uid`` s left out)."""
+    spec = fig.to_plotly_json()
+    return {"data": [{k: v for k, v in trace.items() if k != "uid"} for trace in spec["data"]],
+            "layout": dict(spec["layout"])}
+
+
+def _sync_figure(widget: Any, old: dict[str, Any], new: dict[str, Any]) -> None:
+    """Make the ``FigureWidget`` showing ``old`` show ``new``, sending only what differs.
+
+    Traces beyond the new count, and from the first whose type changed, are deleted and the
+    new ones added; for the others, and for the layout, each top-level property that differs
+    is set (one that is gone is set to None, which removes it), all in one batch.
+    """
+    keep = 0
+    while (keep < min(len(old["data"]), len(new["data"]))
+           and old["data"][keep].get("type") == new["data"][keep].get("type")):
+        keep += 1
+    if keep < len(widget.data):
+        widget.data = widget.data[:keep]
+    if keep < len(new["data"]):
+        widget.add_traces(new["data"][keep:])
+    with widget.batch_update():
+        for index in range(keep):
+            _set_changed(widget.data[index], old["data"][index], new["data"][index])
+        _set_changed(widget.layout, old["layout"], new["layout"])
+
+
+def _set_changed(obj: Any, old: Mapping[str, Any], new: Mapping[str, Any]) -> None:
+    for key in old.keys() - new.keys():
+        if key != "type":
+            obj[key] = None
+    for key, value in new.items():
+        if key != "type" and (key not in old or not same_result(old[key], value)):
+            obj[key] = value
+
 
 
 def save_figures(figures: Mapping[str, Any], stem: str, fmt: str = "png",
@@ -268,8 +439,11 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
                       **controls: Any) -> Any:
     """``ipywidgets.interactive`` showing ``draw(compute(**values))`` for the controls.
 
-    On every change the panel shows a "computing…" cue, computes, draws and renders
-    everything (:func:`render_outputs`), and only then swaps its output area in one go; the
+    On every change the panel shows a "computing…" cue, computes, draws and updates what it
+    shows in place: a plotly figure is a ``FigureWidget`` whose changed traces and layout are
+    sent (the browser restyles the graph, no output is cleared), a matplotlib figure a PNG
+    replaced in its widget, and an item ``draw`` returns unchanged (the same object: cache
+    the figures that do not depend on every control) is not touched (:class:`_View`). The
     area keeps the height of the tallest result it has shown (it never shrinks), so moving
     a control never makes the page below jump. A
     "save" button writes the figures shown (PNG or SVG, :func:`save_figures`) to
@@ -293,7 +467,8 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
         Run once already. ``panel.result`` is the last ``compute`` result,
         ``panel.last_figure`` what ``draw`` returned and ``panel.last_figures`` that dict
         (empty unless ``draw`` returned a dict), so a notebook can check
-        ``same_result(panel.result, compute(...))`` and the figure's data.
+        ``same_result(panel.result, compute(...))`` and the figure's data;
+        ``panel.view.widgets`` the widgets showing them, by name.
 
     Raises
     ------
@@ -304,45 +479,62 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
     import io
 
     import ipywidgets
-    from IPython.display import publish_display_data
+    from IPython.display import clear_output, display
 
     params = inspect.signature(compute).parameters
     unknown = [name for name in controls if name not in params]
     if unknown:
         raise TypeError(f"{compute.__name__} has no argument(s) {unknown}")
     holder: list[Any] = []
-    state: dict[str, Any] = {"shown": None, "height": PANEL_MIN_HEIGHT}
+    view = _View()
+    state: dict[str, Any] = {"shown": None, "height": PANEL_MIN_HEIGHT, "displayed": False}
     status = ipywidgets.HTML(value="", layout=ipywidgets.Layout(min_width="7em"))
     status.add_class("workbench-status")
 
     def show(**values: Any) -> Any:
+        # runs inside the panel's output area (ipywidgets.interactive.update); the view is
+        # displayed there once and then updated in place; after an error (whose traceback
+        # the panel shows below the view) the area is cleared and the view shown again
+        if not state["displayed"]:
+            clear_output(wait=True)
+            display(view.box)
+            state["displayed"] = True
         status.value = "<i>computing…</i>"
         try:
             text = io.StringIO()
             with contextlib.redirect_stdout(text):
                 result = compute(**values)
                 shown = draw(result)
-            bundles = render_outputs(shown)
+            height = view.show(shown, text.getvalue())
+        except Exception:
+            state["displayed"] = False
+            raise
         finally:
             status.value = ""
         state["shown"] = shown
         # the area never shrinks: a shorter result keeps the height of the tallest one
         # shown so far, so moving a control never makes the page jump up
-        state["height"] = max(state["height"], _height(bundles, text.getvalue()))
+        state["height"] = max(state["height"], height)
         if holder:
             _remember(holder[0], shown)
             holder[0].out.layout.min_height = f"{state['height']}px"
-        if text.getvalue():
-            publish_display_data({"text/plain": text.getvalue().rstrip("\n")})
-        for data, meta in bundles:
-            publish_display_data(data, meta)
         return result
 
     panel = ipywidgets.interactive(show, **controls)  # runs show() once, before `holder` is set
+    panel.clear_output = False  # the view is updated in place, never cleared
     holder.append(panel)
     _remember(panel, state["shown"])
+    panel.view = view
     panel.out.layout.min_height = f"{state['height']}px"
     panel.out.add_class("workbench-output")
+
+    _add_save_button(panel, status, getattr(compute, "__name__", "panel"))
+    return panel
+
+
+def _add_save_button(panel: Any, status: Any, stem: str) -> None:
+    """The cue, a "save figures" button and its format below the controls of ``panel``."""
+    import ipywidgets
 
     fmt = ipywidgets.Dropdown(options=["png", "svg"], value="png",
                               layout=ipywidgets.Layout(width="6em"))
@@ -353,14 +545,13 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
     def on_save(_button: Any) -> None:
         figs = panel.last_figures or ({"figure": panel.last_figure}
                                       if panel.last_figure is not None else {})
-        paths = save_figures(figs, getattr(compute, "__name__", "panel"), fmt.value)
+        paths = save_figures(figs, stem, fmt.value)
         saved.value = "saved: " + ", ".join(f"<code>{p}</code>" for p in paths)
 
     save.on_click(on_save)
     panel.save_button = save
     panel.children = (*panel.children[:-1],
                       ipywidgets.HBox([status, save, fmt, saved]), panel.children[-1])
-    return panel
 
 
 def panel_controls(panel: Any) -> dict[str, Any]:
