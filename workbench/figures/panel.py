@@ -468,16 +468,15 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
         ``panel.last_figure`` what ``draw`` returned and ``panel.last_figures`` that dict
         (empty unless ``draw`` returned a dict), so a notebook can check
         ``same_result(panel.result, compute(...))`` and the figure's data;
-        ``panel.view.widgets`` the widgets showing them, by name.
+        ``panel.view.widgets`` the widgets showing them, by name; ``panel.last_timing``
+        the seconds the last update spent in ``compute``, ``draw`` and updating the widgets
+        (``{"compute_s", "draw_s", "show_s"}``, what ``benchmarks/bench_panels.py`` prints).
 
     Raises
     ------
     TypeError
         If a control names no argument of ``compute``.
     """
-    import contextlib
-    import io
-
     import ipywidgets
     from IPython.display import clear_output, display
 
@@ -487,7 +486,8 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
         raise TypeError(f"{compute.__name__} has no argument(s) {unknown}")
     holder: list[Any] = []
     view = _View()
-    state: dict[str, Any] = {"shown": None, "height": PANEL_MIN_HEIGHT, "displayed": False}
+    state: dict[str, Any] = {"shown": None, "height": PANEL_MIN_HEIGHT, "displayed": False,
+                             "timing": {}}
     status = ipywidgets.HTML(value="", layout=ipywidgets.Layout(min_width="7em"))
     status.add_class("workbench-status")
 
@@ -501,11 +501,7 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
             state["displayed"] = True
         status.value = "<i>computing…</i>"
         try:
-            text = io.StringIO()
-            with contextlib.redirect_stdout(text):
-                result = compute(**values)
-                shown = draw(result)
-            height = view.show(shown, text.getvalue())
+            result, shown, height, state["timing"] = _run(compute, draw, values, view)
         except Exception:
             state["displayed"] = False
             raise
@@ -517,6 +513,7 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
         state["height"] = max(state["height"], height)
         if holder:
             _remember(holder[0], shown)
+            holder[0].last_timing = state["timing"]
             holder[0].out.layout.min_height = f"{state['height']}px"
         return result
 
@@ -524,12 +521,33 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
     panel.clear_output = False  # the view is updated in place, never cleared
     holder.append(panel)
     _remember(panel, state["shown"])
+    panel.last_timing = state["timing"]
     panel.view = view
     panel.out.layout.min_height = f"{state['height']}px"
     panel.out.add_class("workbench-output")
 
     _add_save_button(panel, status, getattr(compute, "__name__", "panel"))
     return panel
+
+
+def _run(compute: Callable[..., Any], draw: Callable[[Any], Any], values: dict[str, Any],
+         view: _View) -> tuple[Any, Any, int, dict[str, float]]:
+    """``compute``, ``draw`` and ``view.show`` once: the result, what was drawn, the height
+    estimate and the seconds each part took."""
+    import contextlib
+    import io
+    import time
+
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        start = time.perf_counter()
+        result = compute(**values)
+        computed = time.perf_counter()
+        shown = draw(result)
+        drawn = time.perf_counter()
+    height = view.show(shown, text.getvalue())
+    return result, shown, height, {"compute_s": computed - start, "draw_s": drawn - computed,
+                                   "show_s": time.perf_counter() - drawn}
 
 
 def _add_save_button(panel: Any, status: Any, stem: str) -> None:
