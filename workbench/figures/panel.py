@@ -3,8 +3,8 @@
 * :func:`interactive_panel` — ``ipywidgets.interactive`` showing ``draw(compute(**values))``:
   ``panel.result`` is the last ``compute`` result, ``panel.last_figure`` what ``draw`` made of
   it (``panel.last_figures`` when ``draw`` returns several figures by name), shown by
-  widgets updated in place (plotly ``FigureWidget`` s restyled, PNGs replaced), never by
-  clearing and re-rendering the output;
+  widgets updated one by one (a PNG replaced, a plotly figure redrawn only if it changed,
+  an unchanged item untouched), never by clearing and re-rendering the whole output;
 * :func:`panel_controls` — a panel's control widgets by argument name;
 * :func:`set_panel_values` — set several controls, re-run once;
 * :func:`same_result` — deep equality of results holding arrays, for checking a panel's
@@ -235,14 +235,17 @@ def _bundle_height(data: dict, meta: dict) -> int:
 class _View:
     """What a panel shows, as widgets updated in place (one slot per item ``draw`` returned).
 
-    Text printed by ``draw`` goes to a ``<pre>`` above the items. A plotly figure is shown in
-    a ``plotly.graph_objects.FigureWidget`` whose traces and layout are changed where the new
-    figure differs (:func:`_sync_figure`): the browser restyles the graph instead of drawing a
-    new one. A matplotlib figure is a PNG in an ``HTML`` widget whose value is replaced; a
-    table (anything with an HTML form) an ``HTML`` widget; anything else an ``Output`` cleared
-    and shown again. An item that is the same object as the one shown before in its slot
-    (``draw`` returned a cached figure: it does not depend on the control moved) is not
-    touched. A slot whose kind changes (a sketch instead of a graph) gets a new widget.
+    Text printed by ``draw`` goes to a ``<pre>`` above the items. A matplotlib figure is a
+    PNG in an ``HTML`` widget whose value is replaced; a table (anything with an HTML form)
+    an ``HTML`` widget; a plotly figure, and anything else, an ``Output`` of its own,
+    cleared (``wait=True``) and shown again only when the figure's data or layout changed.
+    An item that is the same object as the one shown before in its slot (``draw`` returned
+    a cached figure: it does not depend on the control moved) is not touched. A slot whose
+    kind changes (a sketch instead of a graph) gets a new widget.
+
+    Not a plotly ``FigureWidget``: with plotly 7.1 and anywidget 0.11 in JupyterLab 4 its
+    view draws the first figure but applies none of the updates the kernel sends
+    (``_py2js_update``; cf. plotly/plotly.py#4998), which the browser test catches.
     """
 
     def __init__(self) -> None:
@@ -250,8 +253,7 @@ class _View:
 
         self.text = ipywidgets.HTML(value="", layout=ipywidgets.Layout(display="none"))
         self.text.add_class("workbench-text")
-        self.box = ipywidgets.VBox([self.text])
-        self.box.add_class("workbench-view")
+        self.children: tuple[Any, ...] = ()
         self.slots: list[dict[str, Any]] = []
 
     @property
@@ -260,7 +262,8 @@ class _View:
         return {slot["name"]: slot["widget"] for slot in self.slots}
 
     def show(self, shown: Any, text: str) -> int:
-        """Show ``draw``'s output and printed text; return an estimate of the height (px)."""
+        """Update the widgets to ``draw``'s output and printed text; return an estimate of
+        the height (px). :attr:`children` are the widgets to display, in order."""
         import html
         import warnings
 
@@ -284,9 +287,7 @@ class _View:
             slots.append(slot)
             height += slot["height"]
         self.slots = slots
-        children = (self.text, *(slot["widget"] for slot in slots))
-        if tuple(self.box.children) != children:
-            self.box.children = children
+        self.children = (self.text, *(slot["widget"] for slot in slots))
         return height
 
 
@@ -315,11 +316,8 @@ def _create(kind: str, item: Any) -> dict[str, Any]:
     import ipywidgets
 
     if kind == "plotly":
-        import plotly.graph_objects as go
-
-        widget = go.FigureWidget(item)
-        slot = {"widget": widget, "json": _figure_json(item),
-                "height": int(item.layout.height or 450) + 10}
+        slot = {"widget": ipywidgets.Output(), "json": None}
+        slot.update(_update(kind, slot, item))
     elif kind == "matplotlib":
         value, height = _png_html(item)
         slot = {"widget": ipywidgets.HTML(value=value), "height": height}
@@ -333,8 +331,13 @@ def _create(kind: str, item: Any) -> dict[str, Any]:
 def _update(kind: str, slot: dict[str, Any], item: Any) -> dict[str, Any]:
     """The changes to ``slot`` (its widget updated in place) for showing ``item``."""
     if kind == "plotly":
+        from IPython.display import publish_display_data
+
         new = _figure_json(item)
-        _sync_figure(slot["widget"], slot["json"], new)
+        if slot["json"] is None or not same_result(slot["json"], new):
+            slot["widget"].clear_output(wait=True)
+            with slot["widget"]:
+                publish_display_data(*_plotly_bundle(item))
         return {"json": new, "height": int(item.layout.height or 450) + 10}
     if kind == "matplotlib":
         value, height = _png_html(item)
@@ -373,37 +376,6 @@ def _figure_json(fig: Any) -> dict[str, Any]:
             "layout": dict(spec["layout"])}
 
 
-def _sync_figure(widget: Any, old: dict[str, Any], new: dict[str, Any]) -> None:
-    """Make the ``FigureWidget`` showing ``old`` show ``new``, sending only what differs.
-
-    Traces beyond the new count, and from the first whose type changed, are deleted and the
-    new ones added; for the others, and for the layout, each top-level property that differs
-    is set (one that is gone is set to None, which removes it), all in one batch.
-    """
-    keep = 0
-    while (keep < min(len(old["data"]), len(new["data"]))
-           and old["data"][keep].get("type") == new["data"][keep].get("type")):
-        keep += 1
-    if keep < len(widget.data):
-        widget.data = widget.data[:keep]
-    if keep < len(new["data"]):
-        widget.add_traces(new["data"][keep:])
-    with widget.batch_update():
-        for index in range(keep):
-            _set_changed(widget.data[index], old["data"][index], new["data"][index])
-        _set_changed(widget.layout, old["layout"], new["layout"])
-
-
-def _set_changed(obj: Any, old: Mapping[str, Any], new: Mapping[str, Any]) -> None:
-    for key in old.keys() - new.keys():
-        if key != "type":
-            obj[key] = None
-    for key, value in new.items():
-        if key != "type" and (key not in old or not same_result(old[key], value)):
-            obj[key] = value
-
-
-
 def save_figures(figures: Mapping[str, Any], stem: str, fmt: str = "png",
                  directory: str = "figures") -> list[str]:
     """Write each figure to ``<directory>/<stem>-<name>.<fmt>``; return the paths.
@@ -440,10 +412,10 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
     """``ipywidgets.interactive`` showing ``draw(compute(**values))`` for the controls.
 
     On every change the panel shows a "computing…" cue, computes, draws and updates what it
-    shows in place: a plotly figure is a ``FigureWidget`` whose changed traces and layout are
-    sent (the browser restyles the graph, no output is cleared), a matplotlib figure a PNG
-    replaced in its widget, and an item ``draw`` returns unchanged (the same object: cache
-    the figures that do not depend on every control) is not touched (:class:`_View`). The
+    shows widget by widget: a matplotlib figure is a PNG replaced in its widget, a plotly
+    figure is redrawn in its own output only when it changed, and an item ``draw`` returns
+    unchanged (the same object: cache the figures that do not depend on every control) is
+    not touched (:class:`_View`). The
     area keeps the height of the tallest result it has shown (it never shrinks), so moving
     a control never makes the page below jump. A
     "save" button writes the figures shown (PNG or SVG, :func:`save_figures`) to
@@ -486,27 +458,29 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
         raise TypeError(f"{compute.__name__} has no argument(s) {unknown}")
     holder: list[Any] = []
     view = _View()
-    state: dict[str, Any] = {"shown": None, "height": PANEL_MIN_HEIGHT, "displayed": False,
+    state: dict[str, Any] = {"shown": None, "height": PANEL_MIN_HEIGHT, "displayed": (),
                              "timing": {}}
     status = ipywidgets.HTML(value="", layout=ipywidgets.Layout(min_width="7em"))
     status.add_class("workbench-status")
 
     def show(**values: Any) -> Any:
-        # runs inside the panel's output area (ipywidgets.interactive.update); the view is
-        # displayed there once and then updated in place; after an error (whose traceback
-        # the panel shows below the view) the area is cleared and the view shown again
-        if not state["displayed"]:
-            clear_output(wait=True)
-            display(view.box)
-            state["displayed"] = True
+        # runs inside the panel's output area (ipywidgets.interactive.update); the view's
+        # widgets are displayed there once and then updated in place; they are displayed
+        # again only when they change (a slot of another kind) or after an error (whose
+        # traceback the panel shows below them)
         status.value = "<i>computing…</i>"
         try:
             result, shown, height, state["timing"] = _run(compute, draw, values, view)
         except Exception:
-            state["displayed"] = False
+            state["displayed"] = ()
             raise
         finally:
             status.value = ""
+        if state["displayed"] != view.children:
+            clear_output(wait=True)
+            for widget in view.children:
+                display(widget)
+            state["displayed"] = view.children
         state["shown"] = shown
         # the area never shrinks: a shorter result keeps the height of the tallest one
         # shown so far, so moving a control never makes the page jump up
@@ -558,6 +532,7 @@ def _add_save_button(panel: Any, status: Any, stem: str) -> None:
                               layout=ipywidgets.Layout(width="6em"))
     save = ipywidgets.Button(description="save figures", icon="download",
                              tooltip="write the figures shown to figures/ (working directory)")
+    fmt.add_class("workbench-save-format")  # not a control of the panel (browser test)
     saved = ipywidgets.HTML(value="")
 
     def on_save(_button: Any) -> None:
