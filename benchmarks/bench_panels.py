@@ -104,7 +104,8 @@ def bench_notebook(path: Path, steps: int) -> dict[str, dict]:
                 if value is None:
                     break
                 t0 = time.perf_counter()
-                set_panel_values(panel, **{control_name: value})
+                with contextlib.redirect_stdout(io.StringIO()):  # outputs, without a kernel
+                    set_panel_values(panel, **{control_name: value})
                 total = time.perf_counter() - t0
                 times.append({**{k: round(v, 4) for k, v in panel.last_timing.items()},
                               "step_s": round(total, 4)})
