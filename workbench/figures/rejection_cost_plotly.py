@@ -2,8 +2,8 @@
 
 :func:`plotly_rejection_cost` is the plotly twin of the left plot of
 :func:`workbench.figures.rejection_cost.plot_rejection_cost`, with traces named like the
-matplotlib gids so that :func:`workbench.figures.common.figure_data` reads either. A panel
-shows it in a ``FigureWidget`` restyled in place at each slider step (no PNG rendered); the
+matplotlib gids so that :func:`workbench.figures.common.figure_data` reads either. The
+browser draws it, so a slider step renders no PNG in the kernel; the
 static figure with the timings stays matplotlib.
 
 This module computes nothing: every number comes from the table.
