@@ -1,26 +1,22 @@
-"""Slider steps of notebooks 01 and 02's panels in Python: compute, draw and the whole step.
+"""Slider latency without a browser: every control of every panel of every notebook, stepped.
 
-Builds each panel as the notebook does (default vocabularies, default settings), then moves
-one control at a time through a few values, as clicks would (``control.value = v``: the
-panel computes its result, draws its figures and renders them into its output), timing
+Runs each notebook's code cells in an IPython shell (working directory ``notebooks/``, as
+Jupyter does) up to its "Checks" heading, then, for every panel made by
+:func:`workbench.figures.panel.interactive_panel` that the notebook binds to a name (the
+panels of the Checks cells are not run), steps every control forth, back and forth again
+(a slider or selection by one step, a dropdown to the next option, a checkbox toggled) and
+prints, per control, the seconds each step spent in ``compute``, in ``draw`` and in updating
+the widgets (``panel.last_timing``), and the whole step. It does not time the browser's part
+(sending, plotly.js, layout): ``tests/app/test_browser.py`` does, in JupyterLab and Voilà.
 
-* **step** — the whole ``control.value = v`` (compute + draw + the panel's rendering,
-  :mod:`workbench.figures.panel`);
-* **compute** — the panel's compute function alone (``lattice_view``, ``skew_summary``;
-  wrapped with a timer);
-* **draw** — the figures built again from the step's result (``plotly_lattice``; the curve,
-  histograms and lattice of notebook 02 — Figure 3 is drawn once per word and setting and
-  kept, so it is in *step* only when it changes).
-
-The browser's share (sending the figure, plotly drawing it) is not included:
-``tests/app/test_browser.py`` measures that. Reported per panel and control: medians and
-maxima (ms) over the first pass through the values (new values meet empty caches) and the
-later passes (a reader going back and forth). Target: compute + draw ≤ 100 ms per step.
-The host is shared: take the numbers of a quiet machine, or minima over runs.
+Timings on a shared machine are noisy: the summary gives the median and the maximum of the
+steps of each panel; repeat the run (``--repeats``) for minima.
 
 Usage::
 
-    NUMBA_CACHE_DIR=/tmp/nc python benchmarks/bench_panels.py [--rounds R]
+    python benchmarks/bench_panels.py [NOTEBOOK_PREFIX ...] [--steps 3] [--repeats 1]
+
+e.g. ``python benchmarks/bench_panels.py 03 06`` for notebooks 03 and 06 only.
 """
 
 from __future__ import annotations
@@ -28,126 +24,124 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import math
+import json
+import os
 import statistics
+import sys
 import time
-from collections.abc import Callable
-from typing import Any
+from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-
-from workbench.datasets import vocabulary_options  # noqa: E402
-from workbench.experiments.grampa_lattice import lattice_view  # noqa: E402
-from workbench.experiments.grampa_skew import skew_summary  # noqa: E402
-from workbench.figures.lattice import draw_lattice, lattice_panel  # noqa: E402
-from workbench.figures.lattice_plotly import plotly_lattice  # noqa: E402
-from workbench.figures.panel import panel_controls  # noqa: E402
-from workbench.figures.skew_plotly import plotly_segmentality_curve, plotly_skew_panel  # noqa: E402
-from workbench.figures.skew_widget import skew_widget  # noqa: E402
-
-TARGET_MS = 100.0
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
 
 
-def _draw_lattice(view: Any) -> None:
-    try:
-        plotly_lattice(view)
-    except ValueError:
-        draw_lattice(view)
+def _reading_cells(path: Path) -> list[str]:
+    """The code cells before the notebook's "Checks" heading."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    code = []
+    for cell in cells:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "markdown" and source.lstrip().startswith("## Checks"):
+            break
+        if cell["cell_type"] == "code":  # `%matplotlib inline` needs a kernel: MPLBACKEND
+            code.append("\n".join(line for line in source.splitlines()
+                                  if not line.startswith("%matplotlib")))
+    return code
 
 
-def _draw_skew(s: Any) -> None:
-    if s.panel is not None:
-        plotly_skew_panel(s.panel, title="t")
-    if s.lattice is not None:
-        _draw_lattice(s.lattice)
-    if s.curve is not None:
-        plotly_segmentality_curve(s.curve, current_tau=s.tau, current=s.current, title="t")
+def _next_value(control, direction: int):
+    """The value one step from the control's in ``direction`` (+1/-1), or None."""
+    import ipywidgets as w
+
+    if isinstance(control, w.Checkbox):
+        return not control.value
+    if isinstance(control, (w.SelectionSlider, w.Dropdown, w.ToggleButtons, w.RadioButtons)):
+        values = [o[1] if isinstance(o, tuple) else o for o in control.options]
+        if len(values) < 2:
+            return None
+        i = values.index(control.value) + direction
+        return values[i if 0 <= i < len(values) else i - 2 * direction]
+    if isinstance(control, w.FloatLogSlider):
+        exponent = control.value and __import__("math").log(control.value, control.base)
+        e = exponent + direction * control.step
+        if not control.min <= e <= control.max:
+            e = exponent - direction * control.step
+        return control.base ** e
+    if isinstance(control, (w.IntSlider, w.FloatSlider)):
+        v = control.value + direction * control.step
+        if not control.min <= v <= control.max:
+            v = control.value - direction * control.step
+        return v
+    return None
 
 
-#: per panel: its builder (given the timed compute function), the drawing and the values
-#: each control steps through (in order)
-PANELS: dict[str, tuple[Callable[..., Any], Callable[[Any], None], dict[str, list[Any]]]] = {
-    "01 lattice": (
-        lambda compute, opts: lattice_panel(compute, opts, word="GRAMPA",
-                                            vocabulary="figure-1", direction="r2l"),
-        _draw_lattice,
-        {"ell_min": [2, 3, 1], "direction": ["l2r", "r2l"],
-         "word": ["GRAMPAS", "GRAM", "GRAMPA"], "vocabulary": ["infinite", "figure-1"]}),
-    "02 skew": (
-        lambda compute, opts: skew_widget(
-            compute, opts, word=" tokenisation",
-            vocabulary="ulm-8k" if "ulm-8k" in opts else "infinite"),
-        _draw_skew,
-        {"tau": [5.0, -10.0, math.inf, -1.0, 0.5, 1.0], "p": [0.5, 0.25, 1.0],
-         "ell_min": [2, 1], "direction": ["r2l", "l2r"],
-         "word": [" information", " tokenisation"]}),
-}
-COMPUTE = {"01 lattice": lattice_view, "02 skew": skew_summary}
+def bench_notebook(path: Path, steps: int) -> dict[str, dict]:
+    """Run ``path``'s reading cells, step every control of its panels; per panel the steps."""
+    import ipywidgets as w
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from workbench.figures.panel import panel_controls, set_panel_values
+
+    shell = InteractiveShell.instance()
+    shell.reset()
+    os.chdir(NOTEBOOKS)
+    start = time.perf_counter()
+    for source in _reading_cells(path):
+        with contextlib.redirect_stdout(io.StringIO()):  # what the cells display
+            result = shell.run_cell(source, silent=True)
+        if not result.success:
+            raise RuntimeError(f"{path.name}: a cell failed: {result.error_in_exec!r}")
+    print(f"{path.name}: reading cells ran in {time.perf_counter() - start:.1f} s", flush=True)
+    panels = {name: obj for name, obj in shell.user_ns.items()
+              if isinstance(obj, w.interactive) and "workbench-output" in obj.out._dom_classes
+              and not name.startswith(("check", "_"))}
+    rows: dict[str, dict] = {}
+    for name, panel in panels.items():
+        for control_name, control in panel_controls(panel).items():
+            times = []
+            for step in range(steps):
+                value = _next_value(control, 1 if step % 2 == 0 else -1)
+                if value is None:
+                    break
+                t0 = time.perf_counter()
+                with contextlib.redirect_stdout(io.StringIO()):  # outputs, without a kernel
+                    set_panel_values(panel, **{control_name: value})
+                total = time.perf_counter() - t0
+                times.append({**{k: round(v, 4) for k, v in panel.last_timing.items()},
+                              "step_s": round(total, 4)})
+            if times:
+                key = f"{path.stem}.{name}.{control_name}"
+                rows[key] = {"steps": times}
+                print(f"  {name}.{control_name:14s} " + "  ".join(
+                    f"[c {t['compute_s'] * 1e3:6.1f} d {t['draw_s'] * 1e3:6.1f} "
+                    f"s {t['show_s'] * 1e3:6.1f} = {t['step_s'] * 1e3:6.1f} ms]" for t in times),
+                    flush=True)
+    return rows
 
 
-def _timed(f: Callable[..., Any], spent: list[float]) -> Callable[..., Any]:
-    def timed(*args: Any) -> Any:
-        start = time.perf_counter()
-        try:
-            return f(*args)
-        finally:
-            spent.append(time.perf_counter() - start)
-    return timed
-
-
-def time_panel(title: str, rounds: int) -> dict[str, dict[str, list[float]]]:
-    """Seconds per step, by control and part ("step", "compute", "draw")."""
-    build, draw, steps = PANELS[title]
-    spent: list[float] = []
-    panel = build(_timed(COMPUTE[title], spent), vocabulary_options())
-    controls = panel_controls(panel)
-    times: dict[str, dict[str, list[float]]] = {
-        name: {"step": [], "compute": [], "draw": []} for name in steps}
-    for _ in range(rounds):
-        for name, values in steps.items():
-            for value in values:
-                spent.clear()
-                start = time.perf_counter()
-                controls[name].value = value
-                times[name]["step"].append(time.perf_counter() - start)
-                times[name]["compute"].append(sum(spent))
-                start = time.perf_counter()
-                draw(panel.result)
-                times[name]["draw"].append(time.perf_counter() - start)
-    return times
-
-
-def _cell(ts: list[float]) -> str:
-    ms = [1e3 * t for t in ts]
-    return f"{statistics.median(ms):.0f} / {max(ms):.0f}" if ms else "–"
-
-
-def main(argv: list[str] | None = None) -> int:
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=3)
-    args = parser.parse_args(argv)
-    print("| panel | control | pass | step | compute | draw | compute + draw |")
-    print("|---|---|---|---:|---:|---:|---:|")
-    worst = 0.0
-    for title in PANELS:
-        with contextlib.redirect_stdout(io.StringIO()):  # the panels' printed lines
-            times = time_panel(title, args.rounds)
-        for name, parts in times.items():
-            k = len(PANELS[title][2][name])
-            for label, sl in (("first", slice(0, k)), ("later", slice(k, None))):
-                both = [c + d for c, d in zip(parts["compute"][sl], parts["draw"][sl])]
-                if label == "later" and both:
-                    worst = max(worst, max(both))
-                print(f"| {title} | {name} | {label} | {_cell(parts['step'][sl])} | "
-                      f"{_cell(parts['compute'][sl])} | {_cell(parts['draw'][sl])} | "
-                      f"{_cell(both)} |")
-    verdict = "met" if worst <= 1e-3 * TARGET_MS else "not met"
-    print(f"\nms, median / max. Largest compute + draw after the first pass: {1e3 * worst:.0f} "
-          f"ms (target ≤ {TARGET_MS:.0f} ms: {verdict})")
-    return 0
+    parser.add_argument("prefixes", nargs="*", help="notebook name prefixes (default: all)")
+    parser.add_argument("--steps", type=int, default=3)
+    parser.add_argument("--json", help="also write the steps to this JSON file")
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    paths = [p for p in sorted(NOTEBOOKS.glob("*.ipynb"))
+             if not args.prefixes or p.name.startswith(tuple(args.prefixes))]
+    rows: dict[str, dict] = {}
+    for path in paths:
+        rows.update(bench_notebook(path, args.steps))
+    print("\n| notebook.panel.control | median ms | max ms | max compute | max draw |")
+    print("|---|---:|---:|---:|---:|")
+    for key, row in rows.items():
+        st = [t["step_s"] * 1e3 for t in row["steps"]]
+        print(f"| {key} | {statistics.median(st):.0f} | {max(st):.0f} | "
+              f"{max(t['compute_s'] for t in row['steps']) * 1e3:.0f} | "
+              f"{max(t['draw_s'] for t in row['steps']) * 1e3:.0f} |")
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1), encoding="utf-8")
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    main()

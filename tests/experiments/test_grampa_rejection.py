@@ -89,3 +89,28 @@ def test_sampler_timings_smoke() -> None:
     # per walk = per sample × samples / walks taken (the same seed gives the same walks)
     _, _, trials = markov_rejection_samples(5, 50, 0)
     assert s["markov_per_trial"][1] == pytest.approx(s["markov"][1] * 50 / trials.sum())
+
+
+def test_rejection_cost_rows_are_cached_and_independent() -> None:
+    """A slider over n_max or L recomputes only rows it has not seen: a row is the same in
+    any table, a repeated call gives an equal table, and changing a returned table does not
+    change the next one (the cache holds no array a caller gets)."""
+    from workbench.experiments.grampa_rejection import rejection_cost_table
+
+    small = rejection_cost_table(range(1, 9), n_samples=60, seed=3, max_token_length=2,
+                                 trial_budget=2000)
+    large = rejection_cost_table(range(1, 13), n_samples=60, seed=3, max_token_length=2,
+                                 trial_budget=2000)
+    for key, values in small.items():
+        if isinstance(values, np.ndarray):
+            np.testing.assert_array_equal(large[key][:8], values)
+    small["markov_mean"][:] = -1.0
+    again = rejection_cost_table(range(1, 9), n_samples=60, seed=3, max_token_length=2,
+                                 trial_budget=2000)
+    assert (again["markov_mean"] != -1.0).all()
+    for key, values in rejection_cost_table(range(1, 9), 60, 3, 2, 2000).items():
+        np.testing.assert_array_equal(again[key], values)
+    other = rejection_cost_table(range(1, 9), n_samples=60, seed=3, max_token_length=3,
+                                 trial_budget=2000)
+    np.testing.assert_array_equal(other["markov_mean"], again["markov_mean"])  # no L in it
+    assert not np.array_equal(other["bit_expected"], again["bit_expected"])

@@ -168,3 +168,60 @@ def test_panel_height_never_shrinks() -> None:
     assert taller > tall
     set_panel_values(panel, rows=5)
     assert int(panel.out.layout.min_height.removesuffix("px")) == taller
+
+
+def test_panel_updates_figures_in_place() -> None:
+    """Issue 27 item 5: each item keeps its widget step after step: a matplotlib figure one
+    HTML widget whose PNG is replaced, a plotly figure one output redrawn only when the figure
+    changed; an item ``draw`` returns unchanged is not touched; text printed by ``draw`` is
+    shown above; the panel's output area is never cleared."""
+    import ipywidgets as widgets
+    import plotly.graph_objects as go
+    from matplotlib.figure import Figure
+
+    from workbench.figures.panel import (
+        _figure_json,
+        interactive_panel,
+        same_result,
+        set_panel_values,
+    )
+
+    fixed = Figure(figsize=(2, 2))
+    fixed.add_subplot().plot([0, 1])
+
+    def draw(r: tuple[int, str]) -> dict:
+        n, kind = r
+        print(f"n = {n}")
+        fig = go.Figure()
+        for i in range(n % 3 + 1):
+            if kind == "bar" and i == 1:
+                fig.add_bar(x=np.arange(n), y=np.arange(n) ** i, name=f"b{i}")
+            else:
+                fig.add_scatter(x=np.arange(n), y=np.arange(n) ** i, name=f"t{i}",
+                                text=[str(n)] * n if n % 2 else None)
+        fig.update_layout(title=f"n = {n}", height=300 + n,
+                          **({"xaxis_title": "x"} if n % 2 else {}))
+        mpl = Figure(figsize=(2, 2))
+        mpl.add_subplot().plot(range(n))
+        return {"graph": fig, "sketch": mpl, "fixed": fixed, "none": None}
+
+    panel = interactive_panel(lambda n, kind: (n, kind), draw,
+                              n=widgets.IntSlider(value=3, min=1, max=20),
+                              kind=widgets.Dropdown(options=["scatter", "bar"]))
+    first = dict(panel.view.widgets)
+    assert list(first) == ["graph", "sketch", "fixed"]
+    assert isinstance(first["graph"], widgets.Output)
+    fixed_png = first["fixed"].value
+    pngs = {first["sketch"].value}
+    steps = [(4, "bar"), (5, "scatter"), (2, "bar"), (7, "bar"), (7, "scatter"), (3, "scatter")]
+    for n, kind in steps:
+        set_panel_values(panel, n=n, kind=kind)
+        shown = panel.view.widgets
+        assert all(shown[name] is first[name] for name in first)  # updated, not replaced
+        assert same_result(panel.view.slots[0]["json"],  # what the graph's output shows
+                           _figure_json(panel.last_figures["graph"])), (n, kind)
+        assert shown["fixed"].value is fixed_png  # same object returned: not touched
+        assert panel.view.text.value == f"<pre>n = {n}</pre>"
+        pngs.add(shown["sketch"].value)
+    assert len(pngs) == 5  # n = 3, 4, 5, 2, 7: the PNG follows the slider
+    assert panel.clear_output is False  # the view is displayed once, never cleared

@@ -19,6 +19,7 @@ Example
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Iterable
@@ -64,6 +65,54 @@ def _check_ns(ns: Iterable[int]) -> list[int]:
     if not out:
         raise ValueError("ns must not be empty")
     return out
+
+
+_ROW_CACHE = 4096
+"""Rows kept by the caches of :func:`rejection_cost_table` (a row does not depend on the
+others, so a slider over ``n_max`` or ``L`` computes only the rows it has not seen)."""
+
+
+def _trial_stats(trials: np.ndarray) -> dict[str, float]:
+    return {"samples": trials.size, "mean": float(trials.mean()),
+            "sem": float(trials.std(ddof=1) / math.sqrt(trials.size)) if trials.size > 1
+            else math.nan,
+            "max": float(trials.max())}
+
+
+@functools.lru_cache(maxsize=_ROW_CACHE)
+def _markov_row(n: int, size: int, seed: int, budget: int) -> dict[str, float]:
+    """One row of the Markov rejection columns (checked arguments; do not mutate)."""
+    e_markov = markov_rejection_expected_trials(n)
+    row: dict[str, float] = {"expected": float(e_markov)}
+    count = _batch_size(e_markov, size, budget)
+    if n <= MAX_MARKOV_N and count >= 1:
+        _, _, trials = markov_rejection_samples(n, count, np.random.default_rng([seed, n, 0]))
+        row.update(_trial_stats(trials))
+    return row
+
+
+@functools.lru_cache(maxsize=_ROW_CACHE)
+def _bit_row(n: int, cap: int, size: int, seed: int, budget: int) -> dict[str, float]:
+    """One row of the bit-mask rejection columns (checked arguments; do not mutate)."""
+    n_valid = bounded_composition_count(n, cap)
+    e_bit = bit_rejection_expected_trials(n_valid, n)
+    row: dict[str, float] = {"n_valid": n_valid, "expected": float(e_bit)}
+    count = _batch_size(e_bit, size, budget)
+    if n <= MAX_BIT_N and count >= 1:
+        _, _, trials = bit_rejection_samples(n, cap, count, np.random.default_rng([seed, n, 1]))
+        row.update(_trial_stats(trials))
+    return row
+
+
+@functools.lru_cache(maxsize=_ROW_CACHE)
+def _grampa_valid(n: int, cap: int, size: int, seed: int) -> float:
+    """The share of GRaMPa's samples of ``"a" * n`` valid under tokens ``<= cap``."""
+    g = Grampa(_bounded_vocabulary(cap), tau=1.0, seed=np.random.default_rng([seed, n, 2]))
+    lengths, offsets = g.sample_lengths("a" * n, size)
+    sums = np.add.reduceat(lengths.astype(np.int64), offsets[:-1]) \
+        if lengths.size else np.zeros(size, dtype=np.int64)
+    longest = np.maximum.reduceat(lengths, offsets[:-1]) if lengths.size else sums
+    return float(np.mean((sums == n) & (longest <= cap)))
 
 
 def rejection_cost_table(ns: Iterable[int] = range(1, 41), n_samples: int = 1000,
@@ -134,39 +183,12 @@ def rejection_cost_table(ns: Iterable[int] = range(1, 41), n_samples: int = 1000
     out["bit_n_valid"] = np.zeros(k, dtype=np.int64)
     out["grampa_passes"] = np.ones(k, dtype=np.int64)
     out["grampa_valid"] = np.full(k, np.nan)
-    vocab = _bounded_vocabulary(cap)
-
-    def record(name: str, i: int, trials: np.ndarray) -> None:
-        out[f"{name}_samples"][i] = trials.size
-        out[f"{name}_mean"][i] = trials.mean()
-        out[f"{name}_sem"][i] = trials.std(ddof=1) / math.sqrt(trials.size) \
-            if trials.size > 1 else np.nan
-        out[f"{name}_max"][i] = trials.max()
-
     for i, n in enumerate(ns):
-        e_markov = markov_rejection_expected_trials(n)
-        out["markov_expected"][i] = float(e_markov)
-        count = _batch_size(e_markov, size, budget)
-        if n <= MAX_MARKOV_N and count >= 1:
-            _, _, trials = markov_rejection_samples(n, count, np.random.default_rng([seed, n, 0]))
-            record("markov", i, trials)
-
-        n_valid = bounded_composition_count(n, cap)
-        e_bit = bit_rejection_expected_trials(n_valid, n)
-        out["bit_n_valid"][i] = n_valid
-        out["bit_expected"][i] = float(e_bit)
-        count = _batch_size(e_bit, size, budget)
-        if n <= MAX_BIT_N and count >= 1:
-            _, _, trials = bit_rejection_samples(n, cap, count,
-                                                 np.random.default_rng([seed, n, 1]))
-            record("bit", i, trials)
-
-        g = Grampa(vocab, tau=1.0, seed=np.random.default_rng([seed, n, 2]))
-        lengths, offsets = g.sample_lengths("a" * n, size)
-        sums = np.add.reduceat(lengths.astype(np.int64), offsets[:-1]) \
-            if lengths.size else np.zeros(size, dtype=np.int64)
-        longest = np.maximum.reduceat(lengths, offsets[:-1]) if lengths.size else sums
-        out["grampa_valid"][i] = float(np.mean((sums == n) & (longest <= cap)))
+        for name, row in (("markov", _markov_row(n, size, seed, budget)),
+                          ("bit", _bit_row(n, cap, size, seed, budget))):
+            for col, value in row.items():
+                out[f"{name}_{col}"][i] = value
+        out["grampa_valid"][i] = _grampa_valid(n, cap, size, seed)
     out.update({"n_samples": size, "seed": seed, "max_token_length": cap,
                 "trial_budget": budget})
     return out

@@ -2,7 +2,9 @@
 
 * :func:`interactive_panel` — ``ipywidgets.interactive`` showing ``draw(compute(**values))``:
   ``panel.result`` is the last ``compute`` result, ``panel.last_figure`` what ``draw`` made of
-  it (``panel.last_figures`` when ``draw`` returns several figures by name);
+  it (``panel.last_figures`` when ``draw`` returns several figures by name), shown by
+  widgets updated one by one (a PNG replaced, a plotly figure redrawn only if it changed,
+  an unchanged item untouched), never by clearing and re-rendering the whole output;
 * :func:`panel_controls` — a panel's control widgets by argument name;
 * :func:`set_panel_values` — set several controls, re-run once;
 * :func:`same_result` — deep equality of results holding arrays, for checking a panel's
@@ -15,8 +17,9 @@
 This module computes and draws nothing itself and imports no notebook module: the
 ``compute`` and ``draw`` functions come from the figures modules, which import this one.
 What a vocabulary name means, and reading an uploaded vocabulary, are
-:mod:`workbench.datasets.catalog`. ipywidgets, IPython and matplotlib are imported only when
-a panel is made or a figure rendered.
+:mod:`workbench.datasets.catalog`. ipywidgets, IPython, plotly and matplotlib are imported only
+when a panel is made or a figure rendered. It caches nothing: a ``compute`` or ``draw``
+function caches what does not depend on every control itself.
 
 Example
 -------
@@ -211,26 +214,166 @@ def _close_pyplot(item: Any) -> None:
             plt.close(item)
 
 
-def _height(bundles: list[tuple[dict, dict]], text: str) -> int:
-    """A generous pixel height estimate of the rendered outputs (for ``min_height``)."""
-    total = 22 * text.count("\n")
-    for data, meta in bundles:
-        png = meta.get("image/png", {}) if isinstance(meta.get("image/png"), dict) else {}
-        if "height" in png:
-            total += int(png["height"]) + 10
-        elif "image/png" in data:
-            import base64
-            import struct
+def _bundle_height(data: dict, meta: dict) -> int:
+    """A generous pixel height estimate of one rendered output (for ``min_height``)."""
+    png = meta.get("image/png", {}) if isinstance(meta.get("image/png"), dict) else {}
+    if "height" in png:
+        return int(png["height"]) + 10
+    if "image/png" in data:
+        import base64
+        import struct
 
-            raw = data["image/png"]
-            raw = base64.b64decode(raw) if isinstance(raw, str) else raw
-            total += struct.unpack(">I", raw[20:24])[0] // (2 if meta.get("retina") else 1) + 10
-        elif "application/vnd.plotly.v1+json" in data:
-            layout = data["application/vnd.plotly.v1+json"].get("layout", {})
-            total += int(layout.get("height") or 450) + 10
-        else:
-            total += 200
-    return total
+        raw = data["image/png"]
+        raw = base64.b64decode(raw) if isinstance(raw, str) else raw
+        return struct.unpack(">I", raw[20:24])[0] // (2 if meta.get("retina") else 1) + 10
+    if "application/vnd.plotly.v1+json" in data:
+        layout = data["application/vnd.plotly.v1+json"].get("layout", {})
+        return int(layout.get("height") or 450) + 10
+    return 200
+
+
+class _View:
+    """What a panel shows, as widgets updated in place (one slot per item ``draw`` returned).
+
+    Text printed by ``draw`` goes to a ``<pre>`` above the items. A matplotlib figure is a
+    PNG in an ``HTML`` widget whose value is replaced; a table (anything with an HTML form)
+    an ``HTML`` widget; a plotly figure, and anything else, an ``Output`` of its own,
+    cleared (``wait=True``) and shown again only when the figure's data or layout changed.
+    An item that is the same object as the one shown before in its slot (``draw`` returned
+    a cached figure: it does not depend on the control moved) is not touched. A slot whose
+    kind changes (a sketch instead of a graph) gets a new widget.
+
+    Not a plotly ``FigureWidget``: with plotly 7.1 and anywidget 0.11 in JupyterLab 4 its
+    view draws the first figure but applies none of the updates the kernel sends
+    (``_py2js_update``; cf. plotly/plotly.py#4998), which the browser test catches.
+    """
+
+    def __init__(self) -> None:
+        import ipywidgets
+
+        self.text = ipywidgets.HTML(value="", layout=ipywidgets.Layout(display="none"))
+        self.text.add_class("workbench-text")
+        self.children: tuple[Any, ...] = ()
+        self.slots: list[dict[str, Any]] = []
+
+    @property
+    def widgets(self) -> dict[str, Any]:
+        """The item widgets by the names ``draw`` gave them (``"figure"`` for a single one)."""
+        return {slot["name"]: slot["widget"] for slot in self.slots}
+
+    def show(self, shown: Any, text: str) -> int:
+        """Update the widgets to ``draw``'s output and printed text; return an estimate of
+        the height (px). :attr:`children` are the widgets to display, in order."""
+        import html
+        import warnings
+
+        self.text.value = f"<pre>{html.escape(text.rstrip(chr(10)))}</pre>" if text else ""
+        self.text.layout.display = None if text else "none"
+        items = (list(shown.items()) if isinstance(shown, Mapping)
+                 else [("figure", shown)])
+        slots, height = [], 22 * text.count("\n")
+        for index, (name, item) in enumerate((n, i) for n, i in items if i is not None):
+            with warnings.catch_warnings():
+                warnings.filterwarnings("ignore", message=_GLYPH_WARNING)
+                kind = _kind(item)
+                old = self.slots[index] if index < len(self.slots) else None
+                if old is not None and old["kind"] == kind and old["item"] is item:
+                    slot = old
+                elif old is not None and old["kind"] == kind:
+                    slot = {**old, "name": name, "item": item, **_update(kind, old, item)}
+                else:
+                    slot = {"name": name, "kind": kind, "item": item, **_create(kind, item)}
+            _close_pyplot(item)
+            slots.append(slot)
+            height += slot["height"]
+        self.slots = slots
+        self.children = (self.text, *(slot["widget"] for slot in slots))
+        return height
+
+
+def _kind(item: Any) -> str:
+    from matplotlib.figure import Figure
+    from plotly.basedatatypes import BaseFigure
+
+    if isinstance(item, Figure):
+        return "matplotlib"
+    if isinstance(item, BaseFigure):
+        return "plotly"
+    return "other"
+
+
+def _png_html(item: Any) -> tuple[str, int]:
+    """A matplotlib figure as an ``<img>`` (its PNG inline, at the size the inline backend
+    shows) and its height in pixels."""
+    data, meta = _png_bundle(item)
+    size = meta["image/png"]
+    return (f'<img src="data:image/png;base64,{data["image/png"]}" width="{size["width"]}" '
+            f'height="{size["height"]}" alt="figure">', int(size["height"]) + 10)
+
+
+def _create(kind: str, item: Any) -> dict[str, Any]:
+    """A new slot's widget for ``item`` (and what :func:`_update` needs to update it)."""
+    import ipywidgets
+
+    if kind == "plotly":
+        slot = {"widget": ipywidgets.Output(), "json": None}
+        slot.update(_update(kind, slot, item))
+    elif kind == "matplotlib":
+        value, height = _png_html(item)
+        slot = {"widget": ipywidgets.HTML(value=value), "height": height}
+    else:
+        slot = _other_slot(item, None)
+    slot["widget"].add_class("workbench-item")
+    slot["widget"].add_class(f"workbench-{kind}")
+    return slot
+
+
+def _update(kind: str, slot: dict[str, Any], item: Any) -> dict[str, Any]:
+    """The changes to ``slot`` (its widget updated in place) for showing ``item``."""
+    if kind == "plotly":
+        from IPython.display import publish_display_data
+
+        new = _figure_json(item)
+        if slot["json"] is None or not same_result(slot["json"], new):
+            slot["widget"].clear_output(wait=True)
+            with slot["widget"]:
+                publish_display_data(*_plotly_bundle(item))
+        return {"json": new, "height": int(item.layout.height or 450) + 10}
+    if kind == "matplotlib":
+        value, height = _png_html(item)
+        if slot["widget"].value != value:
+            slot["widget"].value = value
+        return {"height": height}
+    return _other_slot(item, slot["widget"])
+
+
+def _other_slot(item: Any, widget: Any) -> dict[str, Any]:
+    """A table as an ``HTML`` widget; anything else in an ``Output`` (``widget`` reused when
+    it is of the right class)."""
+    import ipywidgets
+    from IPython.core.formatters import format_display_data
+    from IPython.display import publish_display_data
+
+    data, meta = format_display_data(item)
+    if "text/html" in data:
+        if not isinstance(widget, ipywidgets.HTML):
+            widget = ipywidgets.HTML()
+        if widget.value != data["text/html"]:
+            widget.value = data["text/html"]
+    else:
+        if not isinstance(widget, ipywidgets.Output):
+            widget = ipywidgets.Output()
+        widget.clear_output(wait=True)
+        with widget:
+            publish_display_data(data, meta)
+    return {"widget": widget, "height": _bundle_height(data, meta)}
+
+
+def _figure_json(fig: Any) -> dict[str, Any]:
+    """A plotly figure's traces and layout as plain dicts (trace ``uid`` s left out)."""
+    spec = fig.to_plotly_json()
+    return {"data": [{k: v for k, v in trace.items() if k != "uid"} for trace in spec["data"]],
+            "layout": dict(spec["layout"])}
 
 
 def save_figures(figures: Mapping[str, Any], stem: str, fmt: str = "png",
@@ -268,8 +411,11 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
                       **controls: Any) -> Any:
     """``ipywidgets.interactive`` showing ``draw(compute(**values))`` for the controls.
 
-    On every change the panel shows a "computing…" cue, computes, draws and renders
-    everything (:func:`render_outputs`), and only then swaps its output area in one go; the
+    On every change the panel shows a "computing…" cue, computes, draws and updates what it
+    shows widget by widget: a matplotlib figure is a PNG replaced in its widget, a plotly
+    figure is redrawn in its own output only when it changed, and an item ``draw`` returns
+    unchanged (the same object: cache the figures that do not depend on every control) is
+    not touched (:class:`_View`). The
     area keeps the height of the tallest result it has shown (it never shrinks), so moving
     a control never makes the page below jump. A
     "save" button writes the figures shown (PNG or SVG, :func:`save_figures`) to
@@ -293,74 +439,112 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
         Run once already. ``panel.result`` is the last ``compute`` result,
         ``panel.last_figure`` what ``draw`` returned and ``panel.last_figures`` that dict
         (empty unless ``draw`` returned a dict), so a notebook can check
-        ``same_result(panel.result, compute(...))`` and the figure's data.
+        ``same_result(panel.result, compute(...))`` and the figure's data;
+        ``panel.view.widgets`` the widgets showing them, by name; ``panel.last_timing``
+        the seconds the last update spent in ``compute``, ``draw`` and updating the widgets
+        (``{"compute_s", "draw_s", "show_s"}``, what ``benchmarks/bench_panels.py`` prints).
 
     Raises
     ------
     TypeError
         If a control names no argument of ``compute``.
     """
-    import contextlib
-    import io
-
     import ipywidgets
-    from IPython.display import publish_display_data
+    from IPython.display import clear_output, display
 
     params = inspect.signature(compute).parameters
     unknown = [name for name in controls if name not in params]
     if unknown:
         raise TypeError(f"{compute.__name__} has no argument(s) {unknown}")
     holder: list[Any] = []
-    state: dict[str, Any] = {"shown": None, "height": PANEL_MIN_HEIGHT}
+    view = _View()
+    state: dict[str, Any] = {"shown": None, "height": PANEL_MIN_HEIGHT, "displayed": (),
+                             "timing": {}}
     status = ipywidgets.HTML(value="", layout=ipywidgets.Layout(min_width="7em"))
     status.add_class("workbench-status")
 
     def show(**values: Any) -> Any:
+        # runs inside the panel's output area (ipywidgets.interactive.update); the view's
+        # widgets are displayed there once and then updated in place; they are displayed
+        # again only when they change (a slot of another kind) or after an error (whose
+        # traceback the panel shows below them)
         status.value = "<i>computing…</i>"
         try:
-            text = io.StringIO()
-            with contextlib.redirect_stdout(text):
-                result = compute(**values)
-                shown = draw(result)
-            bundles = render_outputs(shown)
+            result, shown, height, state["timing"] = _run(compute, draw, values, view)
+        except Exception:
+            state["displayed"] = ()
+            raise
         finally:
             status.value = ""
+        if state["displayed"] != view.children:
+            clear_output(wait=True)
+            for widget in view.children:
+                display(widget)
+            state["displayed"] = view.children
         state["shown"] = shown
         # the area never shrinks: a shorter result keeps the height of the tallest one
         # shown so far, so moving a control never makes the page jump up
-        state["height"] = max(state["height"], _height(bundles, text.getvalue()))
+        state["height"] = max(state["height"], height)
         if holder:
             _remember(holder[0], shown)
+            holder[0].last_timing = state["timing"]
             holder[0].out.layout.min_height = f"{state['height']}px"
-        if text.getvalue():
-            publish_display_data({"text/plain": text.getvalue().rstrip("\n")})
-        for data, meta in bundles:
-            publish_display_data(data, meta)
         return result
 
     panel = ipywidgets.interactive(show, **controls)  # runs show() once, before `holder` is set
+    panel.clear_output = False  # the view is updated in place, never cleared
     holder.append(panel)
     _remember(panel, state["shown"])
+    panel.last_timing = state["timing"]
+    panel.view = view
     panel.out.layout.min_height = f"{state['height']}px"
     panel.out.add_class("workbench-output")
+
+    _add_save_button(panel, status, getattr(compute, "__name__", "panel"))
+    return panel
+
+
+def _run(compute: Callable[..., Any], draw: Callable[[Any], Any], values: dict[str, Any],
+         view: _View) -> tuple[Any, Any, int, dict[str, float]]:
+    """``compute``, ``draw`` and ``view.show`` once: the result, what was drawn, the height
+    estimate and the seconds each part took."""
+    import contextlib
+    import io
+    import time
+
+    text = io.StringIO()
+    with contextlib.redirect_stdout(text):
+        start = time.perf_counter()
+        result = compute(**values)
+        computed = time.perf_counter()
+        shown = draw(result)
+        drawn = time.perf_counter()
+    height = view.show(shown, text.getvalue())
+    return result, shown, height, {"compute_s": computed - start, "draw_s": drawn - computed,
+                                   "show_s": time.perf_counter() - drawn}
+
+
+def _add_save_button(panel: Any, status: Any, stem: str) -> None:
+    """The cue, a "save figures" button and its format below the controls of ``panel``."""
+    import ipywidgets
 
     fmt = ipywidgets.Dropdown(options=["png", "svg"], value="png",
                               layout=ipywidgets.Layout(width="6em"))
     save = ipywidgets.Button(description="save figures", icon="download",
                              tooltip="write the figures shown to figures/ (working directory)")
+    fmt.add_class("workbench-save-format")  # not a control of the panel (browser test)
     saved = ipywidgets.HTML(value="")
 
     def on_save(_button: Any) -> None:
         figs = panel.last_figures or ({"figure": panel.last_figure}
                                       if panel.last_figure is not None else {})
-        paths = save_figures(figs, getattr(compute, "__name__", "panel"), fmt.value)
+        paths = save_figures(figs, stem, fmt.value)
         saved.value = "saved: " + ", ".join(f"<code>{p}</code>" for p in paths)
 
     save.on_click(on_save)
     panel.save_button = save
     panel.children = (*panel.children[:-1],
                       ipywidgets.HBox([status, save, fmt, saved]), panel.children[-1])
-    return panel
 
 
 def panel_controls(panel: Any) -> dict[str, Any]:
