@@ -284,7 +284,7 @@ def init_state(sym, cstart, ccnt, rank, nonoverlap):
     pairs = max(min(n_pos, alphabet * alphabet), 16)
     P = np.full((pairs, _P_COLS), -1, dtype=np.int64)
     occ = np.full((max(n_pos, 16), 2), -1, dtype=np.int32)
-    H = hash_new(max(n_pos, 16))
+    H = hash_new(pairs)
     sc = np.zeros(_S_LEN, dtype=np.int64)
     for c in range(n_chunks):
         s = cstart[c]
