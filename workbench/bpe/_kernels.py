@@ -71,7 +71,9 @@ class TrainState(NamedTuple):
     """Everything a training run mutates (arrays that grow are replaced, so kernels return it).
 
     ``sym``, ``clen``, ``ccnt``, ``cstart``: the chunk table (see the module docstring);
-    ``H``, ``P``, ``occ``, ``scr``, ``heap``: the pair bookkeeping; ``sc``: the counters
+    ``H``, ``P``, ``occ``, ``scr``, ``zt``, ``heap``: the pair bookkeeping (``zt[0, x]``: the
+    pid of ``(x, z)`` and ``zt[0, n + y]`` that of ``(z, y)`` made by the merge that wrote
+    ``z`` into ``zt[1, ·]``, ``n`` the number of symbols); ``sc``: the counters
     ``_S_*`` (pairs, pool entries, heap size, merges, batches, exhausted flag, scratch
     entries).
     """
@@ -84,6 +86,7 @@ class TrainState(NamedTuple):
     P: np.ndarray  # int64 (pairs, _P_COLS)
     occ: np.ndarray  # int32 pool of chunk ids, one segment per pair
     scr: np.ndarray  # int32 (entries, 2): (pid, chunk) listed in the current phase
+    zt: np.ndarray  # int64 (2, 2 * symbols): a merge's new pairs by their other symbol
     heap: np.ndarray  # int64 (entries, 3): count, tie key, pid
     sc: np.ndarray  # int64 counters, _S_LEN
 
@@ -217,17 +220,21 @@ def _counted(sym, s, i, nonoverlap, prev_self_counted):
 
 
 @njit(**JIT_INLINE)
-def _subtract_chunk(sym, s, length, w, nonoverlap, H, P):
+def _subtract_chunk(sym, s, length, w, nonoverlap, H, P, ma, mb, mpid):
     """Subtract ``w`` for every counted pair of the chunk segment ``sym[s : s + length]``.
 
-    (A run of four equal symbols counts 2 pairs non-overlapping, 3 overlapping.)
+    (A run of four equal symbols counts 2 pairs non-overlapping, 3 overlapping.) The pair
+    being merged, ``(ma, mb)``, is ``mpid`` (no hash lookup).
     """
     prev_self = False
     for i in range(length - 1):
         a = sym[s + i]
         b = sym[s + i + 1]
         if _counted(sym, s, i, nonoverlap, prev_self):
-            pid = H[2 * hash_slot(H, (np.int64(a) << 32) | np.int64(b)) + 1]
+            if a == ma and b == mb:
+                pid = mpid
+            else:
+                pid = H[2 * hash_slot(H, (np.int64(a) << 32) | np.int64(b)) + 1]
             P[pid, _C_COUNT] -= w
             prev_self = a == b
         else:
@@ -235,40 +242,48 @@ def _subtract_chunk(sym, s, length, w, nonoverlap, H, P):
 
 
 @njit(**JIT_INLINE)
-def _add_pair(a, b, w, c, first_new, H, P, scr, sc):
-    """Add ``w`` to pair ``(a, b)`` of chunk ``c``, creating it as needed; return its pid.
+def _new_pair(a, b, P, sc):
+    """Append pair ``(a, b)`` to ``P`` (count 0, no chunks); return its pid."""
+    pid = sc[_S_NPAIRS]
+    sc[_S_NPAIRS] += 1
+    P[pid, _C_COUNT] = 0
+    P[pid, _C_LEFT] = a
+    P[pid, _C_RIGHT] = b
+    P[pid, _C_START] = 0
+    P[pid, _C_NOCC] = 0
+    P[pid, _C_PICKED] = -1
+    P[pid, _C_LASTCHUNK] = -1
+    return pid
 
-    A pair created in the current phase (``pid >= first_new``: all pairs at the start, the
-    pairs with the new symbol in a merge) gets ``c`` listed in the scratch, once per chunk
-    (a phase adds a chunk's pairs consecutively). An older pair re-added in a merge window
-    lists ``c`` already. Capacity (rows of ``P``, ``scr`` and hash slots) must have been
-    reserved.
-    """
-    key = (np.int64(a) << 32) | np.int64(b)
-    i = hash_slot(H, key)
-    if H[2 * i] == -1:
-        pid = sc[_S_NPAIRS]
-        sc[_S_NPAIRS] += 1
-        H[2 * i] = key
-        H[2 * i + 1] = pid
-        P[pid, _C_COUNT] = 0
-        P[pid, _C_LEFT] = a
-        P[pid, _C_RIGHT] = b
-        P[pid, _C_START] = 0
-        P[pid, _C_NOCC] = 0
-        P[pid, _C_PICKED] = -1
-        P[pid, _C_LASTCHUNK] = -1
-    else:
-        pid = H[2 * i + 1]
-    P[pid, _C_COUNT] += w
-    if pid >= first_new and P[pid, _C_LASTCHUNK] != c:
+
+@njit(**JIT_INLINE)
+def _list_chunk(pid, c, P, scr, sc):
+    """List chunk ``c`` for a pair of the current phase in the scratch, once per chunk (a
+    phase adds a chunk's pairs consecutively)."""
+    if P[pid, _C_LASTCHUNK] != c:
         e = sc[_S_NSCR]
         sc[_S_NSCR] += 1
         scr[e, 0] = pid
         scr[e, 1] = c
         P[pid, _C_NOCC] += 1
         P[pid, _C_LASTCHUNK] = c
-    return pid
+
+
+@njit(**JIT_INLINE)
+def _add_pair(a, b, w, c, H, P, scr, sc):
+    """Add ``w`` to pair ``(a, b)`` of chunk ``c`` at the start, creating it (in ``P`` and
+    the map ``H``) as needed and listing ``c``. Capacity (rows of ``P``, ``scr`` and hash
+    slots) must have been reserved."""
+    key = (np.int64(a) << 32) | np.int64(b)
+    i = hash_slot(H, key)
+    if H[2 * i] == -1:
+        pid = _new_pair(a, b, P, sc)
+        H[2 * i] = key
+        H[2 * i + 1] = pid
+    else:
+        pid = H[2 * i + 1]
+    P[pid, _C_COUNT] += w
+    _list_chunk(pid, c, P, scr, sc)
 
 
 @njit(**JIT)
@@ -329,11 +344,12 @@ def init_state(sym, cstart, ccnt, rank, nonoverlap):
             a = sym[s + i]
             b = sym[s + i + 1]
             if _counted(sym, s, i, nonoverlap, prev_self):
-                _add_pair(a, b, ccnt[c], c, 0, H, P, scr, sc)
+                _add_pair(a, b, ccnt[c], c, H, P, scr, sc)
                 prev_self = a == b
             else:
                 prev_self = False
     occ = _sort_lists(P, occ, scr, sc, 0)
+    zt = np.full((2, 2 * rank.shape[0]), -1, dtype=np.int64)
     heap = np.empty((max(sc[_S_NPAIRS], 16), 3), dtype=np.int64)
     n = 0
     for pid in range(sc[_S_NPAIRS]):
@@ -342,7 +358,7 @@ def init_state(sym, cstart, ccnt, rank, nonoverlap):
             heap = _heap_push(heap, n, P[pid, _C_COUNT], key, pid)
             n += 1
     sc[_S_HEAPN] = n
-    return TrainState(sym, clen, ccnt, cstart, H, P, occ, scr, heap, sc)
+    return TrainState(sym, clen, ccnt, cstart, H, P, occ, scr, zt, heap, sc)
 
 
 # --------------------------------------------------------------------------- one merge
@@ -354,7 +370,8 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
     Those are exactly the pairs this merge creates (pids from ``first_new`` on): ``z`` is
     new, and every other pair of a window was next to the same symbol before the merge.
     """
-    sym, clen, ccnt, cstart, H, P, occ, scr, heap, sc = state
+    sym, clen, ccnt, cstart, H, P, occ, scr, zt, heap, sc = state
+    n_sym = zt.shape[1] >> 1
     a = P[pid, _C_LEFT]
     b = P[pid, _C_RIGHT]
     first_new = sc[_S_NPAIRS]
@@ -390,7 +407,7 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
             while hi < length and sym[s + hi] == sym[s + hi - 1]:
                 hi += 1
         w = ccnt[c]
-        _subtract_chunk(sym, s + lo, hi - lo, w, nonoverlap, H, P)
+        _subtract_chunk(sym, s + lo, hi - lo, w, nonoverlap, H, P, a, b, pid)
         j = first
         i = first
         while i < length:
@@ -409,18 +426,32 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
             P = _grow_rows(P, sc[_S_NPAIRS] + room)
         if sc[_S_NSCR] + room > scr.shape[0]:
             scr = _grow_rows(scr, sc[_S_NSCR] + room)
-        if 4 * (sc[_S_NPAIRS] + room) > H.shape[0]:
-            H = hash_grow(H, sc[_S_NPAIRS] + room)
         prev_self = False
         for i in range(lo, new_hi - 1):
             x = sym[s + i]
             y = sym[s + i + 1]
             if _counted(sym, s, i, nonoverlap, prev_self):
-                _add_pair(x, y, w, c, first_new, H, P, scr, sc)
+                if x == z or y == z:  # a pair of this merge: found by its other symbol
+                    slot = x if y == z else n_sym + y
+                    if zt[1, slot] != z:
+                        zt[0, slot] = _new_pair(x, y, P, sc)
+                        zt[1, slot] = z
+                    q = zt[0, slot]
+                    P[q, _C_COUNT] += w
+                    _list_chunk(q, c, P, scr, sc)
+                else:  # an older pair, next to the same symbol before the merge
+                    q = H[2 * hash_slot(H, (np.int64(x) << 32) | np.int64(y)) + 1]
+                    P[q, _C_COUNT] += w
                 prev_self = x == y
             else:
                 prev_self = False
     occ = _sort_lists(P, occ, scr, sc, first_new)
+    H = hash_grow(H, sc[_S_NPAIRS])
+    for q in range(first_new, sc[_S_NPAIRS]):
+        key = (P[q, _C_LEFT] << 32) | P[q, _C_RIGHT]
+        i = hash_slot(H, key)
+        H[2 * i] = key
+        H[2 * i + 1] = q
     n = sc[_S_HEAPN]
     for q in range(first_new, sc[_S_NPAIRS]):
         if P[q, _C_COUNT] > 0:
@@ -428,7 +459,7 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
             heap = _heap_push(heap, n, P[q, _C_COUNT], key, q)
             n += 1
     sc[_S_HEAPN] = n
-    return TrainState(sym, clen, ccnt, cstart, H, P, occ, scr, heap, sc)
+    return TrainState(sym, clen, ccnt, cstart, H, P, occ, scr, zt, heap, sc)
 
 
 # --------------------------------------------------------------------------- the loop
@@ -436,7 +467,7 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
 def _with_heap(state, heap):
     """``state`` with its heap replaced (grown)."""
     return TrainState(state.sym, state.clen, state.ccnt, state.cstart, state.H, state.P,
-                      state.occ, state.scr, heap, state.sc)
+                      state.occ, state.scr, state.zt, heap, state.sc)
 
 
 @njit(**JIT)
