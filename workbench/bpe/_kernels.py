@@ -52,8 +52,12 @@ from .._core.config import JIT, JIT_INLINE
 _C_COUNT, _C_LEFT, _C_RIGHT, _C_START, _C_NOCC, _C_PICKED, _C_LASTCHUNK = range(7)
 _P_COLS = 7
 # Slots of the counter array ``TrainState.sc`` (scalars the kernels update in place).
-_S_NPAIRS, _S_NOCC, _S_HEAPN, _S_NMERGES, _S_NBATCHES, _S_EXHAUSTED, _S_NSCR = range(7)
-_S_LEN = 7
+(_S_NPAIRS, _S_NOCC, _S_HEAPN, _S_NMERGES, _S_NBATCHES, _S_EXHAUSTED, _S_NSCR, _S_DENSE,
+ _S_NHASH) = range(9)
+_S_LEN = 9
+#: Pairs of two symbols below this are found in a dense table (``TrainState.D``) rather than
+#: the hash map: all byte pairs and the early merges', which are the most frequent.
+_DENSE_MAX = 512
 
 
 class TrainConfig(NamedTuple):
@@ -75,7 +79,8 @@ class TrainState(NamedTuple):
     pid of ``(x, z)`` and ``zt[0, n + y]`` that of ``(z, y)`` made by the merge that wrote
     ``z`` into ``zt[1, ·]``, ``n`` the number of symbols); ``sc``: the counters
     ``_S_*`` (pairs, pool entries, heap size, merges, batches, exhausted flag, scratch
-    entries).
+    entries, ``T``, pairs in ``H``). A pair of two symbols below ``T`` is in ``D``, any
+    other in ``H``.
     """
 
     sym: np.ndarray  # int32, rewritten in place
@@ -83,6 +88,7 @@ class TrainState(NamedTuple):
     ccnt: np.ndarray  # int64 per chunk
     cstart: np.ndarray  # int64, n_chunks + 1
     H: np.ndarray  # int64 hash map, 2 * capacity
+    D: np.ndarray  # int32 (T * T): pid of (x, y) at x * T + y for x, y < T = sc[_S_DENSE]
     P: np.ndarray  # int64 (pairs, _P_COLS)
     occ: np.ndarray  # int32 pool of chunk ids, one segment per pair
     scr: np.ndarray  # int32 (entries, 2): (pid, chunk) listed in the current phase
@@ -220,7 +226,15 @@ def _counted(sym, s, i, nonoverlap, prev_self_counted):
 
 
 @njit(**JIT_INLINE)
-def _subtract_chunk(sym, s, length, w, nonoverlap, H, P, ma, mb, mpid):
+def _find(x, y, H, D, T):
+    """The pid of the existing pair ``(x, y)`` (from ``D`` or ``H``, see :class:`TrainState`)."""
+    if x < T and y < T:
+        return np.int64(D[x * T + y])
+    return H[2 * hash_slot(H, (np.int64(x) << 32) | np.int64(y)) + 1]
+
+
+@njit(**JIT_INLINE)
+def _subtract_chunk(sym, s, length, w, nonoverlap, H, D, T, P, ma, mb, mpid):
     """Subtract ``w`` for every counted pair of the chunk segment ``sym[s : s + length]``.
 
     (A run of four equal symbols counts 2 pairs non-overlapping, 3 overlapping.) The pair
@@ -234,7 +248,7 @@ def _subtract_chunk(sym, s, length, w, nonoverlap, H, P, ma, mb, mpid):
             if a == ma and b == mb:
                 pid = mpid
             else:
-                pid = H[2 * hash_slot(H, (np.int64(a) << 32) | np.int64(b)) + 1]
+                pid = _find(a, b, H, D, T)
             P[pid, _C_COUNT] -= w
             prev_self = a == b
         else:
@@ -270,18 +284,25 @@ def _list_chunk(pid, c, P, scr, sc):
 
 
 @njit(**JIT_INLINE)
-def _add_pair(a, b, w, c, H, P, scr, sc):
+def _add_pair(a, b, w, c, H, D, T, P, scr, sc):
     """Add ``w`` to pair ``(a, b)`` of chunk ``c`` at the start, creating it (in ``P`` and
-    the map ``H``) as needed and listing ``c``. Capacity (rows of ``P``, ``scr`` and hash
+    ``D`` or ``H``) as needed and listing ``c``. Capacity (rows of ``P``, ``scr`` and hash
     slots) must have been reserved."""
-    key = (np.int64(a) << 32) | np.int64(b)
-    i = hash_slot(H, key)
-    if H[2 * i] == -1:
-        pid = _new_pair(a, b, P, sc)
-        H[2 * i] = key
-        H[2 * i + 1] = pid
+    if a < T and b < T:
+        pid = np.int64(D[a * T + b])
+        if pid == -1:
+            pid = _new_pair(a, b, P, sc)
+            D[a * T + b] = pid
     else:
-        pid = H[2 * i + 1]
+        key = (np.int64(a) << 32) | np.int64(b)
+        i = hash_slot(H, key)
+        if H[2 * i] == -1:
+            pid = _new_pair(a, b, P, sc)
+            H[2 * i] = key
+            H[2 * i + 1] = pid
+            sc[_S_NHASH] += 1
+        else:
+            pid = H[2 * i + 1]
     P[pid, _C_COUNT] += w
     _list_chunk(pid, c, P, scr, sc)
 
@@ -335,8 +356,11 @@ def init_state(sym, cstart, ccnt, rank, nonoverlap):
     P = np.full((pairs, _P_COLS), -1, dtype=np.int64)
     scr = np.empty((max(n_pos, 16), 2), dtype=np.int32)  # at most one entry per position
     occ = np.empty(16, dtype=np.int32)
-    H = hash_new(pairs)
+    T = min(rank.shape[0], _DENSE_MAX)
+    H = hash_new(pairs if alphabet > T else 16)
+    D = np.full(T * T, -1, dtype=np.int32)
     sc = np.zeros(_S_LEN, dtype=np.int64)
+    sc[_S_DENSE] = T
     for c in range(n_chunks):
         s = cstart[c]
         prev_self = False
@@ -344,7 +368,7 @@ def init_state(sym, cstart, ccnt, rank, nonoverlap):
             a = sym[s + i]
             b = sym[s + i + 1]
             if _counted(sym, s, i, nonoverlap, prev_self):
-                _add_pair(a, b, ccnt[c], c, H, P, scr, sc)
+                _add_pair(a, b, ccnt[c], c, H, D, T, P, scr, sc)
                 prev_self = a == b
             else:
                 prev_self = False
@@ -358,7 +382,7 @@ def init_state(sym, cstart, ccnt, rank, nonoverlap):
             heap = _heap_push(heap, n, P[pid, _C_COUNT], key, pid)
             n += 1
     sc[_S_HEAPN] = n
-    return TrainState(sym, clen, ccnt, cstart, H, P, occ, scr, zt, heap, sc)
+    return TrainState(sym, clen, ccnt, cstart, H, D, P, occ, scr, zt, heap, sc)
 
 
 # --------------------------------------------------------------------------- one merge
@@ -370,7 +394,8 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
     Those are exactly the pairs this merge creates (pids from ``first_new`` on): ``z`` is
     new, and every other pair of a window was next to the same symbol before the merge.
     """
-    sym, clen, ccnt, cstart, H, P, occ, scr, zt, heap, sc = state
+    sym, clen, ccnt, cstart, H, D, P, occ, scr, zt, heap, sc = state
+    T = sc[_S_DENSE]
     n_sym = zt.shape[1] >> 1
     a = P[pid, _C_LEFT]
     b = P[pid, _C_RIGHT]
@@ -407,7 +432,7 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
             while hi < length and sym[s + hi] == sym[s + hi - 1]:
                 hi += 1
         w = ccnt[c]
-        _subtract_chunk(sym, s + lo, hi - lo, w, nonoverlap, H, P, a, b, pid)
+        _subtract_chunk(sym, s + lo, hi - lo, w, nonoverlap, H, D, T, P, a, b, pid)
         j = first
         i = first
         while i < length:
@@ -440,18 +465,28 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
                     P[q, _C_COUNT] += w
                     _list_chunk(q, c, P, scr, sc)
                 else:  # an older pair, next to the same symbol before the merge
-                    q = H[2 * hash_slot(H, (np.int64(x) << 32) | np.int64(y)) + 1]
+                    q = _find(x, y, H, D, T)
                     P[q, _C_COUNT] += w
                 prev_self = x == y
             else:
                 prev_self = False
     occ = _sort_lists(P, occ, scr, sc, first_new)
-    H = hash_grow(H, sc[_S_NPAIRS])
+    if z < T:
+        for q in range(first_new, sc[_S_NPAIRS]):
+            x = P[q, _C_LEFT]
+            y = P[q, _C_RIGHT]
+            if x < T and y < T:
+                D[x * T + y] = q
+    H = hash_grow(H, sc[_S_NHASH] + sc[_S_NPAIRS] - first_new)
     for q in range(first_new, sc[_S_NPAIRS]):
-        key = (P[q, _C_LEFT] << 32) | P[q, _C_RIGHT]
-        i = hash_slot(H, key)
-        H[2 * i] = key
-        H[2 * i + 1] = q
+        x = P[q, _C_LEFT]
+        y = P[q, _C_RIGHT]
+        if x >= T or y >= T:
+            key = (x << 32) | y
+            i = hash_slot(H, key)
+            H[2 * i] = key
+            H[2 * i + 1] = q
+            sc[_S_NHASH] += 1
     n = sc[_S_HEAPN]
     for q in range(first_new, sc[_S_NPAIRS]):
         if P[q, _C_COUNT] > 0:
@@ -459,15 +494,15 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
             heap = _heap_push(heap, n, P[q, _C_COUNT], key, q)
             n += 1
     sc[_S_HEAPN] = n
-    return TrainState(sym, clen, ccnt, cstart, H, P, occ, scr, zt, heap, sc)
+    return TrainState(sym, clen, ccnt, cstart, H, D, P, occ, scr, zt, heap, sc)
 
 
 # --------------------------------------------------------------------------- the loop
 @njit(**JIT_INLINE)
 def _with_heap(state, heap):
     """``state`` with its heap replaced (grown)."""
-    return TrainState(state.sym, state.clen, state.ccnt, state.cstart, state.H, state.P,
-                      state.occ, state.scr, state.zt, heap, state.sc)
+    return TrainState(state.sym, state.clen, state.ccnt, state.cstart, state.H, state.D,
+                      state.P, state.occ, state.scr, state.zt, heap, state.sc)
 
 
 @njit(**JIT)
