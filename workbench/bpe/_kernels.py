@@ -77,7 +77,7 @@ class TrainState(NamedTuple):
     ``sym``, ``clen``, ``ccnt``, ``cstart``: the chunk table (see the module docstring);
     ``H``, ``P``, ``occ``, ``scr``, ``zt``, ``heap``: the pair bookkeeping (``zt[0, x]``: the
     pid of ``(x, z)`` and ``zt[0, n + y]`` that of ``(z, y)`` made by the merge that wrote
-    ``z`` into ``zt[1, ·]``, ``n`` the number of symbols); ``sc``: the counters
+    ``z`` into ``zt[1, ·]``, ``n > z``, grown as merges make symbols); ``sc``: the counters
     ``_S_*`` (pairs, pool entries, heap size, merges, batches, exhausted flag, scratch
     entries, ``T``, pairs in ``H``). A pair of two symbols below ``T`` is in ``D``, any
     other in ``H``.
@@ -92,7 +92,7 @@ class TrainState(NamedTuple):
     P: np.ndarray  # int64 (pairs, _P_COLS)
     occ: np.ndarray  # int32 pool of chunk ids, one segment per pair
     scr: np.ndarray  # int32 (entries, 2): (pid, chunk) listed in the current phase
-    zt: np.ndarray  # int64 (2, 2 * symbols): a merge's new pairs by their other symbol
+    zt: np.ndarray  # int64 (2, 2 * n): a merge's new pairs by their other symbol
     heap: np.ndarray  # int64 (entries, 3): count, tie key, pid
     sc: np.ndarray  # int64 counters, _S_LEN
 
@@ -373,7 +373,7 @@ def init_state(sym, cstart, ccnt, rank, nonoverlap):
             else:
                 prev_self = False
     occ = _sort_lists(P, occ, scr, sc, 0)
-    zt = np.full((2, 2 * rank.shape[0]), -1, dtype=np.int64)
+    zt = np.full((2, 2 * min(rank.shape[0], 1024)), -1, dtype=np.int64)
     heap = np.empty((max(sc[_S_NPAIRS], 16), 3), dtype=np.int64)
     n = 0
     for pid in range(sc[_S_NPAIRS]):
@@ -396,6 +396,8 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
     """
     sym, clen, ccnt, cstart, H, D, P, occ, scr, zt, heap, sc = state
     T = sc[_S_DENSE]
+    if z >= zt.shape[1] >> 1:  # entries of earlier merges are stale anyway: no copy
+        zt = np.full((2, 2 * max(zt.shape[1], z + 1)), -1, dtype=np.int64)
     n_sym = zt.shape[1] >> 1
     a = P[pid, _C_LEFT]
     b = P[pid, _C_RIGHT]
