@@ -7,8 +7,10 @@ the segment in place and shortens ``clen[c]``. Symbols ``0..255`` are bytes, sym
 
 Pair bookkeeping (all rows grow by doubling):
 
-* ``H``: open-addressing hash map (linear probing, keys and values interleaved) from the
-  packed pair ``left << 32 | right`` to a pair id ``pid``;
+* ``D``, ``H``: pair ``(x, y)`` → pair id ``pid``: a dense table at ``x * T + y`` when both
+  symbols are below ``T`` (:data:`_DENSE_MAX`: every byte pair and the early merges', the
+  most frequent), else an open-addressing hash map (linear probing, keys and values
+  interleaved) from the packed pair ``x << 32 | y``;
 * ``P[pid]``: ``count, left, right, occ_start, occ_len, picked, last_chunk`` (see ``_C_*``);
 * ``occ``: a pool of chunk ids where pair ``pid`` owns the contiguous, ascending segment
   ``occ[occ_start : occ_start + occ_len]``, each chunk that holds (or once held) the pair
@@ -27,7 +29,8 @@ Pair bookkeeping (all rows grow by doubling):
 A merge visits only the chunks on the merged pair's list; in each it subtracts the counts of
 the pairs in a window around the merge sites (one symbol either side, widened to whole runs
 of equal symbols in non-overlapping mode, where a run's count depends on its length),
-rewrites the chunk, and adds the window's new pairs back. Every visit shortens the chunk, so
+rewrites the chunk, and adds the window's pairs back (the new ones, with the new symbol, are
+found by their other symbol in ``zt``). Every visit that finds the pair shortens the chunk, so
 the total work of a training run is bounded by the corpus' symbols times chunk length, never
 a recount per merge.
 
@@ -234,12 +237,15 @@ def _find(x, y, H, D, T):
 
 
 @njit(**JIT_INLINE)
-def _subtract_chunk(sym, s, length, w, nonoverlap, H, D, T, P, ma, mb, mpid):
+def _subtract_chunk(sym, s, length, w, nonoverlap, maps, merged):
     """Subtract ``w`` for every counted pair of the chunk segment ``sym[s : s + length]``.
 
-    (A run of four equal symbols counts 2 pairs non-overlapping, 3 overlapping.) The pair
-    being merged, ``(ma, mb)``, is ``mpid`` (no hash lookup).
+    (A run of four equal symbols counts 2 pairs non-overlapping, 3 overlapping.) ``maps`` is
+    ``(H, D, T, P)``; the pair being merged, ``merged = (left, right, pid)``, is found
+    without a lookup.
     """
+    H, D, T, P = maps
+    ma, mb, mpid = merged
     prev_self = False
     for i in range(length - 1):
         a = sym[s + i]
@@ -284,10 +290,11 @@ def _list_chunk(pid, c, P, scr, sc):
 
 
 @njit(**JIT_INLINE)
-def _add_pair(a, b, w, c, H, D, T, P, scr, sc):
+def _add_pair(a, b, w, c, maps, scr, sc):
     """Add ``w`` to pair ``(a, b)`` of chunk ``c`` at the start, creating it (in ``P`` and
-    ``D`` or ``H``) as needed and listing ``c``. Capacity (rows of ``P``, ``scr`` and hash
-    slots) must have been reserved."""
+    ``D`` or ``H``; ``maps`` is ``(H, D, T, P)``) as needed and listing ``c``. Capacity (rows
+    of ``P``, ``scr`` and hash slots) must have been reserved."""
+    H, D, T, P = maps
     if a < T and b < T:
         pid = np.int64(D[a * T + b])
         if pid == -1:
@@ -368,7 +375,7 @@ def init_state(sym, cstart, ccnt, rank, nonoverlap):
             a = sym[s + i]
             b = sym[s + i + 1]
             if _counted(sym, s, i, nonoverlap, prev_self):
-                _add_pair(a, b, ccnt[c], c, H, D, T, P, scr, sc)
+                _add_pair(a, b, ccnt[c], c, (H, D, T, P), scr, sc)
                 prev_self = a == b
             else:
                 prev_self = False
@@ -434,7 +441,7 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
             while hi < length and sym[s + hi] == sym[s + hi - 1]:
                 hi += 1
         w = ccnt[c]
-        _subtract_chunk(sym, s + lo, hi - lo, w, nonoverlap, H, D, T, P, a, b, pid)
+        _subtract_chunk(sym, s + lo, hi - lo, w, nonoverlap, (H, D, T, P), (a, b, pid))
         j = first
         i = first
         while i < length:
