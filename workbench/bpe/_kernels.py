@@ -7,11 +7,18 @@ the segment in place and shortens ``clen[c]``. Symbols ``0..255`` are bytes, sym
 
 Pair bookkeeping (all rows grow by doubling):
 
-* ``H``: open-addressing hash map (linear probing, keys and values interleaved) from the
-  packed pair ``left << 32 | right`` to a pair id ``pid``;
-* ``P[pid]``: ``count, left, right, occ_head, picked, last_chunk, last_visit`` (see ``_C_*``);
-* ``occ``: a pool of singly linked lists, one per pair, of the chunks that hold (or once held)
-  the pair; stale entries are skipped when scanned;
+* ``D``, ``H``: pair ``(x, y)`` → pair id ``pid``: a dense table at ``x * T + y`` when both
+  symbols are below ``T`` (:data:`_DENSE_MAX`: every byte pair and the early merges', the
+  most frequent), else an open-addressing hash map (linear probing, keys and values
+  interleaved) from the packed pair ``x << 32 | y``;
+* ``P[pid]``: ``count, left, right, occ_start, occ_len, picked, last_chunk`` (see ``_C_*``);
+* ``occ``: a pool of chunk ids where pair ``pid`` owns the contiguous, ascending segment
+  ``occ[occ_start : occ_start + occ_len]``, each chunk that holds (or once held) the pair
+  listed once. All of a pair's occurrences arise at one moment, at the start or in the merge
+  that makes the later of its two symbols (a merge creates adjacencies only next to its new
+  symbol), so a segment is written once, by a counting sort of that moment's
+  ``(pid, chunk)`` entries gathered in the scratch ``scr``, and never appended to. Chunks
+  that lost the pair to another merge stay listed and are skipped when scanned;
 * ``heap``: a binary max-heap of ``(count, tie_key, pid)`` with lazy invalidation: a popped
   entry whose count differs from ``P[pid, count]`` is pushed back with the true count. Counts
   of existing pairs only ever fall (new occurrences only arise next to a new token, and those
@@ -22,7 +29,8 @@ Pair bookkeeping (all rows grow by doubling):
 A merge visits only the chunks on the merged pair's list; in each it subtracts the counts of
 the pairs in a window around the merge sites (one symbol either side, widened to whole runs
 of equal symbols in non-overlapping mode, where a run's count depends on its length),
-rewrites the chunk, and adds the window's new pairs back. Every visit shortens the chunk, so
+rewrites the chunk, and adds the window's pairs back (the new ones, with the new symbol, are
+found by their other symbol in ``zt``). Every visit that finds the pair shortens the chunk, so
 the total work of a training run is bounded by the corpus' symbols times chunk length, never
 a recount per merge.
 
@@ -44,12 +52,15 @@ from numba import njit
 from .._core.config import JIT, JIT_INLINE
 
 # Columns of the pair table P.
-_C_COUNT, _C_LEFT, _C_RIGHT, _C_HEAD, _C_PICKED, _C_LASTCHUNK, _C_LASTVISIT = range(7)
+_C_COUNT, _C_LEFT, _C_RIGHT, _C_START, _C_NOCC, _C_PICKED, _C_LASTCHUNK = range(7)
 _P_COLS = 7
 # Slots of the counter array ``TrainState.sc`` (scalars the kernels update in place).
-(_S_NPAIRS, _S_NOCC, _S_HEAPN, _S_NMERGES, _S_NBATCHES, _S_EXHAUSTED,
- _S_VISIT) = range(7)
-_S_LEN = 7
+(_S_NPAIRS, _S_NOCC, _S_HEAPN, _S_NMERGES, _S_NBATCHES, _S_EXHAUSTED, _S_NSCR, _S_DENSE,
+ _S_NHASH) = range(9)
+_S_LEN = 9
+#: Pairs of two symbols below this are found in a dense table (``TrainState.D``) rather than
+#: the hash map: all byte pairs and the early merges', which are the most frequent.
+_DENSE_MAX = 512
 
 
 class TrainConfig(NamedTuple):
@@ -67,19 +78,24 @@ class TrainState(NamedTuple):
     """Everything a training run mutates (arrays that grow are replaced, so kernels return it).
 
     ``sym``, ``clen``, ``ccnt``, ``cstart``: the chunk table (see the module docstring);
-    ``stamp[c]``: the last merge that visited chunk ``c``; ``H``, ``P``, ``occ``, ``heap``:
-    the pair bookkeeping; ``sc``: the counters ``_S_*`` (pairs, list entries, heap size,
-    merges, batches, exhausted flag, visit number).
+    ``H``, ``P``, ``occ``, ``scr``, ``zt``, ``heap``: the pair bookkeeping (``zt[0, x]``: the
+    pid of ``(x, z)`` and ``zt[0, n + y]`` that of ``(z, y)`` made by the merge that wrote
+    ``z`` into ``zt[1, ·]``, ``n > z``, grown as merges make symbols); ``sc``: the counters
+    ``_S_*`` (pairs, pool entries, heap size, merges, batches, exhausted flag, scratch
+    entries, ``T``, pairs in ``H``). A pair of two symbols below ``T`` is in ``D``, any
+    other in ``H``.
     """
 
     sym: np.ndarray  # int32, rewritten in place
     clen: np.ndarray  # int32 per chunk
     ccnt: np.ndarray  # int64 per chunk
     cstart: np.ndarray  # int64, n_chunks + 1
-    stamp: np.ndarray  # int64 per chunk
     H: np.ndarray  # int64 hash map, 2 * capacity
+    D: np.ndarray  # int32 (T * T): pid of (x, y) at x * T + y for x, y < T = sc[_S_DENSE]
     P: np.ndarray  # int64 (pairs, _P_COLS)
-    occ: np.ndarray  # int32 (entries, 2): chunk, next
+    occ: np.ndarray  # int32 pool of chunk ids, one segment per pair
+    scr: np.ndarray  # int32 (entries, 2): (pid, chunk) listed in the current phase
+    zt: np.ndarray  # int64 (2, 2 * n): a merge's new pairs by their other symbol
     heap: np.ndarray  # int64 (entries, 3): count, tie key, pid
     sc: np.ndarray  # int64 counters, _S_LEN
 
@@ -213,17 +229,32 @@ def _counted(sym, s, i, nonoverlap, prev_self_counted):
 
 
 @njit(**JIT_INLINE)
-def _subtract_chunk(sym, s, length, w, nonoverlap, H, P):
+def _find(x, y, H, D, T):
+    """The pid of the existing pair ``(x, y)`` (from ``D`` or ``H``, see :class:`TrainState`)."""
+    if x < T and y < T:
+        return np.int64(D[x * T + y])
+    return H[2 * hash_slot(H, (np.int64(x) << 32) | np.int64(y)) + 1]
+
+
+@njit(**JIT_INLINE)
+def _subtract_chunk(sym, s, length, w, nonoverlap, maps, merged):
     """Subtract ``w`` for every counted pair of the chunk segment ``sym[s : s + length]``.
 
-    (A run of four equal symbols counts 2 pairs non-overlapping, 3 overlapping.)
+    (A run of four equal symbols counts 2 pairs non-overlapping, 3 overlapping.) ``maps`` is
+    ``(H, D, T, P)``; the pair being merged, ``merged = (left, right, pid)``, is found
+    without a lookup.
     """
+    H, D, T, P = maps
+    ma, mb, mpid = merged
     prev_self = False
     for i in range(length - 1):
         a = sym[s + i]
         b = sym[s + i + 1]
         if _counted(sym, s, i, nonoverlap, prev_self):
-            pid = H[2 * hash_slot(H, (np.int64(a) << 32) | np.int64(b)) + 1]
+            if a == ma and b == mb:
+                pid = mpid
+            else:
+                pid = _find(a, b, H, D, T)
             P[pid, _C_COUNT] -= w
             prev_self = a == b
         else:
@@ -231,36 +262,83 @@ def _subtract_chunk(sym, s, length, w, nonoverlap, H, P):
 
 
 @njit(**JIT_INLINE)
-def _add_pair(a, b, w, c, H, P, occ, sc):
-    """Add ``w`` to pair ``(a, b)`` of chunk ``c``, creating it and listing ``c`` as needed.
-
-    Capacity (rows of ``P``, ``occ`` and hash slots) must have been reserved. Returns pid.
-    """
-    key = (np.int64(a) << 32) | np.int64(b)
-    i = hash_slot(H, key)
-    if H[2 * i] == -1:
-        pid = sc[_S_NPAIRS]
-        sc[_S_NPAIRS] += 1
-        H[2 * i] = key
-        H[2 * i + 1] = pid
-        P[pid, _C_COUNT] = 0
-        P[pid, _C_LEFT] = a
-        P[pid, _C_RIGHT] = b
-        P[pid, _C_HEAD] = -1
-        P[pid, _C_PICKED] = -1
-        P[pid, _C_LASTCHUNK] = -1
-        P[pid, _C_LASTVISIT] = -1
-    else:
-        pid = H[2 * i + 1]
-    P[pid, _C_COUNT] += w
-    if P[pid, _C_LASTCHUNK] != c:
-        e = sc[_S_NOCC]
-        sc[_S_NOCC] += 1
-        occ[e, 0] = c
-        occ[e, 1] = P[pid, _C_HEAD]
-        P[pid, _C_HEAD] = e
-        P[pid, _C_LASTCHUNK] = c
+def _new_pair(a, b, P, sc):
+    """Append pair ``(a, b)`` to ``P`` (count 0, no chunks); return its pid."""
+    pid = sc[_S_NPAIRS]
+    sc[_S_NPAIRS] += 1
+    P[pid, _C_COUNT] = 0
+    P[pid, _C_LEFT] = a
+    P[pid, _C_RIGHT] = b
+    P[pid, _C_START] = 0
+    P[pid, _C_NOCC] = 0
+    P[pid, _C_PICKED] = -1
+    P[pid, _C_LASTCHUNK] = -1
     return pid
+
+
+@njit(**JIT_INLINE)
+def _list_chunk(pid, c, P, scr, sc):
+    """List chunk ``c`` for a pair of the current phase in the scratch, once per chunk (a
+    phase adds a chunk's pairs consecutively)."""
+    if P[pid, _C_LASTCHUNK] != c:
+        e = sc[_S_NSCR]
+        sc[_S_NSCR] += 1
+        scr[e, 0] = pid
+        scr[e, 1] = c
+        P[pid, _C_NOCC] += 1
+        P[pid, _C_LASTCHUNK] = c
+
+
+@njit(**JIT_INLINE)
+def _add_pair(a, b, w, c, maps, scr, sc):
+    """Add ``w`` to pair ``(a, b)`` of chunk ``c`` at the start, creating it (in ``P`` and
+    ``D`` or ``H``; ``maps`` is ``(H, D, T, P)``) as needed and listing ``c``. Capacity (rows
+    of ``P``, ``scr`` and hash slots) must have been reserved."""
+    H, D, T, P = maps
+    if a < T and b < T:
+        pid = np.int64(D[a * T + b])
+        if pid == -1:
+            pid = _new_pair(a, b, P, sc)
+            D[a * T + b] = pid
+    else:
+        key = (np.int64(a) << 32) | np.int64(b)
+        i = hash_slot(H, key)
+        if H[2 * i] == -1:
+            pid = _new_pair(a, b, P, sc)
+            H[2 * i] = key
+            H[2 * i + 1] = pid
+            sc[_S_NHASH] += 1
+        else:
+            pid = H[2 * i + 1]
+    P[pid, _C_COUNT] += w
+    _list_chunk(pid, c, P, scr, sc)
+
+
+@njit(**JIT)
+def _sort_lists(P, occ, scr, sc, first_new):
+    """Give every pair created in this phase its segment of the pool; return the pool.
+
+    A counting sort of the scratch by pid (stable, so each segment keeps the order in which
+    the chunks were listed: ascending, as the phase visits chunks in ascending order).
+    """
+    n_scr = sc[_S_NSCR]
+    need = sc[_S_NOCC] + n_scr
+    if need > occ.shape[0]:
+        grown = np.empty(max(need, 2 * occ.shape[0]), dtype=occ.dtype)
+        grown[:sc[_S_NOCC]] = occ[:sc[_S_NOCC]]
+        occ = grown
+    pos = sc[_S_NOCC]
+    for q in range(first_new, sc[_S_NPAIRS]):
+        P[q, _C_START] = pos
+        P[q, _C_LASTCHUNK] = pos  # the fill cursor (no chunk is listed for q any more)
+        pos += P[q, _C_NOCC]
+    for e in range(n_scr):
+        q = scr[e, 0]
+        occ[P[q, _C_LASTCHUNK]] = scr[e, 1]
+        P[q, _C_LASTCHUNK] += 1
+    sc[_S_NOCC] = need
+    sc[_S_NSCR] = 0
+    return occ
 
 
 # --------------------------------------------------------------------------- initial counts
@@ -283,9 +361,13 @@ def init_state(sym, cstart, ccnt, rank, nonoverlap):
         alphabet = max(alphabet, sym[k] + 1)
     pairs = max(min(n_pos, alphabet * alphabet), 16)
     P = np.full((pairs, _P_COLS), -1, dtype=np.int64)
-    occ = np.full((max(n_pos, 16), 2), -1, dtype=np.int32)
-    H = hash_new(max(n_pos, 16))
+    scr = np.empty((max(n_pos, 16), 2), dtype=np.int32)  # at most one entry per position
+    occ = np.empty(16, dtype=np.int32)
+    T = min(rank.shape[0], _DENSE_MAX)
+    H = hash_new(pairs if alphabet > T else 16)
+    D = np.full(T * T, -1, dtype=np.int32)
     sc = np.zeros(_S_LEN, dtype=np.int64)
+    sc[_S_DENSE] = T
     for c in range(n_chunks):
         s = cstart[c]
         prev_self = False
@@ -293,10 +375,12 @@ def init_state(sym, cstart, ccnt, rank, nonoverlap):
             a = sym[s + i]
             b = sym[s + i + 1]
             if _counted(sym, s, i, nonoverlap, prev_self):
-                _add_pair(a, b, ccnt[c], c, H, P, occ, sc)
+                _add_pair(a, b, ccnt[c], c, (H, D, T, P), scr, sc)
                 prev_self = a == b
             else:
                 prev_self = False
+    occ = _sort_lists(P, occ, scr, sc, 0)
+    zt = np.full((2, 2 * min(rank.shape[0], 1024)), -1, dtype=np.int64)
     heap = np.empty((max(sc[_S_NPAIRS], 16), 3), dtype=np.int64)
     n = 0
     for pid in range(sc[_S_NPAIRS]):
@@ -305,8 +389,7 @@ def init_state(sym, cstart, ccnt, rank, nonoverlap):
             heap = _heap_push(heap, n, P[pid, _C_COUNT], key, pid)
             n += 1
     sc[_S_HEAPN] = n
-    stamp = np.full(n_chunks, -1, dtype=np.int64)
-    return TrainState(sym, clen, ccnt, cstart, stamp, H, P, occ, heap, sc)
+    return TrainState(sym, clen, ccnt, cstart, H, D, P, occ, scr, zt, heap, sc)
 
 
 # --------------------------------------------------------------------------- one merge
@@ -315,22 +398,22 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
     """Replace every occurrence of pair ``pid`` by symbol ``z`` and update counts.
 
     Returns the (possibly grown) state; pushes the pairs that involve ``z`` on the heap.
+    Those are exactly the pairs this merge creates (pids from ``first_new`` on): ``z`` is
+    new, and every other pair of a window was next to the same symbol before the merge.
     """
-    sym, clen, ccnt, cstart, stamp, H, P, occ, heap, sc = state
+    sym, clen, ccnt, cstart, H, D, P, occ, scr, zt, heap, sc = state
+    T = sc[_S_DENSE]
+    if z >= zt.shape[1] >> 1:  # entries of earlier merges are stale anyway: no copy
+        zt = np.full((2, 2 * max(zt.shape[1], z + 1)), -1, dtype=np.int64)
+    n_sym = zt.shape[1] >> 1
     a = P[pid, _C_LEFT]
     b = P[pid, _C_RIGHT]
-    visit = sc[_S_VISIT]
-    sc[_S_VISIT] += 1
-    fresh = np.empty(16, dtype=np.int64)  # pids of pairs involving z, to push afterwards
-    n_fresh = 0
-    e = P[pid, _C_HEAD]
-    P[pid, _C_HEAD] = -1
-    while e != -1:
-        c = occ[e, 0]
-        e = occ[e, 1]
-        if stamp[c] == visit:
-            continue
-        stamp[c] = visit
+    first_new = sc[_S_NPAIRS]
+    start = P[pid, _C_START]
+    stop = start + P[pid, _C_NOCC]
+    P[pid, _C_NOCC] = 0
+    for e in range(start, stop):
+        c = occ[e]
         s = cstart[c]
         length = clen[c]
         first = -1
@@ -358,7 +441,7 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
             while hi < length and sym[s + hi] == sym[s + hi - 1]:
                 hi += 1
         w = ccnt[c]
-        _subtract_chunk(sym, s + lo, hi - lo, w, nonoverlap, H, P)
+        _subtract_chunk(sym, s + lo, hi - lo, w, nonoverlap, (H, D, T, P), (a, b, pid))
         j = first
         i = first
         while i < length:
@@ -375,44 +458,60 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
         room = new_hi - lo
         if sc[_S_NPAIRS] + room > P.shape[0]:
             P = _grow_rows(P, sc[_S_NPAIRS] + room)
-        if sc[_S_NOCC] + room > occ.shape[0]:
-            occ = _grow_rows(occ, sc[_S_NOCC] + room)
-        if 4 * (sc[_S_NPAIRS] + room) > H.shape[0]:
-            H = hash_grow(H, sc[_S_NPAIRS] + room)
+        if sc[_S_NSCR] + room > scr.shape[0]:
+            scr = _grow_rows(scr, sc[_S_NSCR] + room)
         prev_self = False
         for i in range(lo, new_hi - 1):
             x = sym[s + i]
             y = sym[s + i + 1]
             if _counted(sym, s, i, nonoverlap, prev_self):
-                q = _add_pair(x, y, w, c, H, P, occ, sc)
+                if x == z or y == z:  # a pair of this merge: found by its other symbol
+                    slot = x if y == z else n_sym + y
+                    if zt[1, slot] != z:
+                        zt[0, slot] = _new_pair(x, y, P, sc)
+                        zt[1, slot] = z
+                    q = zt[0, slot]
+                    P[q, _C_COUNT] += w
+                    _list_chunk(q, c, P, scr, sc)
+                else:  # an older pair, next to the same symbol before the merge
+                    q = _find(x, y, H, D, T)
+                    P[q, _C_COUNT] += w
                 prev_self = x == y
-                if (x == z or y == z) and P[q, _C_LASTVISIT] != visit:
-                    P[q, _C_LASTVISIT] = visit
-                    if n_fresh == fresh.shape[0]:
-                        grown = np.empty(2 * n_fresh, dtype=np.int64)
-                        grown[:n_fresh] = fresh
-                        fresh = grown
-                    fresh[n_fresh] = q
-                    n_fresh += 1
             else:
                 prev_self = False
+    occ = _sort_lists(P, occ, scr, sc, first_new)
+    if z < T:
+        for q in range(first_new, sc[_S_NPAIRS]):
+            x = P[q, _C_LEFT]
+            y = P[q, _C_RIGHT]
+            if x < T and y < T:
+                D[x * T + y] = q
+    H = hash_grow(H, sc[_S_NHASH] + sc[_S_NPAIRS] - first_new)
+    for q in range(first_new, sc[_S_NPAIRS]):
+        x = P[q, _C_LEFT]
+        y = P[q, _C_RIGHT]
+        if x >= T or y >= T:
+            key = (x << 32) | y
+            i = hash_slot(H, key)
+            H[2 * i] = key
+            H[2 * i + 1] = q
+            sc[_S_NHASH] += 1
     n = sc[_S_HEAPN]
-    for k in range(n_fresh):
-        q = fresh[k]
+    for q in range(first_new, sc[_S_NPAIRS]):
         if P[q, _C_COUNT] > 0:
             key = (rank[P[q, _C_LEFT]] << 32) | rank[P[q, _C_RIGHT]]
             heap = _heap_push(heap, n, P[q, _C_COUNT], key, q)
             n += 1
     sc[_S_HEAPN] = n
-    return TrainState(sym, clen, ccnt, cstart, stamp, H, P, occ, heap, sc)
+    return TrainState(sym, clen, ccnt, cstart, H, D, P, occ, scr, zt, heap, sc)
 
 
 # --------------------------------------------------------------------------- the loop
 @njit(**JIT_INLINE)
 def _with_heap(state, heap):
     """``state`` with its heap replaced (grown)."""
-    return TrainState(state.sym, state.clen, state.ccnt, state.cstart, state.stamp, state.H,
-                      state.P, state.occ, heap, state.sc)
+    return TrainState(state.sym, state.clen, state.ccnt, state.cstart, state.H, state.D,
+                      state.P, state.occ, state.scr, state.zt, heap, state.sc)
 
 
 @njit(**JIT)

@@ -220,7 +220,7 @@ def train_bpe(
                  budget=MEMORY_BUDGET, hint=" (raise freq_cutoff to train on fewer chunks)")
     if target == 0:
         return BPEModel([], stop, batches=[], params=params, pattern=pattern)
-    cstart = _chunk_starts(text, keys)
+    cstart = _chunk_starts(data, keys)
     if not keys or int(np.max(np.diff(cstart))) < 2:
         warnings.warn("no chunk of two or more bytes: no pair to merge, no merges made",
                       BPEExhaustedWarning, stacklevel=2)
@@ -269,14 +269,15 @@ def _check_params(vocab_size: int, batch: bool, cap_divisor: int, max_batch_size
             "freq_cutoff": freq_cutoff, "vocab_size": vocab_size}
 
 
-def _chunk_starts(text: str, keys: list[str]) -> np.ndarray:
-    """Byte offset of every chunk of ``text`` (the chunks ``keys`` joined) and the end,
-    vectorised: the UTF-8 length of each code point, summed per chunk."""
-    points = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-    width = 1 + (points >= 0x80).astype(np.int64) + (points >= 0x800) + (points >= 0x10000)
+def _chunk_starts(data: bytes, keys: list[str]) -> np.ndarray:
+    """Byte offset of every chunk in ``data`` (the chunks ``keys`` joined, UTF-8) and the
+    end, vectorised: a chunk ends where the character after its last one starts, and a
+    character starts at every byte that is not a continuation byte (``0b10xxxxxx``)."""
+    u8 = np.frombuffer(data, dtype=np.uint8)
+    char_starts = np.append(np.flatnonzero((u8 & 0xC0) != 0x80), len(data))
     char_ends = np.cumsum(np.fromiter(map(len, keys), dtype=np.int64, count=len(keys)))
     cstart = np.zeros(len(keys) + 1, dtype=np.int64)
-    cstart[1:] = np.cumsum(width)[char_ends - 1]
+    cstart[1:] = char_starts[char_ends]
     return cstart
 
 
