@@ -28,15 +28,13 @@ Example
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from fractions import Fraction
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
 
-from .._core.config import JIT
 from .._core.validate import BudgetError, check_work
+from . import _lawkernels
 
 #: Units per second of a BPE-dropout law (``states × (symbols + 8)`` units: propagation,
 #: spelling and the law's dict), measured with GPT-2's merges on the 2-core machine under
@@ -143,9 +141,89 @@ def fast_dropout_law(symbols: Sequence[Hashable], ranks: Ranks, p: float, longes
 
     It needs every span to have at most one symbol (true of BPE models whose merges make
     distinct tokens, GPT-2's included) and at most :data:`MAX_MASK_SYMBOLS` symbols; then a
-    state is the mask of its boundaries. Same law as :func:`dropout_law` (tested). The keys
-    are tuples of ``label(symbol)`` (default: the symbols).
+    state is the mask of its boundaries. Same law as :func:`dropout_law`, bit for bit (the
+    masses are summed in the same order; tested). The keys are tuples of ``label(symbol)``
+    (default: the symbols).
     """
+    states = fast_dropout_states(symbols, ranks, p, longest)
+    return None if states is None else states.law(label)
+
+
+class MaskStates:
+    """The final states of the compiled route: masks, masses and the symbol of each span.
+
+    Level ``l`` (``l`` merges done, ``n − l`` pieces) is ``masks[starts[l]:starts[l + 1]]``;
+    a span ``i:j`` has id ``i·(n + 1) + j``.
+    """
+
+    def __init__(self, n: int, span_sym: dict[tuple[int, int], Hashable], masks: np.ndarray,
+                 masses: np.ndarray, starts: np.ndarray) -> None:
+        self.n, self.span_sym = n, span_sym
+        self.masks, self.masses, self.starts = masks, masses, starts
+
+    def pieces(self) -> list[tuple[int, int, np.ndarray]]:
+        """``(first state, last state + 1, span ids)`` per nonempty level, ids of shape
+        ``(states, pieces)``."""
+        n, starts = self.n, self.starts.tolist()
+        flat = _lawkernels.piece_spans(self.masks, self.starts, n)
+        out, at = [], 0
+        for level in range(n):
+            a, b = starts[level], starts[level + 1]
+            if b > a:
+                width = n - level
+                out.append((a, b, flat[at:at + (b - a) * width].reshape(b - a, width)))
+                at += (b - a) * width
+        return out
+
+    def law(self, label: Callable[[Hashable], Hashable] | None = None
+            ) -> dict[tuple[Hashable, ...], float]:
+        """Final state (tuple of ``label(symbol)``) → mass."""
+        return self.split_law(label)[0]
+
+    def split_law(self, label: Callable[[Hashable], Hashable] | None = None,
+                  suspect: Iterable[tuple[int, int]] = ()
+                  ) -> tuple[dict[tuple[Hashable, ...], float],
+                             dict[tuple[Hashable, ...], float], set]:
+        """``(law of the states without a suspect span, law of those with one, labels
+        of the first's spans)`` (keys: tuples of ``label(symbol)``)."""
+        n = self.n
+        names = np.empty((n + 1) * (n + 1), dtype=object)
+        for (i, j), sym in self.span_sym.items():
+            names[i * (n + 1) + j] = sym if label is None else label(sym)
+        bad = np.zeros((n + 1) * (n + 1), dtype=np.bool_)
+        for i, j in suspect:
+            bad[i * (n + 1) + j] = True
+        masses = self.masses.tolist()
+        clean: dict[tuple[Hashable, ...], float] = {}
+        odd: dict[tuple[Hashable, ...], float] = {}
+        used: set = set()
+        for a, b, ids in self.pieces():  # one level: zip builds its tuples in C
+            rows = bad[ids].any(axis=1) if bad.any() else None
+            if rows is not None and rows.any():
+                for r in np.flatnonzero(rows).tolist():
+                    odd[tuple(names[ids[r]].tolist())] = masses[a + r]
+                keep = np.flatnonzero(~rows)
+                ids, sub = ids[keep], [masses[a + r] for r in keep.tolist()]
+            else:
+                sub = masses[a:b]
+            clean.update(zip(zip(*names[ids.T].tolist()), sub))
+            used.update(names[np.unique(ids)].tolist())
+        return clean, odd, used
+
+
+def _count(n: int, spans: Iterable[tuple[int, int]]) -> int:
+    """Segmentations of ``0:n`` into ``spans`` (each one symbol)."""
+    ways, ends = [1] + [0] * n, {}
+    for i, j in spans:
+        ends.setdefault(j, []).append(i)
+    for j in range(1, n + 1):
+        ways[j] = sum(ways[i] for i in ends.get(j, ()))
+    return ways[n]
+
+
+def fast_dropout_states(symbols: Sequence[Hashable], ranks: Ranks, p: float, longest: int
+                        ) -> MaskStates | None:
+    """The compiled route's final states (see :func:`fast_dropout_law`), or None."""
     n = len(symbols)
     if n < 2 or n > MAX_MASK_SYMBOLS:
         return None
@@ -160,91 +238,6 @@ def fast_dropout_law(symbols: Sequence[Hashable], ranks: Ranks, p: float, longes
             hit = None if a is None or b is None else ranks.get((a, b))
             if hit is not None and hit[1] == sym:
                 rank[i, m, j] = hit[0]
-    masks, masses = _mask_law(n, rank, float(p))
-    name = {span: (sym if label is None else label(sym)) for span, sym in span_sym.items()}
-    cuts, offsets = _cuts(masks, n)
-    flat, offs = cuts.tolist(), offsets.tolist()
-    out: dict[tuple[Hashable, ...], float] = {}
-    get = name.__getitem__
-    for s, mass in enumerate(masses.tolist()):
-        c = flat[offs[s]:offs[s + 1]]
-        out[tuple(map(get, zip(c, c[1:])))] = mass
-    return out
-
-
-@njit(**JIT)
-def _cuts(masks, n):
-    """Cut positions ``0 .. n`` of each mask: state ``s`` is ``cuts[offsets[s]:offsets[s+1]]``."""
-    offsets = np.zeros(masks.shape[0] + 1, dtype=np.int64)
-    for s in range(masks.shape[0]):
-        c = 2
-        for k in range(1, n):
-            c += (masks[s] >> k) & 1
-        offsets[s + 1] = offsets[s] + c
-    cuts = np.empty(offsets[-1], dtype=np.int64)
-    for s in range(masks.shape[0]):
-        w = offsets[s]
-        cuts[w] = 0
-        w += 1
-        for k in range(1, n):
-            if (masks[s] >> k) & 1:
-                cuts[w] = k
-                w += 1
-        cuts[w] = n
-    return cuts, offsets
-
-
-@njit(**JIT)
-def _mask_law(n, rank, p):
-    """Level-by-level propagation over boundary masks (bit ``k``: a boundary before ``k``)."""
-    full = np.int64(0)
-    for k in range(1, n):
-        full |= np.int64(1) << k
-    level = Dict.empty(key_type=types.int64, value_type=types.float64)
-    level[full] = 1.0
-    final = Dict.empty(key_type=types.int64, value_type=types.float64)
-    cuts = np.empty(n + 1, dtype=np.int64)
-    occ_r = np.empty(n, dtype=np.int64)
-    occ_k = np.empty(n, dtype=np.int64)
-    while len(level) > 0:
-        nxt = Dict.empty(key_type=types.int64, value_type=types.float64)
-        for mask, mass in level.items():
-            m = 0
-            cuts[0] = 0
-            for k in range(1, n):
-                if (mask >> k) & 1:
-                    m += 1
-                    cuts[m] = k
-            m += 1
-            cuts[m] = n
-            count = 0
-            for t in range(m - 1):  # pieces t, t + 1 share the boundary cuts[t + 1]
-                r = rank[cuts[t], cuts[t + 1], cuts[t + 2]]
-                if r >= 0:  # insert (r, position) in order
-                    at = count
-                    while at > 0 and occ_r[at - 1] > r:
-                        occ_r[at] = occ_r[at - 1]
-                        occ_k[at] = occ_k[at - 1]
-                        at -= 1
-                    occ_r[at] = r
-                    occ_k[at] = cuts[t + 1]
-                    count += 1
-            share = mass
-            for c in range(count):
-                if p != 1.0:
-                    child = mask & ~(np.int64(1) << occ_k[c])
-                    nxt[child] = nxt.get(child, 0.0) + share * (1.0 - p)
-                share *= p
-                if share == 0.0:
-                    break
-            if share != 0.0:
-                final[mask] = final.get(mask, 0.0) + share
-        level = nxt
-    masks = np.empty(len(final), dtype=np.int64)
-    masses = np.empty(len(final))
-    i = 0
-    for mask, mass in final.items():
-        masks[i] = mask
-        masses[i] = mass
-        i += 1
-    return masks, masses
+    capacity = _count(n, span_sym)  # every state is a segmentation into built spans
+    masks, masses, starts = _lawkernels.mask_law(n, rank, float(p), capacity)
+    return MaskStates(n, span_sym, masks, masses, starts)
