@@ -12,6 +12,8 @@ This module does not build the rank cube, spell tokens or check budgets
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -26,6 +28,62 @@ def _slot(key, shift):
     return np.int64((np.uint64(key) * _MIX) >> np.uint64(shift))
 
 
+class Table(NamedTuple):
+    """Every state met, level by level (insertion order), and the hash slots of one level."""
+
+    keys: np.ndarray  # state masks
+    vals: np.ndarray  # their incoming masses
+    slots: np.ndarray  # slot -> index into keys (valid where stamp is the current level)
+    stamp: np.ndarray  # slot -> the level that last wrote it
+
+
+@njit(**JIT_INLINE)
+def _add(t, shift, size, level, child, amount):
+    """``vals[child] += amount`` at ``level`` (a new state is appended); returns the size.
+
+    The table has ``2^(64 − shift)`` slots."""
+    h = _slot(child, shift)
+    while t.stamp[h] == level and t.keys[t.slots[h]] != child:
+        h = (h + 1) & (t.slots.shape[0] - 1)
+    if t.stamp[h] == level:
+        t.vals[t.slots[h]] += amount
+        return size
+    if size >= t.keys.shape[0]:
+        raise ValueError("more BPE-dropout states than the capacity")
+    t.stamp[h] = level
+    t.slots[h] = size
+    t.keys[size] = child
+    t.vals[size] = 0.0 + amount
+    return size + 1
+
+
+@njit(**JIT_INLINE)
+def _occurrences(mask, n, rank, cuts, occ_r, occ_k):
+    """The merge occurrences of state ``mask`` by (rank, position) into ``occ_r``,
+    ``occ_k`` (``occ_k``: the boundary the merge removes); returns their number."""
+    m = 0
+    cuts[0] = 0
+    for k in range(1, n):
+        if (mask >> k) & 1:
+            m += 1
+            cuts[m] = k
+    m += 1
+    cuts[m] = n
+    count = 0
+    for t in range(m - 1):  # pieces t, t + 1 share the boundary cuts[t + 1]
+        r = rank[cuts[t], cuts[t + 1], cuts[t + 2]]
+        if r >= 0:  # insert (r, position) in order
+            at = count
+            while at > 0 and occ_r[at - 1] > r:
+                occ_r[at] = occ_r[at - 1]
+                occ_k[at] = occ_k[at - 1]
+                at -= 1
+            occ_r[at] = r
+            occ_k[at] = cuts[t + 1]
+            count += 1
+    return count
+
+
 @njit(**JIT)
 def mask_law(n, rank, p, capacity):
     """Every final state's mask, mass and level, in the reference propagation's order.
@@ -35,20 +93,16 @@ def mask_law(n, rank, p, capacity):
     Returns ``(masks, masses, starts)``: level ``l``'s final states are
     ``starts[l]:starts[l + 1]``; states whose mass stops nowhere (``p = 0``) are left out.
     """
-    keys = np.empty(capacity, dtype=np.int64)  # every state, level by level
-    vals = np.empty(capacity)
     bits = 1
     while (1 << bits) < 2 * capacity:
         bits += 1
-    slots = np.empty(1 << bits, dtype=np.int64)  # index into keys (valid if stamp matches)
-    stamp = np.full(1 << bits, -1, dtype=np.int64)
-    shift = 64 - bits
-    lmask = (1 << bits) - 1
+    t = Table(np.empty(capacity, dtype=np.int64), np.empty(capacity),
+              np.empty(1 << bits, dtype=np.int64), np.full(1 << bits, -1, dtype=np.int64))
     full = np.int64(0)
     for k in range(1, n):
         full |= np.int64(1) << k
-    keys[0] = full
-    vals[0] = 1.0
+    t.keys[0] = full
+    t.vals[0] = 1.0
     size = 1
     masks = np.empty(capacity, dtype=np.int64)
     masses = np.empty(capacity)
@@ -61,45 +115,12 @@ def mask_law(n, rank, p, capacity):
     while lo < hi:
         starts[level] = out
         for s in range(lo, hi):
-            mask = keys[s]
-            mass = vals[s]
-            m = 0
-            cuts[0] = 0
-            for k in range(1, n):
-                if (mask >> k) & 1:
-                    m += 1
-                    cuts[m] = k
-            m += 1
-            cuts[m] = n
-            count = 0
-            for t in range(m - 1):  # pieces t, t + 1 share the boundary cuts[t + 1]
-                r = rank[cuts[t], cuts[t + 1], cuts[t + 2]]
-                if r >= 0:  # insert (r, position) in order
-                    at = count
-                    while at > 0 and occ_r[at - 1] > r:
-                        occ_r[at] = occ_r[at - 1]
-                        occ_k[at] = occ_k[at - 1]
-                        at -= 1
-                    occ_r[at] = r
-                    occ_k[at] = cuts[t + 1]
-                    count += 1
-            share = mass
-            for c in range(count):
+            mask = t.keys[s]
+            share = t.vals[s]
+            for c in range(_occurrences(mask, n, rank, cuts, occ_r, occ_k)):
                 if p != 1.0:
                     child = mask & ~(np.int64(1) << occ_k[c])
-                    h = _slot(child, shift)
-                    while stamp[h] == level and keys[slots[h]] != child:
-                        h = (h + 1) & lmask
-                    if stamp[h] == level:
-                        vals[slots[h]] += share * (1.0 - p)
-                    else:
-                        if size >= capacity:
-                            raise ValueError("more BPE-dropout states than the capacity")
-                        stamp[h] = level
-                        slots[h] = size
-                        keys[size] = child
-                        vals[size] = 0.0 + share * (1.0 - p)
-                        size += 1
+                    size = _add(t, 64 - bits, size, level, child, share * (1.0 - p))
                 share *= p
                 if share == 0.0:
                     break
@@ -108,8 +129,7 @@ def mask_law(n, rank, p, capacity):
                 masses[out] = share
                 out += 1
         lo, hi, level = hi, size, level + 1
-    for rest in range(level, n + 1):
-        starts[rest] = out
+    starts[level:] = out
     return masks[:out].copy(), masses[:out].copy(), starts
 
 

@@ -194,21 +194,43 @@ class MaskStates:
         for i, j in suspect:
             bad[i * (n + 1) + j] = True
         masses = self.masses.tolist()
-        clean: dict[tuple[Hashable, ...], float] = {}
+        keys: list[tuple[Hashable, ...]] = []
+        kept: list[float] = []
+        width: list[int] = []
         odd: dict[tuple[Hashable, ...], float] = {}
         used: set = set()
         for a, b, ids in self.pieces():  # one level: zip builds its tuples in C
             rows = bad[ids].any(axis=1) if bad.any() else None
             if rows is not None and rows.any():
-                for r in np.flatnonzero(rows).tolist():
-                    odd[tuple(names[ids[r]].tolist())] = masses[a + r]
+                for r in np.flatnonzero(rows).tolist():  # bytes may spell alike: add up
+                    seg = tuple(names[ids[r]].tolist())
+                    odd[seg] = odd.get(seg, 0.0) + masses[a + r]
                 keep = np.flatnonzero(~rows)
                 ids, sub = ids[keep], [masses[a + r] for r in keep.tolist()]
             else:
                 sub = masses[a:b]
-            clean.update(zip(zip(*names[ids.T].tolist()), sub))
+            keys.extend(zip(*names[ids.T].tolist()))
+            kept.extend(sub)
+            width.extend([ids.shape[1]] * ids.shape[0])
             used.update(names[np.unique(ids)].tolist())
-        return clean, odd, used
+        order = _law_order(keys, np.array(kept), np.array(width, dtype=np.int64))
+        return dict(zip([keys[i] for i in order], [kept[i] for i in order])), odd, used
+
+
+def _law_order(keys: list[tuple], masses: np.ndarray, width: np.ndarray) -> list[int]:
+    """Indices by decreasing mass, then fewer pieces, then ``keys`` order: the order of
+    :class:`workbench.laws.SegmentationLaw` (whose sort then meets a sorted list)."""
+    order = np.lexsort((width, -masses))
+    if order.size < 2:
+        return order.tolist()
+    m, w = masses[order], width[order]
+    tie = (m[1:] == m[:-1]) & (w[1:] == w[:-1])
+    out = order.tolist()
+    if tie.any():  # runs of equal (mass, width): by the keys themselves
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], tie.astype(np.int8), [0]))))
+        for a, b in zip(edges[::2].tolist(), edges[1::2].tolist()):  # run a .. b inclusive
+            out[a:b + 1] = sorted(out[a:b + 1], key=keys.__getitem__)
+    return out
 
 
 def _count(n: int, spans: Iterable[tuple[int, int]]) -> int:
