@@ -12,6 +12,7 @@ This module does not build the rank cube, spell tokens or check budgets
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -58,9 +59,8 @@ def _add(t, shift, size, level, child, amount):
 
 
 @njit(**JIT_INLINE)
-def _occurrences(mask, n, rank, cuts, occ_r, occ_k):
-    """The merge occurrences of state ``mask`` by (rank, position) into ``occ_r``,
-    ``occ_k`` (``occ_k``: the boundary the merge removes); returns their number."""
+def _cuts_of(mask, n, cuts):
+    """Cut positions of boundary mask ``mask`` into ``cuts``; returns the number of pieces."""
     m = 0
     cuts[0] = 0
     for k in range(1, n):
@@ -69,6 +69,15 @@ def _occurrences(mask, n, rank, cuts, occ_r, occ_k):
             cuts[m] = k
     m += 1
     cuts[m] = n
+    return m
+
+
+@njit(**JIT_INLINE)
+def _occurrences(mask, n, rank, cuts, occ_r, occ_k):
+    """The merge occurrences of state ``mask`` by (rank, position) into ``occ_r``,
+    ``occ_k`` (``occ_k``: the index of the left piece; the merge removes the boundary
+    ``cuts[occ_k + 1]``); returns their number."""
+    m = _cuts_of(mask, n, cuts)
     count = 0
     for t in range(m - 1):  # pieces t, t + 1 share the boundary cuts[t + 1]
         r = rank[cuts[t], cuts[t + 1], cuts[t + 2]]
@@ -79,7 +88,7 @@ def _occurrences(mask, n, rank, cuts, occ_r, occ_k):
                 occ_k[at] = occ_k[at - 1]
                 at -= 1
             occ_r[at] = r
-            occ_k[at] = cuts[t + 1]
+            occ_k[at] = t
             count += 1
     return count
 
@@ -119,7 +128,7 @@ def mask_law(n, rank, p, capacity):
             share = t.vals[s]
             for c in range(_occurrences(mask, n, rank, cuts, occ_r, occ_k)):
                 if p != 1.0:
-                    child = mask & ~(np.int64(1) << occ_k[c])
+                    child = mask & ~(np.int64(1) << cuts[occ_k[c] + 1])
                     size = _add(t, 64 - bits, size, level, child, share * (1.0 - p))
                 share *= p
                 if share == 0.0:
@@ -152,3 +161,122 @@ def piece_spans(masks, starts, n):
         flat[w] = i * (n + 1) + n
         w += 1
     return flat
+
+
+class Levels(NamedTuple):
+    """States met so far, each level a list in insertion order (levels may grow in any order)."""
+
+    keys: np.ndarray  # state keys
+    vals: np.ndarray  # their incoming masses
+    link: np.ndarray  # next state of the same level (-1: last)
+    head: np.ndarray  # level -> first state (-1: none)
+    tail: np.ndarray  # level -> last state
+    slots: np.ndarray  # hash slot -> state (-1: empty)
+
+
+@njit(**JIT)
+def levels_of(capacity, n):
+    """An empty :class:`Levels` for ``capacity`` states of levels ``0 .. n``."""
+    bits = 1
+    while (1 << bits) < 2 * capacity:
+        bits += 1
+    return Levels(np.empty(capacity, dtype=np.int64), np.empty(capacity),
+                  np.empty(capacity, dtype=np.int64), np.full(n + 1, -1, dtype=np.int64),
+                  np.full(n + 1, -1, dtype=np.int64), np.full(1 << bits, -1, dtype=np.int64))
+
+
+@njit(**JIT_INLINE)
+def _put(t, size, level, key, amount):
+    """``vals[key] += amount`` (a new key is appended to ``level``); returns the new size,
+    -1 past the capacity."""
+    bits = t.slots.shape[0]
+    shift = 64
+    while bits > 1:
+        bits >>= 1
+        shift -= 1
+    h = _slot(key, shift)
+    while t.slots[h] >= 0 and t.keys[t.slots[h]] != key:
+        h = (h + 1) & (t.slots.shape[0] - 1)
+    if t.slots[h] >= 0:
+        t.vals[t.slots[h]] += amount
+        return size
+    if size >= t.keys.shape[0]:
+        return -1
+    t.slots[h] = size
+    t.keys[size] = key
+    t.vals[size] = 0.0 + amount
+    t.link[size] = -1
+    if t.head[level] < 0:
+        t.head[level] = size
+    else:
+        t.link[t.tail[level]] = size
+    t.tail[level] = size
+    return size + 1
+
+
+@njit(**JIT_INLINE)
+def _merge_subset(mask, cuts, occ_k, g, size, sub):
+    """``mask`` with the occurrences ``occ_k[g + b]`` of one pair (bits ``b`` of ``sub``)
+    merged left to right, an overlapping one passed over; returns (child, merges, kept)."""
+    child, kept, merged, free = mask, 0, 0, -1
+    for b in range(size):
+        if (sub >> b) & 1:
+            kept += 1
+            q = occ_k[g + b]
+            if q > free:  # pieces q, q + 1 are both untouched
+                child &= ~(np.int64(1) << cuts[q + 1])
+                merged += 1
+                free = q + 1
+    return child, merged, kept
+
+
+@njit(**JIT)
+def subword_nmt_mask_law(n, rank, p, capacity, max_repeats):
+    """subword-nmt's law over boundary masks, in the order of
+    :func:`workbench.bpe.semantics.subword_nmt_law` (bit for bit).
+
+    Returns ``(masks, masses, starts, status)``: status 0, 1 (a pair repeats more than
+    ``max_repeats`` times: no law) or 2 (more states than ``capacity``).
+    """
+    t = levels_of(capacity, n)
+    full = np.int64(0)
+    for k in range(1, n):
+        full |= np.int64(1) << k
+    size = _put(t, 0, 0, full, 1.0)
+    masks = np.empty(capacity, dtype=np.int64)
+    masses = np.empty(capacity)
+    starts = np.zeros(n + 1, dtype=np.int64)
+    out = 0
+    cuts = np.empty(n + 1, dtype=np.int64)
+    occ_r = np.empty(n, dtype=np.int64)
+    occ_k = np.empty(n, dtype=np.int64)
+    for level in range(n):
+        starts[level] = out
+        s = t.head[level]
+        while s >= 0:
+            share = t.vals[s]
+            count = _occurrences(t.keys[s], n, rank, cuts, occ_r, occ_k)
+            g = 0
+            while g < count:  # one group: every occurrence of one pair type
+                e = g
+                while e < count and occ_r[e] == occ_r[g]:
+                    e += 1
+                if e - g > max_repeats:
+                    return masks[:0], masses[:0], starts, 1
+                for sub in range(1, 1 << (e - g) if p != 1.0 else 1):
+                    child, merged, kept = _merge_subset(t.keys[s], cuts, occ_k, g, e - g, sub)
+                    w = share * math.pow(1.0 - p, float(kept)) * math.pow(p, float(e - g - kept))
+                    size = _put(t, size, level + merged, child, w)
+                    if size < 0:
+                        return masks[:0], masses[:0], starts, 2
+                share = share * math.pow(p, float(e - g))
+                if share == 0.0:
+                    break
+                g = e
+            if share != 0.0:
+                masks[out] = t.keys[s]
+                masses[out] = share
+                out += 1
+            s = t.link[s]
+    starts[n] = out
+    return masks[:out].copy(), masses[:out].copy(), starts, 0

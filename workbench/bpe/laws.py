@@ -47,6 +47,10 @@ LAW_RATE = 1e6
 #: per state of two adjacent levels, and the final law).
 MAX_STATES = 2_000_000
 
+#: subword-nmt's law branches on every subset of one pair type's kept occurrences: a word
+#: with more occurrences of one pair than this is refused.
+MAX_REPEATS = 16
+
 #: :func:`count_states` reports at most this (any count past the budgets is refused alike).
 SATURATED = 10**30
 
@@ -243,9 +247,13 @@ def _count(n: int, spans: Iterable[tuple[int, int]]) -> int:
     return ways[n]
 
 
-def fast_dropout_states(symbols: Sequence[Hashable], ranks: Ranks, p: float, longest: int
-                        ) -> MaskStates | None:
-    """The compiled route's final states (see :func:`fast_dropout_law`), or None."""
+def fast_dropout_states(symbols: Sequence[Hashable], ranks: Ranks, p: float, longest: int,
+                        semantics: str = "reference") -> MaskStates | None:
+    """The compiled route's final states (see :func:`fast_dropout_law`), or None.
+
+    ``semantics`` is ``"reference"`` or ``"subword-nmt"`` (same states, several merges a
+    step; a pair repeating more than :data:`MAX_REPEATS` times raises BudgetError).
+    """
     n = len(symbols)
     if n < 2 or n > MAX_MASK_SYMBOLS:
         return None
@@ -261,5 +269,12 @@ def fast_dropout_states(symbols: Sequence[Hashable], ranks: Ranks, p: float, lon
             if hit is not None and hit[1] == sym:
                 rank[i, m, j] = hit[0]
     capacity = _count(n, span_sym)  # every state is a segmentation into built spans
-    masks, masses, starts = _lawkernels.mask_law(n, rank, float(p), capacity)
+    if semantics == "reference":
+        masks, masses, starts = _lawkernels.mask_law(n, rank, float(p), capacity)
+    else:
+        masks, masses, starts, status = _lawkernels.subword_nmt_mask_law(
+            n, rank, float(p), capacity, MAX_REPEATS)
+        if status == 1:
+            raise BudgetError(f"subword-nmt's law branches on the subsets of one pair's "
+                              f"occurrences (at most 2^{MAX_REPEATS}); sample it instead")
     return MaskStates(n, span_sym, masks, masses, starts)

@@ -89,13 +89,10 @@ from bisect import bisect_left
 from collections.abc import Hashable, Mapping, Sequence
 
 from .._core.validate import BudgetError
-from .laws import Prob, Ranks
+from .laws import MAX_REPEATS, Prob, Ranks
 
 SEMANTICS = ("reference", "hf", "sentencepiece", "subword-nmt")
 
-#: subword-nmt's law branches on every subset of one pair type's kept occurrences: a word
-#: with more occurrences of one pair than this is refused.
-MAX_REPEATS = 16
 
 #: States of each semantics' propagation per reachable segmentation, for the budget check
 #: before any work. Measured with GPT-2's merges at p = 0.1: HF ``Ġinformation`` 359,366
