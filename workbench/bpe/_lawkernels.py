@@ -40,7 +40,8 @@ class Table(NamedTuple):
 
 @njit(**JIT_INLINE)
 def _add(t, shift, size, level, child, amount):
-    """``vals[child] += amount`` at ``level`` (a new state is appended); returns the size.
+    """``vals[child] += amount`` at ``level`` (a new state is appended); returns the size
+    (-1: past the capacity).
 
     The table has ``2^(64 − shift)`` slots."""
     h = _slot(child, shift)
@@ -50,7 +51,7 @@ def _add(t, shift, size, level, child, amount):
         t.vals[t.slots[h]] += amount
         return size
     if size >= t.keys.shape[0]:
-        raise ValueError("more BPE-dropout states than the capacity")
+        return -1
     t.stamp[h] = level
     t.slots[h] = size
     t.keys[size] = child
@@ -130,6 +131,8 @@ def mask_law(n, rank, p, capacity):
                 if p != 1.0:
                     child = mask & ~(np.int64(1) << cuts[occ_k[c] + 1])
                     size = _add(t, 64 - bits, size, level, child, share * (1.0 - p))
+                    if size < 0:
+                        raise ValueError("more BPE-dropout states than the capacity")
                 share *= p
                 if share == 0.0:
                     break
@@ -280,3 +283,89 @@ def subword_nmt_mask_law(n, rank, p, capacity, max_repeats):
             s = t.link[s]
     starts[n] = out
     return masks[:out].copy(), masses[:out].copy(), starts, 0
+
+
+@njit(**JIT)
+def _table(capacity):
+    """An empty :class:`Table` for ``capacity`` states, and its shift."""
+    bits = 1
+    while (1 << bits) < 2 * capacity:
+        bits += 1
+    return Table(np.empty(capacity, dtype=np.int64), np.empty(capacity),
+                 np.empty(1 << bits, dtype=np.int64),
+                 np.full(1 << bits, -1, dtype=np.int64)), 64 - bits
+
+
+@njit(**JIT)
+def _final_states(f, n):
+    """The states of :class:`Levels` ``f`` level by level: ``(masks, masses, starts)``."""
+    total = 0
+    for level in range(n + 1):
+        s = f.head[level]
+        while s >= 0:
+            total += 1
+            s = f.link[s]
+    masks = np.empty(total, dtype=np.int64)
+    masses = np.empty(total)
+    starts = np.zeros(n + 1, dtype=np.int64)
+    out = 0
+    for level in range(n):
+        starts[level] = out
+        s = f.head[level]
+        while s >= 0:
+            masks[out] = f.keys[s]
+            masses[out] = f.vals[s]
+            out += 1
+            s = f.link[s]
+    starts[n] = out
+    return masks, masses, starts
+
+
+@njit(**JIT)
+def sentencepiece_mask_law(n, rank, p, capacity, segmentations):
+    """SentencePiece's law, in the order of :func:`workbench.bpe.semantics.sentencepiece_law`
+    (bit for bit). A state is ``mask | blocked << n`` (``blocked``: bit ``i`` for the pair
+    whose left piece starts at ``i``), so ``2n ≤ 63``. ``segmentations`` bounds the final
+    masks. Returns ``(masks, masses, starts, status)``: status 0, or 2 (more states than
+    ``capacity``).
+    """
+    t, shift = _table(capacity)
+    f = levels_of(segmentations, n)
+    low = (np.int64(1) << n) - 1
+    full = np.int64(0)
+    for k in range(1, n):
+        full |= np.int64(1) << k
+    t.keys[0] = full
+    t.vals[0] = 1.0
+    size, fsize = 1, 0
+    cuts = np.empty(n + 1, dtype=np.int64)
+    occ_r = np.empty(n, dtype=np.int64)
+    occ_k = np.empty(n, dtype=np.int64)
+    lo, hi, level = 0, 1, 0
+    while lo < hi:
+        for s in range(lo, hi):
+            mask, skipped = t.keys[s] & low, t.keys[s] >> n
+            share = t.vals[s]
+            for c in range(_occurrences(mask, n, rank, cuts, occ_r, occ_k)):
+                q = occ_k[c]
+                if (t.keys[s] >> (n + cuts[q])) & 1:
+                    continue  # blocked since it was formed: not live
+                if p != 1.0:
+                    gone = (np.int64(1) << cuts[q]) | (np.int64(1) << cuts[q + 1])
+                    if q > 0:
+                        gone |= np.int64(1) << cuts[q - 1]
+                    child = (mask & ~(np.int64(1) << cuts[q + 1])) | ((skipped & ~gone) << n)
+                    size = _add(t, shift, size, level, child, share * (1.0 - p))
+                    if size < 0:
+                        return cuts[:0], t.vals[:0], cuts[:0], 2
+                skipped |= np.int64(1) << cuts[q]
+                share *= p
+                if share == 0.0:
+                    break
+            if share != 0.0:
+                fsize = _put(f, fsize, level, mask, share)
+                if fsize < 0:
+                    return cuts[:0], t.vals[:0], cuts[:0], 2
+        lo, hi, level = hi, size, level + 1
+    masks, masses, starts = _final_states(f, n)
+    return masks, masses, starts, 0

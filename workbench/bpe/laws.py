@@ -251,11 +251,13 @@ def fast_dropout_states(symbols: Sequence[Hashable], ranks: Ranks, p: float, lon
                         semantics: str = "reference") -> MaskStates | None:
     """The compiled route's final states (see :func:`fast_dropout_law`), or None.
 
-    ``semantics`` is ``"reference"`` or ``"subword-nmt"`` (same states, several merges a
-    step; a pair repeating more than :data:`MAX_REPEATS` times raises BudgetError).
+    ``semantics`` is ``"reference"``, ``"subword-nmt"`` (same states, several merges a
+    step; a pair repeating more than :data:`MAX_REPEATS` times raises BudgetError) or
+    ``"sentencepiece"`` (``ranks``: its pair table; states carry the blocked pairs, so at
+    most :data:`MAX_MASK_SYMBOLS` // 2 symbols).
     """
     n = len(symbols)
-    if n < 2 or n > MAX_MASK_SYMBOLS:
+    if n < 2 or n > (MAX_MASK_SYMBOLS if semantics != "sentencepiece" else MAX_MASK_SYMBOLS // 2):
         return None
     built = built_spans(symbols, ranks, longest)
     if any(len(made) > 1 for made in built.values()):
@@ -271,6 +273,12 @@ def fast_dropout_states(symbols: Sequence[Hashable], ranks: Ranks, p: float, lon
     capacity = _count(n, span_sym)  # every state is a segmentation into built spans
     if semantics == "reference":
         masks, masses, starts = _lawkernels.mask_law(n, rank, float(p), capacity)
+    elif semantics == "sentencepiece":
+        room, status = 8 * capacity + 64, 2
+        while status == 2:  # states per segmentation: a few blocked sets each
+            masks, masses, starts, status = _lawkernels.sentencepiece_mask_law(
+                n, rank, float(p), room, capacity)
+            room *= 4
     else:
         masks, masses, starts, status = _lawkernels.subword_nmt_mask_law(
             n, rank, float(p), capacity, MAX_REPEATS)

@@ -307,9 +307,9 @@ class BPESampler(TokenSampler):
         det = tuple(token[s] for s in next(iter(propagate(syms, ranks, 0))))
         with gc_paused():  # up to 10^6 lasting tuples: a collection can free none of them
             states = None
-            if self.semantics in ("reference", "subword-nmt"):
-                states = laws.fast_dropout_states(syms, self._ranks, self.dropout,
-                                                  self._longest, self.semantics)
+            if self.semantics != "hf":
+                states = laws.fast_dropout_states(syms, ranks, self.dropout, self._longest,
+                                                  self.semantics)
             if states is not None:
                 probs, odd, used = states.split_law(token.__getitem__,
                                                     self._suspect_spans(word, raw))
