@@ -28,8 +28,9 @@ Example
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, ItemsView, Iterable, Mapping, Sequence
 from fractions import Fraction
+from functools import cached_property
 
 import numpy as np
 
@@ -182,14 +183,14 @@ class MaskStates:
     def law(self, label: Callable[[Hashable], Hashable] | None = None
             ) -> dict[tuple[Hashable, ...], float]:
         """Final state (tuple of ``label(symbol)``) → mass."""
-        return self.split_law(label)[0]
+        return self.split_law(label)[0].to_dict()
 
     def split_law(self, label: Callable[[Hashable], Hashable] | None = None,
                   suspect: Iterable[tuple[int, int]] = ()
-                  ) -> tuple[dict[tuple[Hashable, ...], float],
-                             dict[tuple[Hashable, ...], float], set]:
+                  ) -> tuple[ItemList, dict[tuple[Hashable, ...], float], set]:
         """``(law of the states without a suspect span, law of those with one, labels
-        of the first's spans)`` (keys: tuples of ``label(symbol)``)."""
+        of the first's spans)`` (keys: tuples of ``label(symbol)``; the first in
+        :class:`~workbench.laws.SegmentationLaw`'s order, as an :class:`ItemList`)."""
         n = self.n
         names = np.empty((n + 1) * (n + 1), dtype=object)
         for (i, j), sym in self.span_sym.items():
@@ -218,7 +219,47 @@ class MaskStates:
             width.extend([ids.shape[1]] * ids.shape[0])
             used.update(names[np.unique(ids)].tolist())
         order = _law_order(keys, np.array(kept), np.array(width, dtype=np.int64))
-        return dict(zip([keys[i] for i in order], [kept[i] for i in order])), odd, used
+        return ItemList([keys[i] for i in order], [kept[i] for i in order]), odd, used
+
+
+class ItemList(Mapping):
+    """A read-only mapping over parallel lists of distinct keys and values, in their order.
+
+    :meth:`items` zips the lists (no hashing: a law of 10^5 segmentations is handed to
+    :class:`~workbench.laws.SegmentationLaw` without building a dict it would build again);
+    a lookup builds the dict once. :meth:`to_dict` gives a plain dict.
+    """
+
+    def __init__(self, keys: list, values: list) -> None:
+        self._keys, self._values = keys, values
+
+    @cached_property
+    def _dict(self) -> dict:
+        return dict(zip(self._keys, self._values))
+
+    def __getitem__(self, key):
+        return self._dict[key]
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def items(self) -> ItemsView:
+        return _ZippedItems(self)
+
+    def to_dict(self) -> dict:
+        """The mapping as a dict (in the same order)."""
+        return dict(self._dict)
+
+
+class _ZippedItems(ItemsView):
+    """:meth:`ItemList.items`: iterates the two lists side by side."""
+
+    def __iter__(self):
+        m = self._mapping
+        return zip(m._keys, m._values)
 
 
 def _law_order(keys: list[tuple], masses: np.ndarray, width: np.ndarray) -> list[int]:
@@ -235,6 +276,14 @@ def _law_order(keys: list[tuple], masses: np.ndarray, width: np.ndarray) -> list
         for a, b in zip(edges[::2].tolist(), edges[1::2].tolist()):  # run a .. b inclusive
             out[a:b + 1] = sorted(out[a:b + 1], key=keys.__getitem__)
     return out
+
+
+def compiled_route(semantics: str, n: int) -> bool:
+    """Whether :func:`fast_dropout_states` takes a chunk of ``n`` symbols under ``semantics``
+    (by length; it still declines a chunk where a span can be two symbols)."""
+    if semantics == "sentencepiece":
+        return 2 <= n <= MAX_MASK_SYMBOLS // 2
+    return semantics in ("reference", "subword-nmt") and 2 <= n <= MAX_MASK_SYMBOLS
 
 
 def _count(n: int, spans: Iterable[tuple[int, int]]) -> int:
@@ -257,7 +306,7 @@ def fast_dropout_states(symbols: Sequence[Hashable], ranks: Ranks, p: float, lon
     most :data:`MAX_MASK_SYMBOLS` // 2 symbols).
     """
     n = len(symbols)
-    if n < 2 or n > (MAX_MASK_SYMBOLS if semantics != "sentencepiece" else MAX_MASK_SYMBOLS // 2):
+    if not compiled_route(semantics, n):
         return None
     built = built_spans(symbols, ranks, longest)
     if any(len(made) > 1 for made in built.values()):

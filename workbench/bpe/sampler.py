@@ -298,18 +298,22 @@ class BPESampler(TokenSampler):
         check_work(len(raw) * self._longest ** 2, f"counting the BPE-dropout states of "
                    f"{word!r:.60}", rate=1e7)
         ranks = self._piece_ranks if self.semantics == "sentencepiece" else self._ranks
-        states = laws.count_states(tuple(raw), ranks, self._longest)
-        laws.check_states(states * semantics_.STATE_FACTOR[self.semantics], repr(word)[:62],
-                          len(raw))
+        count = laws.count_states(tuple(raw), ranks, self._longest)
+        fast = laws.compiled_route(self.semantics, len(raw))
+        factor = (semantics_.COMPILED_FACTOR if fast else semantics_.STATE_FACTOR)
+        laws.check_states(count * factor[self.semantics], repr(word)[:62], len(raw))
         token = self._sym_tokens
         syms = tuple(raw)
         propagate = semantics_.LAWS.get(self.semantics, laws.dropout_law)
         det = tuple(token[s] for s in next(iter(propagate(syms, ranks, 0))))
         with gc_paused():  # up to 10^6 lasting tuples: a collection can free none of them
             states = None
-            if self.semantics != "hf":
+            if fast:
                 states = laws.fast_dropout_states(syms, ranks, self.dropout, self._longest,
                                                   self.semantics)
+                if states is None:  # declined (a span two merges make): the Python route's
+                    laws.check_states(count * semantics_.STATE_FACTOR[self.semantics],
+                                      repr(word)[:62], len(raw))
             if states is not None:
                 probs, odd, used = states.split_law(token.__getitem__,
                                                     self._suspect_spans(word, raw))
@@ -321,6 +325,8 @@ class BPESampler(TokenSampler):
                     seg = tuple([token[s] for s in state])  # two merges may spell one token
                     odd[seg] = odd.get(seg, 0) + p
             fail = 0 * self.dropout
+            if odd and isinstance(probs, laws.ItemList):
+                probs = probs.to_dict()
             for seg, p in odd.items():  # a character split into bytes fails
                 if "".join(seg) != word:
                     fail += p

@@ -100,6 +100,11 @@ SEMANTICS = ("reference", "hf", "sentencepiece", "subword-nmt")
 #: Python: stale heap entries multiply the states); SentencePiece ``Ġtokenization`` 0.04 s,
 #: ``Ġinternationalization`` (232,530 segmentations) 12 s.
 STATE_FACTOR = {"reference": 1, "hf": 400, "sentencepiece": 8, "subword-nmt": 1}
+#: The same for the compiled routes (:func:`workbench.bpe.laws.fast_dropout_states`), where
+#: spelling the final segmentations costs most: SentencePiece's kernel meets ~8 states per
+#: segmentation (``Ġinternationalization``: 0.33 s of 2.2 s CPU on the loaded 2-core
+#: machine), so it counts 4 (this also bounds its tables: ~8 × 500,000 states).
+COMPILED_FACTOR = {"reference": 1, "hf": 400, "sentencepiece": 4, "subword-nmt": 1}
 
 Law = dict[tuple[Hashable, ...], Prob]
 
