@@ -13,9 +13,17 @@ The reachable states are the segmentations of the chunk into spans BPE can build
 ``0 < p < 1`` every one is reached): :func:`count_states` counts them in ``O(n · L²)``
 before any propagation, so a word over the budget is refused at once with that number.
 
+For float ``p``, :func:`fast_dropout_states` runs the same propagation compiled
+(:mod:`workbench.bpe._lawkernels`: a state is a mask of boundaries in one int64), for this
+semantics and for SentencePiece's and subword-nmt's (whose exact Python laws, the reference
+for these kernels, are in :mod:`workbench.bpe.semantics`); the masses are summed in the same
+order, so the floats are the same bit for bit. It spells the final states a level at a time
+and hands them over sorted as :class:`workbench.laws.SegmentationLaw` sorts them.
+
 This module knows symbols and merges only: :meth:`workbench.bpe.BPESampler.law` maps a word
-to the model's symbols and the states to tokens. It does not implement the other BPE-dropout
-semantics (HF ``tokenizers``, SentencePiece, subword-nmt) and samples nothing.
+to the model's symbols and the states to tokens. It does not implement HF ``tokenizers``'
+semantics (its states carry stale heap entries: :func:`workbench.bpe.semantics.hf_law`) and
+samples nothing.
 
 Example
 -------
@@ -39,11 +47,12 @@ from . import _lawkernels
 
 #: Units per second of a BPE-dropout law (``states × (symbols + 8)`` units: propagation,
 #: spelling and the law's dict), measured with GPT-2's merges on the 2-core machine under
-#: load (compiled route): ``Ġtokenization``, 1,566 states, in 8-12 ms (4e6 units/s);
-#: ``Ġinternationalization``, 232,530 states of 21 symbols, in 1.9-2.9 s (2.3e6-3.6e6);
-#: ``Ġcounterrevolutionaries``, 691,072 states, in 15-19 s (1.1e6-1.4e6: the law's dict
-#: and its sort grow faster than linearly), so the rate is set below the slowest.
-LAW_RATE = 1e6
+#: heavy load (load average 6-9; process CPU seconds, the wall clock was 2-4× that), compiled
+#: route, ``BPESampler.law`` end to end: ``Ġinternationalization``, 232,530 states of 21
+#: symbols, 6.7e6 units in 1.8-2.3 s (2.9e6-3.7e6 units/s; the kernel 0.13 s of it,
+#: ``SegmentationLaw``'s checks and sort ~1.1 s); ``Ġcounterrevolutionaries``, 691,072
+#: states, 2.1e7 units in 8.0-8.4 s (2.6e6). The rate is set below the slowest.
+LAW_RATE = 2e6
 #: Largest number of reachable states :func:`dropout_law` accepts (memory: one dict entry
 #: per state of two adjacent levels, and the final law).
 MAX_STATES = 2_000_000
