@@ -159,7 +159,7 @@ def _sampler_workload(vocab: Vocabulary, words: list[str], text: list[str]) -> N
                     UnigramRejectionSampler(vocab, seed=0)):
         sampler.tokenize([words[0], vocab.to_alphabet(" cat")])
     BPESampler(vocab, dropout=0.1).law(vocab.to_alphabet(" cat"))  # the compiled law
-    for semantics in ("sentencepiece", "subword-nmt"):  # bpe._lawkernels' other laws
+    for semantics in ("hf", "sentencepiece", "subword-nmt"):  # bpe._lawkernels' other laws
         BPESampler(vocab, dropout=0.1, semantics=semantics).law(vocab.to_alphabet(" cat"))
     for semantics in ("hf", "sentencepiece", "subword-nmt"):  # bpe._dropout's kernels
         BPESampler(vocab, dropout=0.1, semantics=semantics, seed=0).tokenize([words[0]])

@@ -369,3 +369,164 @@ def sentencepiece_mask_law(n, rank, p, capacity, segmentations):
         lo, hi, level = hi, size, level + 1
     masks, masses, starts = _final_states(f, n)
     return masks, masses, starts, 0
+
+
+class Buckets(NamedTuple):
+    """HF states ``(mask, stale bits 0-63, stale bits 64-127)``, a list per (level, heap size)."""
+
+    keys: np.ndarray  # (capacity, 3)
+    vals: np.ndarray
+    link: np.ndarray
+    head: np.ndarray  # (levels, heap sizes) -> first state (-1: none)
+    tail: np.ndarray
+    slots: np.ndarray
+
+
+@njit(**JIT)
+def _buckets(capacity, n, sizes):
+    """An empty :class:`Buckets` and its shift."""
+    bits = 1
+    while (1 << bits) < 2 * capacity:
+        bits += 1
+    return Buckets(np.empty((capacity, 3), dtype=np.int64), np.empty(capacity),
+                   np.empty(capacity, dtype=np.int64),
+                   np.full((n + 1, sizes), -1, dtype=np.int64),
+                   np.full((n + 1, sizes), -1, dtype=np.int64),
+                   np.full(1 << bits, -1, dtype=np.int64)), 64 - bits
+
+
+@njit(**JIT_INLINE)
+def _put3(b, shift, size, level, hsize, k0, k1, k2, amount):
+    """``vals[key] += amount`` in bucket (level, hsize); returns the size (-1: full)."""
+    h = _slot(k0 ^ (k1 * 31) ^ (k2 * 1000003), shift)
+    while b.slots[h] >= 0:
+        s = b.slots[h]
+        if b.keys[s, 0] == k0 and b.keys[s, 1] == k1 and b.keys[s, 2] == k2:
+            b.vals[s] += amount
+            return size
+        h = (h + 1) & (b.slots.shape[0] - 1)
+    if size >= b.keys.shape[0]:
+        return -1
+    b.slots[h] = size
+    b.keys[size, 0] = k0
+    b.keys[size, 1] = k1
+    b.keys[size, 2] = k2
+    b.vals[size] = 0.0 + amount
+    b.link[size] = -1
+    if b.head[level, hsize] < 0:
+        b.head[level, hsize] = size
+    else:
+        b.link[b.tail[level, hsize]] = size
+    b.tail[level, hsize] = size
+    return size + 1
+
+
+@njit(**JIT_INLINE)
+def _hf_entries(mask, s0, s1, n, rank, tid, trip, cuts, ent):
+    """The heap of HF state (mask, stale bits): triplet ids sorted by (rank, start) into
+    ``ent``; returns (entries, pieces)."""
+    m = _cuts_of(mask, n, cuts)
+    count = 0
+    for q in range(m - 1 + trip.shape[0]):
+        if q < m - 1:  # a live pair
+            if rank[cuts[q], cuts[q + 1], cuts[q + 2]] < 0:
+                continue
+            e = tid[cuts[q], cuts[q + 2]]
+        else:  # a stale entry
+            x = q - (m - 1)
+            if not ((s0 if x < 64 else s1) >> (x & 63)) & 1:
+                continue
+            e = x
+        at = count
+        while at > 0 and (trip[ent[at - 1], 3] > trip[e, 3] or (
+                trip[ent[at - 1], 3] == trip[e, 3] and trip[ent[at - 1], 0] > trip[e, 0])):
+            ent[at] = ent[at - 1]
+            at -= 1
+        ent[at] = e
+        count += 1
+    return count, m
+
+
+@njit(**JIT_INLINE)
+def _stale(s0, s1, e):
+    """Stale bits with triplet ``e`` set."""
+    if e < 64:
+        return s0 | (np.int64(1) << e), s1
+    return s0, s1 | (np.int64(1) << (e - 64))
+
+
+@njit(**JIT_INLINE)
+def _hf_child(mask, s0, s1, e, count, m, cuts, rank, tid, trip):
+    """HF's state after heap entry ``e`` survives its coin: ``(mask, stale bits, heap size,
+    merges done)``. A live entry merges (its neighbours' entries go stale, the new pairs'
+    are pushed); a stale one is discarded."""
+    i, mid, j = trip[e, 0], trip[e, 1], trip[e, 2]
+    q = 0
+    while q < m and cuts[q] < i:
+        q += 1
+    if not (q < m - 1 and cuts[q] == i and cuts[q + 1] == mid and cuts[q + 2] == j):
+        if e < 64:
+            return mask, s0 & ~(np.int64(1) << e), s1, count - 1, 0
+        return mask, s0, s1 & ~(np.int64(1) << (e - 64)), count - 1, 0
+    grow = 0
+    if q > 0:
+        if rank[cuts[q - 1], i, mid] >= 0:
+            s0, s1 = _stale(s0, s1, tid[cuts[q - 1], mid])
+        if rank[cuts[q - 1], i, j] >= 0:
+            grow += 1
+    if q + 3 <= m:
+        if rank[mid, j, cuts[q + 3]] >= 0:
+            s0, s1 = _stale(s0, s1, tid[mid, cuts[q + 3]])
+        if rank[i, j, cuts[q + 3]] >= 0:
+            grow += 1
+    return mask & ~(np.int64(1) << mid), s0, s1, count - 1 + grow, 1
+
+
+@njit(**JIT)
+def hf_mask_law(n, rank, tid, trip, p, capacity, segmentations, max_states):
+    """HF ``tokenizers``' law, in the order of :func:`workbench.bpe.semantics.hf_law`
+    (bit for bit). A state is the boundary mask and the set of stale heap entries (each entry, a
+    triplet ``trip[e] = (i, m, j, rank)`` of one merge at one place, is pushed at most once:
+    when the later of its two pieces is made), at most 128 triplets. Buckets go by level,
+    then by decreasing heap size. Returns ``(masks, masses, starts, status)``: status 0,
+    2 (over ``capacity``) or 3 (more than ``max_states`` states processed).
+    """
+    sizes = trip.shape[0] + n + 1
+    b, shift = _buckets(capacity, n, sizes)
+    f = levels_of(segmentations, n)
+    full = np.int64(0)
+    for k in range(1, n):
+        full |= np.int64(1) << k
+    cuts = np.empty(n + 1, dtype=np.int64)
+    ent = np.empty(n + trip.shape[0] + 1, dtype=np.int64)
+    count, m = _hf_entries(full, 0, 0, n, rank, tid, trip, cuts, ent)
+    size = _put3(b, shift, 0, 0, count, full, 0, 0, 1.0)
+    fsize, done = 0, 0
+    for level in range(n):
+        for hs in range(sizes - 1, -1, -1):
+            s = b.head[level, hs]
+            while s >= 0:
+                done += 1
+                if done > max_states:
+                    return cuts[:0], b.vals[:0], cuts[:0], 3
+                mask, s0, s1 = b.keys[s, 0], b.keys[s, 1], b.keys[s, 2]
+                share = b.vals[s]
+                count, m = _hf_entries(mask, s0, s1, n, rank, tid, trip, cuts, ent)
+                for c in range(count):
+                    if p != 1.0:
+                        child, c0, c1, hsize, deeper = _hf_child(
+                            mask, s0, s1, ent[c], count, m, cuts, rank, tid, trip)
+                        size = _put3(b, shift, size, level + deeper, hsize, child, c0, c1,
+                                     share * (1.0 - p))
+                        if size < 0:
+                            return cuts[:0], b.vals[:0], cuts[:0], 2
+                    share *= p
+                    if share == 0.0:
+                        break
+                if share != 0.0:
+                    fsize = _put(f, fsize, level, mask, share)
+                    if fsize < 0:
+                        return cuts[:0], b.vals[:0], cuts[:0], 2
+                s = b.link[s]
+    masks, masses, starts = _final_states(f, n)
+    return masks, masses, starts, 0

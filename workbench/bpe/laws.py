@@ -17,13 +17,13 @@ For float ``p``, :func:`fast_dropout_states` runs the same propagation compiled
 (:mod:`workbench.bpe._lawkernels`: a state is a mask of boundaries in one int64), for this
 semantics and for SentencePiece's and subword-nmt's (whose exact Python laws, the reference
 for these kernels, are in :mod:`workbench.bpe.semantics`); the masses are summed in the same
-order, so the floats are the same bit for bit. It spells the final states a level at a time
-and hands them over sorted as :class:`workbench.laws.SegmentationLaw` sorts them.
+order, so the floats are the same bit for bit; HF ``tokenizers``' too, whose states also
+carry the stale heap entries (about 320 states per segmentation on GPT-2's words). It spells
+the final states a level at a time and hands them over sorted as
+:class:`workbench.laws.SegmentationLaw` sorts them.
 
 This module knows symbols and merges only: :meth:`workbench.bpe.BPESampler.law` maps a word
-to the model's symbols and the states to tokens. It does not implement HF ``tokenizers``'
-semantics (its states carry stale heap entries: :func:`workbench.bpe.semantics.hf_law`) and
-samples nothing.
+to the model's symbols and the states to tokens. It samples nothing.
 
 Example
 -------
@@ -292,7 +292,38 @@ def compiled_route(semantics: str, n: int) -> bool:
     (by length; it still declines a chunk where a span can be two symbols)."""
     if semantics == "sentencepiece":
         return 2 <= n <= MAX_MASK_SYMBOLS // 2
-    return semantics in ("reference", "subword-nmt") and 2 <= n <= MAX_MASK_SYMBOLS
+    return semantics in ("reference", "subword-nmt", "hf") and 2 <= n <= MAX_MASK_SYMBOLS
+
+
+#: Most merge places (a merge at one place: span ``i:j`` split at ``m``) HF's compiled law
+#: takes: its states carry the stale ones as bits of two int64.
+MAX_HF_PLACES = 128
+
+
+def _hf_states(n, span_sym, rank, p, segmentations):
+    """HF's law by the compiled kernel, or None where a span has two splits that merge (HF
+    then compares tokens, not places) or there are over :data:`MAX_HF_PLACES` places."""
+    places = np.argwhere(rank >= 0)
+    if len(places) > MAX_HF_PLACES:
+        return None
+    tid = np.full((n + 1, n + 1), -1, dtype=np.int64)
+    trip = np.empty((len(places), 4), dtype=np.int64)
+    for e, (i, m, j) in enumerate(places.tolist()):
+        if tid[i, j] >= 0:
+            return None
+        tid[i, j] = e
+        trip[e] = (i, m, j, rank[i, m, j])
+    room, status = min(400 * segmentations + 1024, MAX_STATES + 1), 2  # ~STATE_FACTOR
+    while status == 2:
+        masks, masses, starts, status = _lawkernels.hf_mask_law(
+            n, rank, tid, trip, float(p), room, segmentations, MAX_STATES)
+        if status == 2 and room > MAX_STATES:
+            status = 3
+        room = min(4 * room, MAX_STATES + 1)
+    if status == 3:
+        raise BudgetError(f"HF's BPE-dropout law needs more than {MAX_STATES:,} states "
+                          "(stale heap entries multiply them); sample it instead")
+    return MaskStates(n, span_sym, masks, masses, starts)
 
 
 def _count(n: int, spans: Iterable[tuple[int, int]]) -> int:
@@ -312,7 +343,8 @@ def fast_dropout_states(symbols: Sequence[Hashable], ranks: Ranks, p: float, lon
     ``semantics`` is ``"reference"``, ``"subword-nmt"`` (same states, several merges a
     step; a pair repeating more than :data:`MAX_REPEATS` times raises BudgetError) or
     ``"sentencepiece"`` (``ranks``: its pair table; states carry the blocked pairs, so at
-    most :data:`MAX_MASK_SYMBOLS` // 2 symbols).
+    most :data:`MAX_MASK_SYMBOLS` // 2 symbols) or ``"hf"`` (states carry the stale heap
+    entries; more than :data:`MAX_STATES` raise BudgetError).
     """
     n = len(symbols)
     if not compiled_route(semantics, n):
@@ -331,6 +363,8 @@ def fast_dropout_states(symbols: Sequence[Hashable], ranks: Ranks, p: float, lon
     capacity = _count(n, span_sym)  # every state is a segmentation into built spans
     if semantics == "reference":
         masks, masses, starts = _lawkernels.mask_law(n, rank, float(p), capacity)
+    elif semantics == "hf":
+        return _hf_states(n, span_sym, rank, p, capacity)
     elif semantics == "sentencepiece":
         room, status = 8 * capacity + 64, 2
         while status == 2:  # states per segmentation: a few blocked sets each
