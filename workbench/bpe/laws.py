@@ -39,6 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, ItemsView, Iterable, Mapping, Sequence
 from fractions import Fraction
 from functools import cached_property
+from operator import itemgetter
 
 import numpy as np
 
@@ -212,7 +213,7 @@ class MaskStates:
         kept: list[float] = []
         width: list[int] = []
         odd: dict[tuple[Hashable, ...], float] = {}
-        used: set = set()
+        seen = np.zeros(names.size, dtype=np.bool_)  # spans of the clean states
         for a, b, ids in self.pieces():  # one level: zip builds its tuples in C
             rows = bad[ids].any(axis=1) if bad.any() else None
             if rows is not None and rows.any():
@@ -226,9 +227,13 @@ class MaskStates:
             keys.extend(zip(*names[ids.T].tolist()))
             kept.extend(sub)
             width.extend([ids.shape[1]] * ids.shape[0])
-            used.update(names[np.unique(ids)].tolist())
+            seen[ids.ravel()] = True
+        used = set(names[np.flatnonzero(seen)].tolist())
         order = _law_order(keys, np.array(kept), np.array(width, dtype=np.int64))
-        return ItemList([keys[i] for i in order], [kept[i] for i in order]), odd, used
+        if len(order) < 2:
+            return ItemList(keys, kept), odd, used
+        pick = itemgetter(*order)  # tuples in C
+        return ItemList(list(pick(keys)), list(pick(kept))), odd, used
 
 
 class ItemList(Mapping):
