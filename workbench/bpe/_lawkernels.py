@@ -1,13 +1,16 @@
-"""Numba kernels of BPE-dropout's exact law (reference semantics) over boundary masks.
+"""Numba kernels of BPE-dropout's exact laws under the four semantics, over boundary masks.
 
-A state is the mask of its boundaries (bit ``k``: a boundary before initial symbol ``k``);
-:func:`mask_law` propagates the mass level by level (level ``l``: ``l`` merges done, so
-``n − l`` pieces) in an insertion-ordered open-addressing table of int64 keys, so that the
-masses are summed in the order :func:`workbench.bpe.laws.dropout_law` sums them;
-:func:`piece_spans` writes each final state's pieces as span ids ``i·(n + 1) + j``.
+A state is the mask of its boundaries (bit ``k``: a boundary before initial symbol ``k``),
+with, for SentencePiece, the pairs skipped since they were formed (``mask | blocked << n``)
+and, for HF ``tokenizers``, the stale heap entries (bits of two more int64). Each kernel
+propagates the mass as its Python twin in :mod:`workbench.bpe.laws` /
+:mod:`workbench.bpe.semantics` does (level by level; HF: then by decreasing heap size), in
+insertion-ordered open-addressing tables, so the masses are summed in the same order and the
+floats are the same bit for bit. :func:`piece_spans` writes each final state's pieces as
+span ids ``i·(n + 1) + j``.
 
 This module does not build the rank cube, spell tokens or check budgets
-(:func:`workbench.bpe.laws.fast_dropout_law` does), and holds no Fraction path.
+(:func:`workbench.bpe.laws.fast_dropout_states` does), and holds no Fraction path.
 """
 
 from __future__ import annotations

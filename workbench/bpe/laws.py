@@ -1,4 +1,4 @@
-"""The exact law of BPE-dropout on one chunk, under the semantics of the package's kernel.
+"""The exact law of BPE-dropout on one chunk (the kernel's semantics; compiled: all four).
 
 The kernel (:mod:`workbench.bpe._encode`, Provilkov et al.'s reference code) repeats: scan
 the adjacent pairs left to right, drop each merge occurrence with probability ``p``, apply
