@@ -64,9 +64,31 @@ def test_compiled_route_equals_the_python_propagation(merges, p):
             continue
         fast = bpe_laws.fast_dropout_law(tuple(word), _ranks(merges), p, len(word))
         slow = bpe_laws.dropout_law(tuple(word), _ranks(merges), p)
-        assert fast is not None and set(fast) == {s for s, m in slow.items() if m}
+        # same sums in the same order: equal floats, not close ones
+        assert fast == {s: m for s, m in slow.items() if m}
+        exact = bpe_laws.dropout_law(tuple(word), _ranks(merges), F(p))
         for s, m in fast.items():
-            assert m == pytest.approx(slow[s], rel=1e-12)
+            assert m == pytest.approx(float(exact[s]), rel=1e-12)
+
+
+def test_compiled_law_comes_in_segmentation_law_order():
+    """split_law hands the law over sorted as SegmentationLaw sorts it (ties included)."""
+    merges = MERGE_SETS[1]
+    for word in ["aaaaaaaab", "abababab", "aabaabaab"]:
+        if not _applicable(word, merges):
+            continue
+        states = bpe_laws.fast_dropout_states(tuple(word), _ranks(merges), 0.5, len(word))
+        items, odd, used = states.split_law()
+        pairs = list(items.items())
+        assert pairs == sorted(pairs, key=lambda sp: (-sp[1], len(sp[0]), sp[0]))
+        assert len({m for _, m in pairs}) < len(pairs)  # there are ties to order
+        assert odd == {} and used == {t for seg in items for t in seg}
+        assert len(items) == len(pairs) and items[pairs[-1][0]] == pairs[-1][1]
+        assert items.to_dict() == dict(pairs)
+        # a suspect span sends every state through it to the second law
+        items2, odd2, _ = states.split_law(suspect=[(0, 1)])
+        assert set(odd2) == {s for s in items if s[0] == word[0]}
+        assert {**items2.to_dict(), **odd2} == items.to_dict()
 
 
 def test_sampler_law_on_a_small_vocabulary_matches_brute_force_and_samples():

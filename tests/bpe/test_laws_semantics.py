@@ -11,12 +11,13 @@ from __future__ import annotations
 import time
 from fractions import Fraction as F
 
+import numpy as np
 import pytest
 from naive import laws as naive
 
 from workbench import BPESampler, Vocabulary
 from workbench._core.validate import BudgetError
-from workbench.bpe import BPEModel, semantics
+from workbench.bpe import BPEModel, _lawkernels, semantics
 from workbench.bpe import laws as bpe_laws
 from workbench.datasets import resolve_vocabulary
 
@@ -157,12 +158,16 @@ def test_gpt2_tokenization_under_sentencepiece(gpt2):
     assert max(merges_only.values()) == pytest.approx(0.31381, abs=1e-5)
 
 
-@pytest.mark.slow  # 12-25 s: ~5·10^5 HF states in Python
+@pytest.mark.slow  # 12-25 s in Python: ~5·10^5 HF states (1-2 s by the compiled route)
 def test_gpt2_tokenization_under_hf(gpt2):
     v, model = gpt2
-    law = BPESampler(v, dropout=0.1, model=model, semantics="hf").law("Ġtokenization")
+    s = BPESampler(v, dropout=0.1, model=model, semantics="hf")
+    law = s.law("Ġtokenization")
     assert law.support_size == 1566 and law.mode == ("Ġtoken", "ization")
     assert float(law.probability(law.mode)) == pytest.approx(0.99372, abs=1e-5)  # issue: 0.99
+    slow = semantics.hf_law(tuple(b" tokenization"), s._ranks, 0.1)  # bit for bit
+    tokens = s._sym_tokens
+    assert law.probabilities() == {tuple(tokens[x] for x in k): m for k, m in slow.items()}
 
 
 def test_hf_refuses_long_words_at_once(gpt2):
@@ -172,3 +177,74 @@ def test_hf_refuses_long_words_at_once(gpt2):
     with pytest.raises(BudgetError, match=r"needs [\d,]+ states"):
         s.law("Ġinternationalization")
     assert time.perf_counter() - t < 2.0
+
+
+@pytest.mark.parametrize("merges", MERGE_SETS)
+@pytest.mark.parametrize("p", [0.0, 0.1, 1 / 3, 0.9, 1.0])
+def test_compiled_laws_equal_the_python_laws_bit_for_bit(merges, p):
+    """Same sums in the same order: equal floats, not close ones; and the Fraction law."""
+    for word in _words(merges, WORDS + ["abcabcabcabca", "aaaaaaaaaaaa"]):
+        if len(word) < 2:
+            continue
+        for sem, ranks, slow in [("sentencepiece", _piece_ranks(merges),
+                                  semantics.sentencepiece_law),
+                                 ("subword-nmt", _ranks(merges), semantics.subword_nmt_law),
+                                 ("hf", _ranks(merges), semantics.hf_law)]:
+            if sem == "hf" and word not in HF_WORDS + ["abababab"]:
+                continue  # Fraction HF laws of longer words take long
+            fast = bpe_laws.fast_dropout_states(tuple(word), ranks, p, len(word), sem)
+            if fast is None:  # HF: a token two merges make (HF compares tokens, not places)
+                assert sem == "hf" and any(a + b == c + d for a, b in merges
+                                           for c, d in merges if (a, b) != (c, d))
+                continue
+            law = fast.law()
+            assert law == {s: m for s, m in slow(tuple(word), ranks, p).items() if m}, word
+            exact = slow(tuple(word), ranks, F(p))  # F(float) is the float's exact value
+            for s, m in law.items():
+                assert m == pytest.approx(float(exact[s]), rel=1e-12, abs=1e-300)
+
+
+def test_compiled_subword_nmt_refuses_many_repeats_and_sentencepiece_grows_its_table():
+    with pytest.raises(BudgetError, match="subsets"):
+        bpe_laws.fast_dropout_states(("a", "b") * 20, _ranks([("a", "b")]), 0.5, 2,
+                                     "subword-nmt")
+    ranks = _piece_ranks(MERGE_SETS[1])
+    word = tuple("aaaaaaab")
+    n = len(word)
+    states = bpe_laws.fast_dropout_states(word, ranks, 0.5, n, "sentencepiece")
+    rank = np.full((n + 1, n + 1, n + 1), -1, dtype=np.int64)
+    *_, status = _lawkernels.sentencepiece_mask_law(n, rank, 0.5, 1, 1)
+    assert status == 0  # no merge: one state
+    built = bpe_laws.built_spans(word, ranks, n)
+    sym = {span: next(iter(made)) for span, made in built.items()}
+    for i, j in sym:
+        for m in range(i + 1, j):
+            if (i, m) in sym and (m, j) in sym and (hit := ranks.get((sym[i, m], sym[m, j]))):
+                rank[i, m, j] = hit[0]
+    *_, status = _lawkernels.sentencepiece_mask_law(n, rank, 0.5, 3, 1000)
+    assert status == 2  # over the capacity: the caller retries with more room
+    masks, masses, starts, status = _lawkernels.sentencepiece_mask_law(n, rank, 0.5, 10**4,
+                                                                       1000)
+    assert status == 0 and masses.tolist() == states.masses.tolist()
+    assert not bpe_laws.compiled_route("sentencepiece", 32)
+    assert bpe_laws.compiled_route("sentencepiece", 31)
+    assert bpe_laws.compiled_route("hf", 5) and not bpe_laws.compiled_route("hf", 64)
+
+
+def test_gpt2_long_words_under_the_compiled_semantics_are_answered_or_refused(gpt2):
+    """SentencePiece's 1.86M states for Ġinternationalization are within the compiled
+    route's budget (it was refused in Python); a longer word is refused at once."""
+    v, model = gpt2
+    for sem in ("sentencepiece", "subword-nmt"):
+        s = BPESampler(v, dropout=0.1, model=model, semantics=sem)
+        t = time.perf_counter()
+        with pytest.raises(BudgetError, match=r"needs [\d,]+ states"):
+            s.law("Ġantidisestablishmentarianismantidisestablishment")
+        assert time.perf_counter() - t < 2.0
+    s = BPESampler(v, dropout=0.1, model=model, semantics="sentencepiece")
+    law = s.law("Ġinformation")
+    slow = semantics.sentencepiece_law(tuple(b" information"), s._piece_ranks, 0.1)
+    tokens = s._sym_tokens
+    assert law.probabilities() == {tuple(tokens[x] for x in k): m for k, m in
+                                   sorted(slow.items(), key=lambda km: (
+                                       -km[1], len(km[0]), tuple(tokens[x] for x in km[0])))}

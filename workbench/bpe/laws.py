@@ -1,4 +1,4 @@
-"""The exact law of BPE-dropout on one chunk, under the semantics of the package's kernel.
+"""The exact law of BPE-dropout on one chunk (the kernel's semantics; compiled: all four).
 
 The kernel (:mod:`workbench.bpe._encode`, Provilkov et al.'s reference code) repeats: scan
 the adjacent pairs left to right, drop each merge occurrence with probability ``p``, apply
@@ -13,9 +13,17 @@ The reachable states are the segmentations of the chunk into spans BPE can build
 ``0 < p < 1`` every one is reached): :func:`count_states` counts them in ``O(n · L²)``
 before any propagation, so a word over the budget is refused at once with that number.
 
+For float ``p``, :func:`fast_dropout_states` runs the same propagation compiled
+(:mod:`workbench.bpe._lawkernels`: a state is a mask of boundaries in one int64), for this
+semantics and for SentencePiece's and subword-nmt's (whose exact Python laws, the reference
+for these kernels, are in :mod:`workbench.bpe.semantics`); the masses are summed in the same
+order, so the floats are the same bit for bit; HF ``tokenizers``' too, whose states also
+carry the stale heap entries (about 320 states per segmentation on GPT-2's words). It spells
+the final states a level at a time and hands them over sorted as
+:class:`workbench.laws.SegmentationLaw` sorts them.
+
 This module knows symbols and merges only: :meth:`workbench.bpe.BPESampler.law` maps a word
-to the model's symbols and the states to tokens. It does not implement the other BPE-dropout
-semantics (HF ``tokenizers``, SentencePiece, subword-nmt) and samples nothing.
+to the model's symbols and the states to tokens. It samples nothing.
 
 Example
 -------
@@ -28,26 +36,31 @@ Example
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, ItemsView, Iterable, Mapping, Sequence
 from fractions import Fraction
+from functools import cached_property
+from operator import itemgetter
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
 
-from .._core.config import JIT
 from .._core.validate import BudgetError, check_work
+from . import _lawkernels
 
 #: Units per second of a BPE-dropout law (``states × (symbols + 8)`` units: propagation,
 #: spelling and the law's dict), measured with GPT-2's merges on the 2-core machine under
-#: load (compiled route): ``Ġtokenization``, 1,566 states, in 8-12 ms (4e6 units/s);
-#: ``Ġinternationalization``, 232,530 states of 21 symbols, in 1.9-2.9 s (2.3e6-3.6e6);
-#: ``Ġcounterrevolutionaries``, 691,072 states, in 15-19 s (1.1e6-1.4e6: the law's dict
-#: and its sort grow faster than linearly), so the rate is set below the slowest.
-LAW_RATE = 1e6
+#: heavy load (load average 6-9; process CPU seconds, the wall clock was 2-4× that), compiled
+#: route, ``BPESampler.law`` end to end: ``Ġinternationalization``, 232,530 states of 21
+#: symbols, 6.7e6 units in 1.8-2.3 s (2.9e6-3.7e6 units/s; the kernel 0.13 s of it,
+#: ``SegmentationLaw``'s checks and sort ~1.1 s); ``Ġcounterrevolutionaries``, 691,072
+#: states, 2.1e7 units in 8.0-8.4 s (2.6e6). The rate is set below the slowest.
+LAW_RATE = 2e6
 #: Largest number of reachable states :func:`dropout_law` accepts (memory: one dict entry
 #: per state of two adjacent levels, and the final law).
 MAX_STATES = 2_000_000
+
+#: subword-nmt's law branches on every subset of one pair type's kept occurrences: a word
+#: with more occurrences of one pair than this is refused.
+MAX_REPEATS = 16
 
 #: :func:`count_states` reports at most this (any count past the budgets is refused alike).
 SATURATED = 10**30
@@ -143,11 +156,203 @@ def fast_dropout_law(symbols: Sequence[Hashable], ranks: Ranks, p: float, longes
 
     It needs every span to have at most one symbol (true of BPE models whose merges make
     distinct tokens, GPT-2's included) and at most :data:`MAX_MASK_SYMBOLS` symbols; then a
-    state is the mask of its boundaries. Same law as :func:`dropout_law` (tested). The keys
-    are tuples of ``label(symbol)`` (default: the symbols).
+    state is the mask of its boundaries. Same law as :func:`dropout_law`, bit for bit (the
+    masses are summed in the same order; tested). The keys are tuples of ``label(symbol)``
+    (default: the symbols).
+    """
+    states = fast_dropout_states(symbols, ranks, p, longest)
+    return None if states is None else states.law(label)
+
+
+class MaskStates:
+    """The final states of the compiled route: masks, masses and the symbol of each span.
+
+    Level ``l`` (``l`` merges done, ``n − l`` pieces) is ``masks[starts[l]:starts[l + 1]]``;
+    a span ``i:j`` has id ``i·(n + 1) + j``.
+    """
+
+    def __init__(self, n: int, span_sym: dict[tuple[int, int], Hashable], masks: np.ndarray,
+                 masses: np.ndarray, starts: np.ndarray) -> None:
+        self.n, self.span_sym = n, span_sym
+        self.masks, self.masses, self.starts = masks, masses, starts
+
+    def pieces(self) -> list[tuple[int, int, np.ndarray]]:
+        """``(first state, last state + 1, span ids)`` per nonempty level, ids of shape
+        ``(states, pieces)``."""
+        n, starts = self.n, self.starts.tolist()
+        flat = _lawkernels.piece_spans(self.masks, self.starts, n)
+        out, at = [], 0
+        for level in range(n):
+            a, b = starts[level], starts[level + 1]
+            if b > a:
+                width = n - level
+                out.append((a, b, flat[at:at + (b - a) * width].reshape(b - a, width)))
+                at += (b - a) * width
+        return out
+
+    def law(self, label: Callable[[Hashable], Hashable] | None = None
+            ) -> dict[tuple[Hashable, ...], float]:
+        """Final state (tuple of ``label(symbol)``) → mass."""
+        return self.split_law(label)[0].to_dict()
+
+    def split_law(self, label: Callable[[Hashable], Hashable] | None = None,
+                  suspect: Iterable[tuple[int, int]] = ()
+                  ) -> tuple[ItemList, dict[tuple[Hashable, ...], float], set]:
+        """``(law of the states without a suspect span, law of those with one, labels
+        of the first's spans)`` (keys: tuples of ``label(symbol)``; the first in
+        :class:`~workbench.laws.SegmentationLaw`'s order, as an :class:`ItemList`)."""
+        n = self.n
+        names = np.empty((n + 1) * (n + 1), dtype=object)
+        for (i, j), sym in self.span_sym.items():
+            names[i * (n + 1) + j] = sym if label is None else label(sym)
+        bad = np.zeros((n + 1) * (n + 1), dtype=np.bool_)
+        for i, j in suspect:
+            bad[i * (n + 1) + j] = True
+        masses = self.masses.tolist()
+        keys: list[tuple[Hashable, ...]] = []
+        kept: list[float] = []
+        width: list[int] = []
+        odd: dict[tuple[Hashable, ...], float] = {}
+        seen = np.zeros(names.size, dtype=np.bool_)  # spans of the clean states
+        for a, b, ids in self.pieces():  # one level: zip builds its tuples in C
+            rows = bad[ids].any(axis=1) if bad.any() else None
+            if rows is not None and rows.any():
+                for r in np.flatnonzero(rows).tolist():  # bytes may spell alike: add up
+                    seg = tuple(names[ids[r]].tolist())
+                    odd[seg] = odd.get(seg, 0.0) + masses[a + r]
+                keep = np.flatnonzero(~rows)
+                ids, sub = ids[keep], [masses[a + r] for r in keep.tolist()]
+            else:
+                sub = masses[a:b]
+            keys.extend(zip(*names[ids.T].tolist()))
+            kept.extend(sub)
+            width.extend([ids.shape[1]] * ids.shape[0])
+            seen[ids.ravel()] = True
+        used = set(names[np.flatnonzero(seen)].tolist())
+        order = _law_order(keys, np.array(kept), np.array(width, dtype=np.int64))
+        if len(order) < 2:
+            return ItemList(keys, kept), odd, used
+        pick = itemgetter(*order)  # tuples in C
+        return ItemList(list(pick(keys)), list(pick(kept))), odd, used
+
+
+class ItemList(Mapping):
+    """A read-only mapping over parallel lists of distinct keys and values, in their order.
+
+    :meth:`items` zips the lists (no hashing: a law of 10^5 segmentations is handed to
+    :class:`~workbench.laws.SegmentationLaw` without building a dict it would build again);
+    a lookup builds the dict once. :meth:`to_dict` gives a plain dict.
+    """
+
+    def __init__(self, keys: list, values: list) -> None:
+        self._keys, self._values = keys, values
+
+    @cached_property
+    def _dict(self) -> dict:
+        return dict(zip(self._keys, self._values))
+
+    def __getitem__(self, key):
+        return self._dict[key]
+
+    def __iter__(self):
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def items(self) -> ItemsView:
+        return _ZippedItems(self)
+
+    def to_dict(self) -> dict:
+        """The mapping as a dict (in the same order)."""
+        return dict(self._dict)
+
+
+class _ZippedItems(ItemsView):
+    """:meth:`ItemList.items`: iterates the two lists side by side."""
+
+    def __iter__(self):
+        m = self._mapping
+        return zip(m._keys, m._values)
+
+
+def _law_order(keys: list[tuple], masses: np.ndarray, width: np.ndarray) -> list[int]:
+    """Indices by decreasing mass, then fewer pieces, then ``keys`` order: the order of
+    :class:`workbench.laws.SegmentationLaw` (whose sort then meets a sorted list)."""
+    order = np.lexsort((width, -masses))
+    if order.size < 2:
+        return order.tolist()
+    m, w = masses[order], width[order]
+    tie = (m[1:] == m[:-1]) & (w[1:] == w[:-1])
+    out = order.tolist()
+    if tie.any():  # runs of equal (mass, width): by the keys themselves
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], tie.astype(np.int8), [0]))))
+        for a, b in zip(edges[::2].tolist(), edges[1::2].tolist()):  # run a .. b inclusive
+            out[a:b + 1] = sorted(out[a:b + 1], key=keys.__getitem__)
+    return out
+
+
+def compiled_route(semantics: str, n: int) -> bool:
+    """Whether :func:`fast_dropout_states` takes a chunk of ``n`` symbols under ``semantics``
+    (by length; it still declines a chunk where a span can be two symbols)."""
+    if semantics == "sentencepiece":
+        return 2 <= n <= MAX_MASK_SYMBOLS // 2
+    return semantics in ("reference", "subword-nmt", "hf") and 2 <= n <= MAX_MASK_SYMBOLS
+
+
+#: Most merge places (a merge at one place: span ``i:j`` split at ``m``) HF's compiled law
+#: takes: its states carry the stale ones as bits of two int64.
+MAX_HF_PLACES = 128
+
+
+def _hf_states(n, span_sym, rank, p, segmentations):
+    """HF's law by the compiled kernel, or None where a span has two splits that merge (HF
+    then compares tokens, not places) or there are over :data:`MAX_HF_PLACES` places."""
+    places = np.argwhere(rank >= 0)
+    if len(places) > MAX_HF_PLACES:
+        return None
+    tid = np.full((n + 1, n + 1), -1, dtype=np.int64)
+    trip = np.empty((len(places), 4), dtype=np.int64)
+    for e, (i, m, j) in enumerate(places.tolist()):
+        if tid[i, j] >= 0:
+            return None
+        tid[i, j] = e
+        trip[e] = (i, m, j, rank[i, m, j])
+    room, status = min(400 * segmentations + 1024, MAX_STATES + 1), 2  # ~STATE_FACTOR
+    while status == 2:
+        masks, masses, starts, status = _lawkernels.hf_mask_law(
+            n, rank, tid, trip, float(p), room, segmentations, MAX_STATES)
+        if status == 2 and room > MAX_STATES:
+            status = 3
+        room = min(4 * room, MAX_STATES + 1)
+    if status == 3:
+        raise BudgetError(f"HF's BPE-dropout law needs more than {MAX_STATES:,} states "
+                          "(stale heap entries multiply them); sample it instead")
+    return MaskStates(n, span_sym, masks, masses, starts)
+
+
+def _count(n: int, spans: Iterable[tuple[int, int]]) -> int:
+    """Segmentations of ``0:n`` into ``spans`` (each one symbol)."""
+    ways, ends = [1] + [0] * n, {}
+    for i, j in spans:
+        ends.setdefault(j, []).append(i)
+    for j in range(1, n + 1):
+        ways[j] = sum(ways[i] for i in ends.get(j, ()))
+    return ways[n]
+
+
+def fast_dropout_states(symbols: Sequence[Hashable], ranks: Ranks, p: float, longest: int,
+                        semantics: str = "reference") -> MaskStates | None:
+    """The compiled route's final states (see :func:`fast_dropout_law`), or None.
+
+    ``semantics`` is ``"reference"``, ``"subword-nmt"`` (same states, several merges a
+    step; a pair repeating more than :data:`MAX_REPEATS` times raises BudgetError) or
+    ``"sentencepiece"`` (``ranks``: its pair table; states carry the blocked pairs, so at
+    most :data:`MAX_MASK_SYMBOLS` // 2 symbols) or ``"hf"`` (states carry the stale heap
+    entries; more than :data:`MAX_STATES` raise BudgetError).
     """
     n = len(symbols)
-    if n < 2 or n > MAX_MASK_SYMBOLS:
+    if not compiled_route(semantics, n):
         return None
     built = built_spans(symbols, ranks, longest)
     if any(len(made) > 1 for made in built.values()):
@@ -160,91 +365,21 @@ def fast_dropout_law(symbols: Sequence[Hashable], ranks: Ranks, p: float, longes
             hit = None if a is None or b is None else ranks.get((a, b))
             if hit is not None and hit[1] == sym:
                 rank[i, m, j] = hit[0]
-    masks, masses = _mask_law(n, rank, float(p))
-    name = {span: (sym if label is None else label(sym)) for span, sym in span_sym.items()}
-    cuts, offsets = _cuts(masks, n)
-    flat, offs = cuts.tolist(), offsets.tolist()
-    out: dict[tuple[Hashable, ...], float] = {}
-    get = name.__getitem__
-    for s, mass in enumerate(masses.tolist()):
-        c = flat[offs[s]:offs[s + 1]]
-        out[tuple(map(get, zip(c, c[1:])))] = mass
-    return out
-
-
-@njit(**JIT)
-def _cuts(masks, n):
-    """Cut positions ``0 .. n`` of each mask: state ``s`` is ``cuts[offsets[s]:offsets[s+1]]``."""
-    offsets = np.zeros(masks.shape[0] + 1, dtype=np.int64)
-    for s in range(masks.shape[0]):
-        c = 2
-        for k in range(1, n):
-            c += (masks[s] >> k) & 1
-        offsets[s + 1] = offsets[s] + c
-    cuts = np.empty(offsets[-1], dtype=np.int64)
-    for s in range(masks.shape[0]):
-        w = offsets[s]
-        cuts[w] = 0
-        w += 1
-        for k in range(1, n):
-            if (masks[s] >> k) & 1:
-                cuts[w] = k
-                w += 1
-        cuts[w] = n
-    return cuts, offsets
-
-
-@njit(**JIT)
-def _mask_law(n, rank, p):
-    """Level-by-level propagation over boundary masks (bit ``k``: a boundary before ``k``)."""
-    full = np.int64(0)
-    for k in range(1, n):
-        full |= np.int64(1) << k
-    level = Dict.empty(key_type=types.int64, value_type=types.float64)
-    level[full] = 1.0
-    final = Dict.empty(key_type=types.int64, value_type=types.float64)
-    cuts = np.empty(n + 1, dtype=np.int64)
-    occ_r = np.empty(n, dtype=np.int64)
-    occ_k = np.empty(n, dtype=np.int64)
-    while len(level) > 0:
-        nxt = Dict.empty(key_type=types.int64, value_type=types.float64)
-        for mask, mass in level.items():
-            m = 0
-            cuts[0] = 0
-            for k in range(1, n):
-                if (mask >> k) & 1:
-                    m += 1
-                    cuts[m] = k
-            m += 1
-            cuts[m] = n
-            count = 0
-            for t in range(m - 1):  # pieces t, t + 1 share the boundary cuts[t + 1]
-                r = rank[cuts[t], cuts[t + 1], cuts[t + 2]]
-                if r >= 0:  # insert (r, position) in order
-                    at = count
-                    while at > 0 and occ_r[at - 1] > r:
-                        occ_r[at] = occ_r[at - 1]
-                        occ_k[at] = occ_k[at - 1]
-                        at -= 1
-                    occ_r[at] = r
-                    occ_k[at] = cuts[t + 1]
-                    count += 1
-            share = mass
-            for c in range(count):
-                if p != 1.0:
-                    child = mask & ~(np.int64(1) << occ_k[c])
-                    nxt[child] = nxt.get(child, 0.0) + share * (1.0 - p)
-                share *= p
-                if share == 0.0:
-                    break
-            if share != 0.0:
-                final[mask] = final.get(mask, 0.0) + share
-        level = nxt
-    masks = np.empty(len(final), dtype=np.int64)
-    masses = np.empty(len(final))
-    i = 0
-    for mask, mass in final.items():
-        masks[i] = mask
-        masses[i] = mass
-        i += 1
-    return masks, masses
+    capacity = _count(n, span_sym)  # every state is a segmentation into built spans
+    if semantics == "reference":
+        masks, masses, starts = _lawkernels.mask_law(n, rank, float(p), capacity)
+    elif semantics == "hf":
+        return _hf_states(n, span_sym, rank, p, capacity)
+    elif semantics == "sentencepiece":
+        room, status = 8 * capacity + 64, 2
+        while status == 2:  # states per segmentation: a few blocked sets each
+            masks, masses, starts, status = _lawkernels.sentencepiece_mask_law(
+                n, rank, float(p), room, capacity)
+            room *= 4
+    else:
+        masks, masses, starts, status = _lawkernels.subword_nmt_mask_law(
+            n, rank, float(p), capacity, MAX_REPEATS)
+        if status == 1:
+            raise BudgetError(f"subword-nmt's law branches on the subsets of one pair's "
+                              f"occurrences (at most 2^{MAX_REPEATS}); sample it instead")
+    return MaskStates(n, span_sym, masks, masses, starts)

@@ -298,31 +298,59 @@ class BPESampler(TokenSampler):
         check_work(len(raw) * self._longest ** 2, f"counting the BPE-dropout states of "
                    f"{word!r:.60}", rate=1e7)
         ranks = self._piece_ranks if self.semantics == "sentencepiece" else self._ranks
-        states = laws.count_states(tuple(raw), ranks, self._longest)
-        laws.check_states(states * semantics_.STATE_FACTOR[self.semantics], repr(word)[:62],
-                          len(raw))
+        count = laws.count_states(tuple(raw), ranks, self._longest)
+        fast = laws.compiled_route(self.semantics, len(raw))
+        factor = (semantics_.COMPILED_FACTOR if fast else semantics_.STATE_FACTOR)
+        laws.check_states(count * factor[self.semantics], repr(word)[:62], len(raw))
         token = self._sym_tokens
         syms = tuple(raw)
         propagate = semantics_.LAWS.get(self.semantics, laws.dropout_law)
         det = tuple(token[s] for s in next(iter(propagate(syms, ranks, 0))))
         with gc_paused():  # up to 10^6 lasting tuples: a collection can free none of them
-            probs = None
-            if self.semantics == "reference":
-                probs = laws.fast_dropout_law(syms, self._ranks, self.dropout, self._longest,
-                                              token.__getitem__)
-            if probs is None:  # a chunk or semantics the compiled route does not take
+            states = None
+            if fast:
+                states = laws.fast_dropout_states(syms, ranks, self.dropout, self._longest,
+                                                  self.semantics)
+                if states is None:  # declined (a span two merges make): the Python route's
+                    laws.check_states(count * semantics_.STATE_FACTOR[self.semantics],
+                                      repr(word)[:62], len(raw))
+            if states is not None:
+                probs, odd, used = states.split_law(token.__getitem__,
+                                                    self._suspect_spans(word, raw))
+            else:  # a chunk or semantics the compiled route does not take
                 run = (functools.partial(propagate, max_states=laws.MAX_STATES)
                        if self.semantics == "hf" else propagate)
-                probs = {}
+                probs, odd, used = {}, {}, set()
                 for state, p in run(syms, ranks, self.dropout).items():
                     seg = tuple([token[s] for s in state])  # two merges may spell one token
-                    probs[seg] = probs.get(seg, 0) + p
-            broken = [seg for seg in probs if "".join(seg) != word]
-            fail = sum(probs.pop(seg) for seg in broken)  # a character split into bytes
-            in_vocab = all(t in self.vocab for t in {t for seg in probs for t in seg})
+                    odd[seg] = odd.get(seg, 0) + p
+            fail = 0 * self.dropout
+            if odd and isinstance(probs, laws.ItemList):
+                probs = probs.to_dict()
+            for seg, p in odd.items():  # a character split into bytes fails
+                if "".join(seg) != word:
+                    fail += p
+                else:
+                    probs[seg] = p
+                    used.update(seg)
+            in_vocab = all(t in self.vocab for t in used)
             return SegmentationLaw(word, probs, failure_mass=fail, deterministic=det,
                                    n_segmentations=(count_segmentations(word, self.vocab)
                                                     or None) if in_vocab else None)
+
+    def _suspect_spans(self, word: str, raw: bytes) -> list[tuple[int, int]]:
+        """Spans ``i:j`` of ``raw`` whose token may not spell ``word``'s text there.
+
+        A span cut at UTF-8 character boundaries spells its characters (the tokens are their
+        bytes spelled in the vocabulary's alphabet), so a segmentation of such spans spells
+        the word; the others are checked one by one.
+        """
+        n = len(raw)
+        if self._spell_raw(raw) != word:
+            return [(i, j) for i in range(n) for j in range(i + 1, n + 1)]
+        cut = [i == n or (raw[i] & 0xC0) != 0x80 for i in range(n + 1)]
+        return [(i, j) for i in range(n) for j in range(i + 1, n + 1)
+                if not (cut[i] and cut[j])]
 
     @cached_property
     def _sym_tokens(self) -> list[str]:

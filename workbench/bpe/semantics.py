@@ -89,13 +89,10 @@ from bisect import bisect_left
 from collections.abc import Hashable, Mapping, Sequence
 
 from .._core.validate import BudgetError
-from .laws import Prob, Ranks
+from .laws import MAX_REPEATS, Prob, Ranks
 
 SEMANTICS = ("reference", "hf", "sentencepiece", "subword-nmt")
 
-#: subword-nmt's law branches on every subset of one pair type's kept occurrences: a word
-#: with more occurrences of one pair than this is refused.
-MAX_REPEATS = 16
 
 #: States of each semantics' propagation per reachable segmentation, for the budget check
 #: before any work. Measured with GPT-2's merges at p = 0.1: HF ``Ġinformation`` 359,366
@@ -103,6 +100,13 @@ MAX_REPEATS = 16
 #: Python: stale heap entries multiply the states); SentencePiece ``Ġtokenization`` 0.04 s,
 #: ``Ġinternationalization`` (232,530 segmentations) 12 s.
 STATE_FACTOR = {"reference": 1, "hf": 400, "sentencepiece": 8, "subword-nmt": 1}
+#: The same for the compiled routes (:func:`workbench.bpe.laws.fast_dropout_states`), where
+#: spelling the final segmentations costs most: SentencePiece's kernel meets ~8 states per
+#: segmentation (``Ġinternationalization``: 0.33 s of 2.2 s CPU on the loaded 2-core
+#: machine), so it counts 4 (this also bounds its tables: ~8 × 500,000 states); HF's
+#: meets ~320 (``Ġtokenization``: 498,270 states in 1.0-1.5 s CPU, loaded), so it counts
+#: 100, and its kernel stops past :data:`workbench.bpe.laws.MAX_STATES` states.
+COMPILED_FACTOR = {"reference": 1, "hf": 100, "sentencepiece": 4, "subword-nmt": 1}
 
 Law = dict[tuple[Hashable, ...], Prob]
 
