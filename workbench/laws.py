@@ -33,11 +33,15 @@ Fraction(11, 8)
 
 from __future__ import annotations
 
+import itertools
 import math
+import operator
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from numbers import Real
 from typing import Protocol
+
+import numpy as np
 
 from ._core.validate import PY_ENTRY_BYTES, BudgetError, check_budget, check_int
 
@@ -112,6 +116,12 @@ def _checked_table(word: str, probabilities: object, failure_mass: object
         raise ValueError(f"a law holds at most {MAX_SUPPORT:,} segmentations, "
                          f"got {len(probabilities):,}")
     fail = _check_prob(failure_mass, "failure_mass")
+    fast = _float_table(word, probabilities) if type(fail) is float else None
+    if fast is not None:  # every probability a float in [0, 1], every key a segmentation
+        total = math.fsum(fast.values()) + fail
+        if abs(total - 1.0) > SUM_TOLERANCE:
+            raise ValueError(f"probabilities and failure_mass sum to {total!r}, not 1")
+        return False, fail, fast
     probs = {_check_segmentation(s, word): _check_prob(p, s) for s, p in probabilities.items()}
     exact = isinstance(fail, Fraction) and all(isinstance(p, Fraction) for p in probs.values())
     if not exact:
@@ -120,9 +130,54 @@ def _checked_table(word: str, probabilities: object, failure_mass: object
     total = sum(probs.values(), Fraction(0) if exact else 0.0) + fail
     if (total != 1) if exact else abs(total - 1.0) > SUM_TOLERANCE:
         raise ValueError(f"probabilities and failure_mass sum to {float(total)!r}, not 1")
-    order = sorted(((s, p) for s, p in probs.items() if p > 0),
-                   key=lambda sp: (-sp[1], len(sp[0]), sp[0]))
-    return exact, fail, dict(order)
+    return exact, fail, _ordered(list(probs.items()))
+
+
+def _ordered(items: list[tuple[tuple[str, ...], Prob]]) -> dict[tuple[str, ...], Prob]:
+    """The law without zeros, most probable first (ties: fewer tokens, then the tokens)."""
+    return dict(sorted(((s, p) for s, p in items if p > 0),
+                       key=lambda sp: (-sp[1], len(sp[0]), sp[0])))
+
+
+def _float_table(word: str, probabilities: Mapping) -> dict[tuple[str, ...], float] | None:
+    """The checked, ordered law when every probability is a float in [0, 1] and every key a
+    tuple of non-empty str spelling ``word`` (a law a sampler computed: each check one pass
+    in C, no sort when it comes in order); ``None`` for anything else, which
+    :func:`_checked_table` then checks entry by entry, naming the first bad one.
+
+    >>> _float_table("ab", {("a", "b"): 0.25, ("ab",): 0.75})
+    {('ab',): 0.75, ('a', 'b'): 0.25}
+    >>> _float_table("ab", {("a", "c"): 1.0}) is None
+    True
+    """
+    items = list(probabilities.items())  # one pass (a mapping over lists zips them)
+    if not items:
+        return {}
+    keys, values = (list(c) for c in zip(*items))
+    if set(map(type, values)) != {float} or set(map(type, keys)) != {tuple}:
+        return None
+    p = np.array(values)
+    if not ((p >= 0.0) & (p <= 1.0)).all():  # NaN fails both
+        return None
+    try:  # join refuses a non-str token
+        if set(map("".join, keys)) != {word} or any(map(operator.contains, keys,
+                                                         itertools.repeat(""))):
+            return None
+    except TypeError:
+        return None
+    if (p > 0.0).all() and _in_order(keys, p):
+        return dict(zip(keys, values))
+    return _ordered(list(zip(keys, values)))
+
+
+def _in_order(keys: list[tuple[str, ...]], p: np.ndarray) -> bool:
+    """Whether the entries already stand in :func:`_ordered`'s order."""
+    if (p[:-1] < p[1:]).any():
+        return False
+    for i in np.flatnonzero(p[:-1] == p[1:]).tolist():  # ties: fewer tokens, then the tokens
+        if (len(keys[i]), keys[i]) > (len(keys[i + 1]), keys[i + 1]):
+            return False
+    return True
 
 
 class SegmentationLaw:
