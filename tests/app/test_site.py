@@ -208,8 +208,9 @@ def test_pages_work_offline_with_widgets_math_and_plotly(built):
 
 
 def test_execution_polls_in_slices():
-    """preprocess() gets a kernel manager whose clients poll in slices (app/kernel_poll.py:
-    the same client as `make app`), whichever path (sync or async) it starts them on."""
+    """preprocess() gets a kernel manager whose clients poll in slices (the client of
+    workbench.course.kernelpoll, as every Voilà), whichever path (sync or async) it starts
+    them on."""
     km = site._kernel_manager()
     assert km.client_factory.__name__ == "SlicedPollKernelClient"
     for name in ("shell", "iopub", "control"):
