@@ -11,6 +11,8 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[dev,scale]"
+	# every Voilà of this venv polls kernel replies in slices (voila-config, below)
+	$(MAKE) --no-print-directory voila-config VENV=$(VENV)
 	# committed notebooks stay output-free: nbstripout as this clone's git filter (a no-op
 	# outside a git work tree; idempotent, it only (re)writes .gitattributes and .git/config)
 	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \

@@ -105,6 +105,16 @@ def test_make_installs_it_where_plain_voila_and_the_jupyter_server_read_it(tmp_p
                     "server_client": CLIENT, "server_skip": "checks"}, read
 
 
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_building_the_venv_installs_it(tmp_path) -> None:
+    """A bare ``make`` (the venv, ``.ci/run``'s ``make test`` too) installs the config."""
+    venv = tmp_path / "fresh-venv"
+    out = subprocess.run(["make", "-n", "-C", str(ROOT), f"VENV={venv}"], check=True,
+                         capture_output=True, text=True).stdout
+    for target in ("voila.json", "jupyter_server_config.json"):
+        assert f"app/voila.json {venv}/etc/jupyter/{target}" in out, out
+    assert not venv.exists()  # a dry run
+
 async def _reply_after_lost_wakeup(channel_class: type, wait: float) -> dict | None:
     """Send a reply to a channel's socket, consume the socket's wake-up edge before the
     event loop sees it, and return what ``channel.get_msg()`` gives within ``wait`` s."""
