@@ -31,7 +31,6 @@ import json
 import os
 import secrets
 import shutil
-import subprocess
 import time
 import urllib.error
 import urllib.request
@@ -39,13 +38,12 @@ from pathlib import Path
 
 import pytest
 from browserkit import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     NOTEBOOKS,
-    ROOT,
+    chromium,
     chromium_missing,
     copy_notebooks,
     free_port,
+    install_voila_config,
     kernels_idle,
     lab_command,
     open_voila,
@@ -90,20 +88,13 @@ def _report():
 @pytest.fixture(scope="module")
 def config_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``make voila-config`` into a temporary venv directory: its ``etc/jupyter``."""
-    venv = tmp_path_factory.mktemp("venv")
-    subprocess.run(["make", "-s", "-C", str(ROOT), "voila-config", f"VENV={venv}"], check=True,
-                   capture_output=True)
-    return venv / "etc" / "jupyter"
+    return install_voila_config(tmp_path_factory.mktemp("venv"))
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium(sync_api) as b:
+        yield b
 
 
 def _env(base: Path, config_path: Path) -> dict[str, str]:
