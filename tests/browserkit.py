@@ -1,7 +1,9 @@
 """Shared helpers of the real-browser tests: servers on a copy of notebooks/, system Chromium.
 
 Used by ``tests/app/test_voila_plain.py`` (plain ``voila notebooks/`` and JupyterLab's Voilà
-preview) and ``tests/app/test_browser_exercises.py`` (the exercises in JupyterLab and Voilà).
+preview) and ``tests/app/test_browser_exercises.py`` (the exercises in JupyterLab and Voilà:
+:data:`EXERCISE_ANSWERS_CODE` and :func:`drive_exercise` can equally run inside
+``test_browser.py``'s per-notebook tests, which already Run All every notebook).
 ``tests/app/test_browser.py`` still has its own copies of some of these (``_serving``,
 ``_free_port``, ``_wait_until_kernels_idle``, ``_VOILA_READY_JS``); it can import them from here.
 
@@ -259,3 +261,62 @@ def lab_shutdown(page, name: str) -> None:
     """Shut the notebook's kernel down (JupyterLab keeps it when the page closes)."""
     page.evaluate(f"async () => {{ await ({_LAB_PANEL_JS})({json.dumps(name)})"
                   ".sessionContext.shutdown(); }")
+
+
+#: Run in a notebook's kernel after Run All (:func:`lab_execute`), prints as JSON: every exercise
+#: widget alive, in the order the widgets were made (= the order they were displayed), with the
+#: exercise's own answer text and a wrong answer its checker rejects (preferably one it calls
+#: "Not quite").
+EXERCISE_ANSWERS_CODE = """
+def _workbench_exercise_answers():
+    import json
+    from ipywidgets.widgets.widget import _instances
+    rows = []
+    for w in list(_instances.values()):
+        if "workbench-exercise" not in getattr(w, "_dom_classes", ()):
+            continue
+        ex = w.exercise_parts["exercise"]
+        rejected = [(t, ex.check(t)) for t in ("0", "1", "2", "-1", "1/3", "no", "yes", "x y",
+                                                "abc", "1, 2")]
+        rejected = [(t, fb.message) for t, fb in rejected if not fb.correct]
+        rejected.sort(key=lambda r: not r[1].startswith("Not quite"))
+        wrong, message = rejected[0]
+        rows.append({"right": ex.answer_text, "wrong": wrong, "message": message})
+    print(json.dumps(rows))
+_workbench_exercise_answers()
+del _workbench_exercise_answers
+"""
+
+
+def drive_exercise(page, index: int, answer: dict[str, str], what: str) -> None:
+    """Drive the ``index``-th exercise on the page with ``answer`` (a row of
+    :data:`EXERCISE_ANSWERS_CODE`): the wrong answer → ``✘`` and the checker's message; the
+    right one → ``✔ Correct.``; the hint, then the reveal, open on a click."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    exercise = page.locator(".workbench-exercise").nth(index)
+    exercise.scroll_into_view_if_needed()
+    box = exercise.locator("input").first
+    verdict = exercise.locator(".exercise-feedback")
+    for typed, expected in ((answer["wrong"], "✘ " + answer["message"]),
+                            (answer["right"], "✔ Correct.")):
+        box.fill(typed)
+        box.press("Enter")  # the box checks on Enter (the Check button does too)
+        try:
+            verdict.filter(has_text=expected).wait_for(timeout=30_000)
+        except PlaywrightTimeout:
+            shown = verdict.all_inner_texts()
+            raise AssertionError(f"{what}: typed {typed!r}, expected {expected!r}, "
+                                 f"shown {shown}") from None
+        assert verdict.inner_text().strip() == expected, f"{what}: {verdict.inner_text()!r}"
+    details = exercise.locator("details")
+    assert details.count() == 2, f"{what}: {details.count()} <details>, expected hint + reveal"
+    for k, label in enumerate(("Hint", "Reveal")):
+        part = details.nth(k)
+        summary = part.locator("summary")
+        assert label in summary.inner_text(), f"{what}: <details> {k} is {summary.inner_text()!r}"
+        assert not part.evaluate("d => d.open"), f"{what}: {label} is open before a click"
+        summary.click()
+        assert part.evaluate("d => d.open"), f"{what}: {label} did not open"
+        body = part.inner_text().replace(summary.inner_text(), "").strip()
+        assert body, f"{what}: {label} opened on nothing"

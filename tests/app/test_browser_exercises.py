@@ -27,10 +27,12 @@ import time
 
 import pytest
 from browserkit import (
+    EXERCISE_ANSWERS_CODE,
     NOTEBOOKS,
     chromium,
     chromium_missing,
     copy_notebooks,
+    drive_exercise,
     free_port,
     install_voila_config,
     lab_command,
@@ -55,35 +57,10 @@ if shutil.which("make") is None:
                 allow_module_level=True)
 
 RUN_TIMEOUT = 420  # seconds for Run All (JupyterLab) or a page (Voilà)
-FEEDBACK_TIMEOUT = 30_000  # ms for a verdict to appear
 #: Notebooks that display exercises (their source names ``Exercise``).
 WITH_EXERCISES = [p.name for p in NOTEBOOKS if "Exercise." in p.read_text(encoding="utf-8")]
 #: Per notebook, per displayed exercise: {"right", "wrong", "message"} (found in JupyterLab).
 ANSWERS: dict[str, list[dict[str, str]]] = {}
-
-# Run in the notebook's kernel after Run All: every exercise widget alive, in the order the
-# widgets were made (= the order they were displayed), with the exercise's own answer text and
-# a wrong answer its checker rejects (preferably one it calls "Not quite").
-_ASK_KERNEL = """
-def _workbench_exercise_answers():
-    import json
-    from ipywidgets.widgets.widget import _instances
-    rows = []
-    for w in list(_instances.values()):
-        if "workbench-exercise" not in getattr(w, "_dom_classes", ()):
-            continue
-        ex = w.exercise_parts["exercise"]
-        rejected = [(t, ex.check(t)) for t in ("0", "1", "2", "-1", "1/3", "no", "yes", "x y",
-                                                "abc", "1, 2")]
-        rejected = [(t, fb.message) for t, fb in rejected if not fb.correct]
-        rejected.sort(key=lambda r: not r[1].startswith("Not quite"))
-        wrong, message = rejected[0]
-        rows.append({"right": ex.answer_text, "wrong": wrong, "message": message})
-    print(json.dumps(rows))
-_workbench_exercise_answers()
-del _workbench_exercise_answers
-"""
-
 
 @pytest.fixture(scope="module")
 def browser():
@@ -119,36 +96,6 @@ def voila(tmp_path_factory: pytest.TempPathFactory):
         yield url, token
 
 
-def _drive(page, index: int, answer: dict[str, str], what: str) -> None:
-    """Wrong answer → ✘ and the checker's message; right answer → ✔ Correct.; hint, then
-    reveal, open."""
-    exercise = page.locator(".workbench-exercise").nth(index)
-    exercise.scroll_into_view_if_needed()
-    box = exercise.locator("input").first
-    verdict = exercise.locator(".exercise-feedback")
-    for typed, expected in ((answer["wrong"], "✘ " + answer["message"]),
-                            (answer["right"], "✔ Correct.")):
-        box.fill(typed)
-        box.press("Enter")  # the box checks on Enter (the Check button does too)
-        try:
-            verdict.filter(has_text=expected).wait_for(timeout=FEEDBACK_TIMEOUT)
-        except sync_api.TimeoutError:
-            shown = verdict.all_inner_texts()
-            pytest.fail(f"{what}: typed {typed!r}, expected {expected!r}, shown {shown}")
-        assert verdict.inner_text().strip() == expected, f"{what}: {verdict.inner_text()!r}"
-    details = exercise.locator("details")
-    assert details.count() == 2, f"{what}: {details.count()} <details>, expected hint + reveal"
-    for k, label in enumerate(("Hint", "Reveal")):
-        part = details.nth(k)
-        summary = part.locator("summary")
-        assert label in summary.inner_text(), f"{what}: <details> {k} is {summary.inner_text()!r}"
-        assert not part.evaluate("d => d.open"), f"{what}: {label} is open before a click"
-        summary.click()
-        assert part.evaluate("d => d.open"), f"{what}: {label} did not open"
-        body = part.inner_text().replace(summary.inner_text(), "").strip()
-        assert body, f"{what}: {label} opened on nothing"
-
-
 def test_every_notebook_with_exercises_is_found() -> None:
     """01–12 each have exercises (the issue asks for two or more per notebook)."""
     expected = [p.name for p in NOTEBOOKS if not p.name.startswith("00_")]
@@ -162,7 +109,7 @@ def test_exercises_in_jupyterlab(name: str, lab, browser) -> None:
     try:
         state = lab_run_all(page, url, token, name, RUN_TIMEOUT)
         assert not state["errors"], f"{name}: error outputs {state['errors']}"
-        said = lab_execute(page, name, _ASK_KERNEL)
+        said = lab_execute(page, name, EXERCISE_ANSWERS_CODE)
         assert not said.startswith("ERROR"), f"{name}: {said}"
         answers = json.loads(said.strip().splitlines()[-1])
         shown = page.locator(".workbench-exercise").count()
@@ -172,7 +119,7 @@ def test_exercises_in_jupyterlab(name: str, lab, browser) -> None:
         ANSWERS[name] = answers
         start = time.monotonic()
         for i, answer in enumerate(answers):
-            _drive(page, i, answer, f"JupyterLab {name} exercise {i + 1}")
+            drive_exercise(page, i, answer, f"JupyterLab {name} exercise {i + 1}")
         print(f"\nJupyterLab {name}: {len(answers)} exercises checked in "
               f"{time.monotonic() - start:.1f} s")
         lab_shutdown(page, name)
@@ -196,7 +143,7 @@ def test_exercises_in_voila(name: str, voila, browser) -> None:
             f"{name}: Voilà shows {shown} exercises, JupyterLab showed {len(answers)}"
         start = time.monotonic()
         for i, answer in enumerate(answers):
-            _drive(page, i, answer, f"Voilà {name} exercise {i + 1}")
+            drive_exercise(page, i, answer, f"Voilà {name} exercise {i + 1}")
         print(f"\nVoilà {name}: page in {seconds:.1f} s, {len(answers)} exercises checked in "
               f"{time.monotonic() - start:.1f} s")
     finally:
