@@ -5,12 +5,14 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: lab app site check test lint bench data clean-venv chromium warmup
+.PHONY: lab app site check test lint bench data clean-venv chromium warmup voila-config
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[dev,scale]"
+	# every Voilà of this venv polls kernel replies in slices (voila-config, below)
+	$(MAKE) --no-print-directory voila-config VENV=$(VENV)
 	# committed notebooks stay output-free: nbstripout as this clone's git filter (a no-op
 	# outside a git work tree; idempotent, it only (re)writes .gitattributes and .git/config)
 	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
@@ -25,6 +27,18 @@ $(STAMP): pyproject.toml
 
 warmup: $(STAMP)
 	$(PY) -m workbench warmup
+
+# Every Voilà the environment runs reads app/voila.json (kernel replies polled in slices by
+# workbench.course.kernelpoll, so no page hangs on "Executing i of n"; Checks cells skipped):
+# `voila notebooks/` from the venv's Jupyter config path (etc/jupyter/voila.json), JupyterLab's
+# "Render with Voilà" preview as the server's config (etc/jupyter/jupyter_server_config.json:
+# the server reads only extension switches from jupyter_server_config.d/), and `make app` from
+# app/ itself. Installed again whenever app/voila.json changes.
+JUPYTER_ETC := $(VENV)/etc/jupyter
+VOILA_CONFIG := $(JUPYTER_ETC)/voila.json $(JUPYTER_ETC)/jupyter_server_config.json
+$(VOILA_CONFIG): app/voila.json
+	install -D -m 644 $< $@
+voila-config: $(VOILA_CONFIG)
 
 # The browser test (tests/app/test_browser.py) drives the system Chromium (Debian package
 # `chromium`); never a browser download. Installed here when missing and we are root;
@@ -44,7 +58,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 HOST ?= localhost
 URL_HOST = $(if $(filter 0.0.0.0 ::,$(HOST)),$(shell hostname),$(HOST))
 
-lab: $(STAMP)
+lab: $(STAMP) $(VOILA_CONFIG)
 	@token=$$($(PY) -c "import secrets; print(secrets.token_urlsafe(24))"); \
 	echo "JupyterLab: open http://$(URL_HOST):$(or $(PORT),8888)/lab?token=$$token"; \
 	$(VENV)/bin/jupyter lab notebooks/ $(ROOT_FLAG) --ip=$(HOST) --port=$(or $(PORT),8888) \
@@ -53,9 +67,9 @@ lab: $(STAMP)
 # The notebooks as standalone web apps (Voilà: code hidden, widgets live, all cells run on
 # opening, a fresh kernel per visitor). Unlike Jupyter, Voilà has no root check (and no
 # --allow-root flag), so it needs no ROOT_FLAG; it never writes into the notebooks.
-# app/voila.py configures it: kernel replies polled in slices (an unbounded wait could miss
-# a reply and hang on "Executing i of n"), cells tagged `checks` not run in the app.
-app: $(STAMP)
+# app/voila.json configures it as every Voilà (see voila-config above); app/voila.py adds
+# pre-heated kernels (a finished page within seconds).
+app: $(STAMP) $(VOILA_CONFIG)
 	@echo "Voila: open http://$(URL_HOST):$(or $(PORT),8866)/ once it says it is serving"
 	$(VENV)/bin/voila notebooks/ --no-browser --Voila.config_file_paths=app \
 	  --Voila.ip=$(HOST) --port=$(or $(PORT),8866)
@@ -83,7 +97,7 @@ check: $(STAMP)
 	$(VENV)/bin/ruff check workbench tests benchmarks
 	$(PY) -m pytest -q -n 2 -m "not slow and not browser" --durations=10 $(CHECK_SKIP)
 
-test: $(STAMP) chromium
+test: $(STAMP) $(VOILA_CONFIG) chromium
 	$(VENV)/bin/ruff check workbench tests benchmarks
 	$(PY) -m pytest
 	$(PY) -m workbench verify

@@ -9,7 +9,7 @@ How a page is made:
 1. **Executed** by nbconvert's ``ExecutePreprocessor`` with ``store_widget_state=True`` (the
    ipywidgets state goes into the notebook's metadata), from ``notebooks/`` as working
    directory, skipping cells tagged ``checks`` as Voilà does (``app/voila.py``). Kernel
-   replies are polled in 0.2 s slices, for the reason ``app/kernel_poll.py`` explains.
+   replies are polled in 0.2 s slices, for the reason ``workbench/course/kernelpoll.py`` explains.
 2. **Plotly** figures are shown by the notebooks as plotly's mime bundle
    (``application/vnd.plotly.v1+json``), which JupyterLab's plotly extension draws and a
    static page cannot. Each bundle, in a cell output or inside an ``Output`` widget's stored
@@ -151,18 +151,13 @@ def vendor(out: Path) -> list[str]:
 
 # ---------------------------------------------------------------------------- executing
 def _kernel_manager():
-    """A kernel manager whose clients poll kernel replies in slices (``app/kernel_poll.py``,
-    loaded by path: ``app/`` is not a package)."""
-    import importlib.util
-
+    """A kernel manager whose clients poll kernel replies in slices
+    (:mod:`workbench.course.kernelpoll`, the client every Voilà of the environment uses)."""
     from jupyter_client.manager import AsyncKernelManager
 
-    spec = importlib.util.spec_from_file_location(
-        "workbench_kernel_poll", Path(__file__).resolve().with_name("kernel_poll.py"))
-    kernel_poll = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(kernel_poll)
-    return AsyncKernelManager(kernel_name="python3",
-                              client_factory=kernel_poll.SlicedPollKernelClient)
+    from workbench.course.kernelpoll import SlicedPollKernelClient
+
+    return AsyncKernelManager(kernel_name="python3", client_factory=SlicedPollKernelClient)
 
 
 def _preprocessor():

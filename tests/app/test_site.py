@@ -6,7 +6,8 @@ notebooks into a temporary folder and open each page from its file in the system
 Playwright. Every request that is not a ``file://`` URL is aborted and recorded. They assert
 that no such request was made, that the page logged no console error and raised nothing, that
 MathJax typeset the math, that the default widgets rendered from the stored state (controls,
-not their JSON), and that the plotly figure is drawn and shows a hover label. Without Chromium,
+not their JSON), that the plotly figure is drawn and shows a hover label, and that each exercise's
+hint and reveal are ``<details>`` that open on a click. Without Chromium,
 Playwright or the npm packages (``npm`` and no cached tarballs) they skip with the reason.
 """
 
@@ -207,9 +208,38 @@ def test_pages_work_offline_with_widgets_math_and_plotly(built):
     assert state["version_major"] == 2 and state["state"]
 
 
+def _open_exercises(page, report):
+    exercises = page.locator(".workbench-exercise")
+    report["exercises"] = exercises.count()
+    report["details"] = page.locator(".workbench-exercise details").count()
+    if not report["exercises"]:
+        return
+    reveal = exercises.first.locator("details").nth(1)
+    reveal.scroll_into_view_if_needed()
+    report["open_before"] = reveal.evaluate("d => d.open")
+    reveal.locator("summary").click()
+    report["open_after"] = reveal.evaluate("d => d.open")
+    report["reveal_text"] = reveal.inner_text()
+
+
+@pytest.mark.browser
+def test_exercises_reveal_as_details_that_open_offline(built):
+    """The site cannot check an answer (no kernel), but each exercise's hint and reveal are
+    ``<details>`` rendered from the stored widget state, and the reveal opens on a click."""
+    out, _ = built
+    report = _open(out / "01_segmentation_lattice.html", _open_exercises)
+    assert not report["network"], report["network"]
+    assert not report["errors"], report["errors"]
+    assert report["exercises"] >= 2, "01's exercises are not on its page"
+    assert report["details"] == 2 * report["exercises"]  # a hint and a reveal each
+    assert not report["open_before"] and report["open_after"]
+    assert "Reveal the answer" in report["reveal_text"] and \
+        len(report["reveal_text"]) > len("Reveal the answer") + 5  # the answer is in it
+
 def test_execution_polls_in_slices():
-    """preprocess() gets a kernel manager whose clients poll in slices (app/kernel_poll.py:
-    the same client as `make app`), whichever path (sync or async) it starts them on."""
+    """preprocess() gets a kernel manager whose clients poll in slices (the client of
+    workbench.course.kernelpoll, as every Voilà), whichever path (sync or async) it starts
+    them on."""
     km = site._kernel_manager()
     assert km.client_factory.__name__ == "SlicedPollKernelClient"
     for name in ("shell", "iopub", "control"):

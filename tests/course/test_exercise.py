@@ -90,8 +90,10 @@ def test_an_exercise_must_accept_its_own_answer() -> None:
 
 def test_the_widget_says_wrong_then_right() -> None:
     pytest.importorskip("ipywidgets")
-    box = _exercise().widget()
+    exercise = _exercise()
+    box = exercise.widget()
     parts = box.exercise_parts
+    assert parts["exercise"] is exercise
     parts["box"].value = "1/2"                 # Enter in the box checks
     assert "Not quite" in parts["verdict"].value and "too small" in parts["verdict"].value
     parts["box"].value = "5/8"

@@ -10,14 +10,13 @@ With ``WORKBENCH_RECORD_RUN_TIMES=1`` each notebook's measured time is written i
 ``notebooks/run_times.json`` (notebook 00's run-time column); otherwise a time far from the
 recorded one fails the test (``workbench.figures.start_here.run_time_disagrees``).
 
-Waiting for kernel replies is done in short slices (``app/kernel_poll.py``, as ``make app``
-and ``make site`` do): with ipywidgets in a notebook, the asyncio poll of a zmq channel
+Waiting for kernel replies is done in short slices (``workbench/course/kernelpoll.py``, as
+every Voilà and ``make site`` do): with ipywidgets in a notebook, the asyncio poll of a zmq channel
 sometimes misses the reply (jupyter/nbclient#312), which would stall a cell forever.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import sys
@@ -53,22 +52,15 @@ def kernel_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _sliced_poll_client_class() -> type:
-    """``app/kernel_poll.py``'s kernel client, loaded by path (``app/`` is not a package)."""
-    spec = importlib.util.spec_from_file_location(
-        "workbench_kernel_poll", NOTEBOOK_DIR.parent / "app" / "kernel_poll.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.SlicedPollKernelClient
-
-
 def _kernel_manager(kernel_dir: Path):
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_client.manager import AsyncKernelManager
 
+    from workbench.course.kernelpoll import SlicedPollKernelClient
+
     specs = KernelSpecManager(kernel_dirs=[str(kernel_dir)], ensure_native_kernel=False)
     return AsyncKernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=specs,
-                              client_factory=_sliced_poll_client_class())
+                              client_factory=SlicedPollKernelClient)
 
 
 def _tree_snapshot() -> dict[str, float]:
