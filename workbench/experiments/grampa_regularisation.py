@@ -151,7 +151,8 @@ def regularisation_rate(family: str, vocab: Vocabulary, words: Sequence[str],
         ``family``, ``reference``, ``values`` and per value ``rate``, ``low``, ``high``
         (the band), ``exact`` (GRaMPa: ``1 − P_τ(reference)`` by
         :func:`workbench.grampa.statistics.exact_statistics`; ULM: ``1 − P(reference)``
-        from the k-best list; NaN otherwise); ``words``, ``n_samples``, ``seed``.
+        from the k-best list; NaN otherwise: BPE-dropout's exact rate, under either
+        semantics, is :func:`exact_dropout_rate`); ``words``, ``n_samples``, ``seed``.
 
     Examples
     --------
