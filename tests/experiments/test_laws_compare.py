@@ -40,7 +40,9 @@ def test_segmentations_are_ordered_and_each_law_sums_to_one(comparison):
 
 
 def test_ulm_is_the_softmax_of_alpha_times_score_over_every_segmentation(comparison):
-    vocab = L._vocabulary("ulm-8k")
+    from workbench.datasets import load_vocabulary
+
+    vocab = load_vocabulary(L.VOCABULARY["ulm"])
     score = dict(zip(vocab.tokens, vocab.scores.tolist()))
     segs = naive.segmentations(WORD, set(score))
     logits = np.array([0.5 * sum(score[t] for t in s) for s in segs])
