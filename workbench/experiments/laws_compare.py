@@ -47,6 +47,7 @@ __all__ = [
     "ALPHA_MAX",
     "DEFAULT_WORD",
     "SAMPLERS",
+    "VOCABULARY",
     "EntropyMatch",
     "KnobSolution",
     "LawsComparison",
