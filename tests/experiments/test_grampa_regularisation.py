@@ -93,8 +93,47 @@ def test_regularisation_rate_errors() -> None:
 def test_figure6_on_shipped_data_is_in_the_papers_range(shipped) -> None:
     curves = bl.figure6(n_words=100, n_samples=4, seed=0,
                         values={"bpe-dropout": [0.1], "ulm": [0.15], "grampa": [1.0]})
-    # the paper: ≈ 0.11 for p_d = 0.1 (Figure 6a); ≈ 0.5 for ULM α = 0.15, k = 64 (§5.1);
+    # the paper: ≈ 0.11 for p_d = 0.1 (§5.2, Figure 6); ≈ 0.5 for ULM α = 0.15, k = 64 (§5.2);
     # wide margins: the corpus and vocabulary size differ
     assert 0.03 <= curves["bpe-dropout"]["rate"][0] <= 0.25
     assert 0.2 <= curves["ulm"]["exact"][0] <= 0.7
     assert curves["grampa"]["exact"][0] > curves["ulm"]["exact"][0]
+
+
+# ------------------------------------------------------------------ exact BPE-dropout rate
+#: The exact rates at p_d = 0.1 on Figure 6's 200 words (bpe-8k), pinned to this precision.
+PIN = 5e-4
+
+
+@pytest.mark.slow
+def test_exact_dropout_rate_reproduces_the_papers_point(shipped) -> None:
+    from workbench.datasets import load_vocabulary
+    from workbench.datasets.corpora import letter_words
+
+    v = load_vocabulary("bpe-8k")
+    words = letter_words(200, v)
+    hf = bl.exact_dropout_rate(v, words, 0.1, semantics="hf")
+    ref = bl.exact_dropout_rate(v, words, 0.1, semantics="reference")
+    assert (hf.words, hf.distinct, hf.refused, ref.refused) == (200, 143, 0, 0)
+    # HF tokenizers' semantics (the paper's) against the package's reference sampler
+    assert hf.rate == pytest.approx(0.1261, abs=PIN)
+    assert ref.rate == pytest.approx(0.2303, abs=PIN)
+    assert abs(hf.rate - bl.PAPER_DROPOUT_RATE) < 0.02 < abs(ref.rate - bl.PAPER_DROPOUT_RATE)
+    # the sampled curve uses the reference sampler: its exact rate is inside 4 standard errors
+    sampled = bl.regularisation_rate("bpe-dropout", v, words, [0.1], n_samples=25, seed=1)
+    se = math.sqrt(ref.rate * (1 - ref.rate) / 5000)
+    assert abs(sampled["rate"][0] - ref.rate) < 4 * se
+
+
+def test_exact_dropout_rate_small_cases_and_errors() -> None:
+    v = Vocabulary(["a", "b", "ab"], scores=[0.0, 0.0, -1.0])
+    r = bl.exact_dropout_rate(v, ["ab", "a", "ab"], 0.5, semantics="reference")
+    assert (r.rate, r.words, r.distinct, r.refused) == (pytest.approx(1 / 3), 3, 2, 0)
+    assert bl.exact_dropout_rate(v, ["ab"], 0.0).rate == 0.0
+    assert bl.exact_dropout_rate(v, ["ab"], 1.0).rate == 1.0
+    with pytest.raises(ValueError, match="semantics"):
+        bl.exact_dropout_rate(v, ["ab"], 0.1, semantics="nope")
+    with pytest.raises(ValueError):
+        bl.exact_dropout_rate(v, ["ab"], 1.5)
+    with pytest.raises(ValueError):
+        bl.exact_dropout_rate(v, [], 0.1)

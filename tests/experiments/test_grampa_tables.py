@@ -54,14 +54,27 @@ def test_quick_command_end_to_end(tmp_path):
     assert (t7["words"] == T.QUICK["words"] - t7["dropped"]).all() and (t8["M"] == 20).all()
     dropout = t7["params"].str.startswith("p_d=0.1")
     assert not t7[list(TABLE7_COLUMNS)].isna().any().any()
-    assert t7.loc[dropout, "m_exact_mean"].isna().all()  # BPE-dropout: no exact law
-    assert not t7.loc[~dropout, ["m_exact_mean", "S_exact_mean"]].isna().any().any()
+    # BPE-dropout: exact under HF's semantics (within the budget) and the reference's
+    assert not t7[["m_exact_mean", "S_exact_mean"]].isna().any().any()
+    ref_cols = ["m_exact_reference_mean", "S_exact_reference_mean"]
+    assert not t7.loc[dropout, ref_cols].isna().any().any()
+    assert t7.loc[~dropout, ref_cols].isna().all().all()
+    assert (t7.loc[~dropout, "exact_refused"] == 0).all()
+    assert (t7.loc[dropout, "exact_refused"] < 0.05 * t7.loc[dropout, "words"]).all()
+    # HF's extra lives: fewer tokens than the reference's fresh coins, more than plain BPE
+    m_hf, m_ref = (float(t7.loc[dropout, c].iloc[0]) for c in ("m_exact_mean", ref_cols[0]))
+    assert float(t7.loc[t7["params"] == "p_d=0", "m_exact_mean"].iloc[0]) < m_hf < m_ref
     det = t8["params"].isin(["p_d=0", "k=1 alpha=1"])
     # defined everywhere except H1pr of a deterministic tokeniser (no second segmentation)
     assert t8.loc[det, "H1pr_H0pr_mean"].isna().all()
     assert not t8.loc[~det, list(TABLE8_COLUMNS)].isna().any().any()
     assert (t8.loc[det, ["H1_H0_mean", "RR_mean", "RR_exact_mean"]] == 0).all().all()
-    assert not t8.loc[~dropout, ["H1_H0_exact_mean", "RR_exact_mean"]].isna().any().any()
+    assert not t8[["H1_H0_exact_mean", "RR_exact_mean"]].isna().any().any()
+    d8 = t8["params"].str.startswith("p_d=0.1")
+    assert not t8.loc[d8, ["H1_H0_exact_reference_mean", "RR_exact_reference_mean"]
+                      ].isna().any().any()
+    assert 0 < float(t8.loc[d8, "RR_exact_mean"].iloc[0]) < float(
+        t8.loc[d8, "RR_exact_reference_mean"].iloc[0])
     # the paper's orderings hold even on 2,000 words: GRaMPa l_min=1 more tokens than l_min=2,
     # tau=1 most, deterministic fewest
     for v in ("BPE", "ULM"):

@@ -17,6 +17,8 @@ One module per paper's experiment (those that write results have a ``main(argv)`
 * :mod:`.grampa_efficiency` — GRaMPa Figures 10–12, Rényi efficiency against regularisation
   (``python -m workbench experiments`` → ``results/efficiency``); its corpus and tokeniser
   families are :mod:`.grampa_efficiency_setup`;
+* :mod:`.laws_compare` — notebook 12: every sampler's exact law on one word side by side,
+  and the knobs that give two samplers equal entropy;
 * :mod:`.renyi` — Cognetta et al.'s counterexamples, Tables 1–3 in spirit and Theorem 4.1
   on real drops (``results/renyi``);
 * :mod:`.batch_bpe` — BatchBPE: batch sizes, serial vs batched order, stop words and the

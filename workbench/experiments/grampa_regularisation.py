@@ -6,7 +6,11 @@ hyperparameter (BPE-dropout ``p_d``, ULM ``α`` at ``k = 64``, MaxMatch-dropout 
 ``τ``), sampled with a ±2 standard-error band, and exact where the sampler allows it (GRaMPa,
 k-best ULM); :func:`figure6` gathers the four curves on the shipped vocabularies and
 :func:`~workbench.datasets.corpora.letter_words`, :func:`regularisation_point` one value of
-one of them with example segmentations.
+one of them with example segmentations. :func:`exact_dropout_rate` is BPE-dropout's exact
+rate from its law (:meth:`workbench.bpe.BPESampler.law`) under a chosen semantics: under HF
+``tokenizers``' (the paper's, :mod:`workbench.bpe.semantics`) it is 0.126 at ``p_d = 0.1`` on
+the figure's 200 words (the paper: ≈ 0.11, :data:`PAPER_DROPOUT_RATE`), under the package's
+sampler's 0.230.
 
 Every function is pure (fixed seeds; no clock). This module implements no sampler
 (:mod:`workbench.samplers`, :class:`workbench.Grampa`), does not time anything and draws
@@ -22,13 +26,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 import numpy as np
 
-from .._core.validate import check_budget, check_choice, check_int, check_real
+from .._core.validate import (
+    BudgetError,
+    check_budget,
+    check_choice,
+    check_int,
+    check_probability,
+    check_real,
+)
 from ..bpe import BPESampler
+from ..bpe.semantics import check_semantics
 from ..datasets.corpora import check_words, letter_words
 from ..grampa import Grampa
 from ..grampa.statistics import exact_statistics
@@ -37,9 +50,12 @@ from ..samplers import MaxMatchSampler, ULMSampler
 from ..vocab import Vocabulary
 
 __all__ = [
+    "ExactDropoutRate",
     "FAMILIES",
     "FIGURE6_VALUES",
+    "PAPER_DROPOUT_RATE",
     "ULM_NBEST",
+    "exact_dropout_rate",
     "figure6",
     "regularisation_point",
     "regularisation_rate",
@@ -49,7 +65,11 @@ FAMILIES = ("bpe-dropout", "ulm", "maxmatch-dropout", "grampa")
 """Sampler families of Figure 6; the first three are also the deterministic references."""
 
 ULM_NBEST = 64
-"""``k`` of stochastic ULM, as in the paper (§5.2, Kudo 2018)."""
+"""``k`` of stochastic ULM, as in the paper (§5.2, "Baselines"; Kudo 2018)."""
+
+PAPER_DROPOUT_RATE = 0.11
+"""GRaMPa §5.2 ("Multiplexing"): BPE-dropout's regularisation rate "p ≈ 0.11 for p_d = 0.1,
+according to Figure 6 in §E" (32,768-piece BPE, SlimPajama validation words)."""
 
 FIGURE6_VALUES: dict[str, tuple[float, ...]] = {
     "bpe-dropout": (0.0, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5),
@@ -131,7 +151,8 @@ def regularisation_rate(family: str, vocab: Vocabulary, words: Sequence[str],
         ``family``, ``reference``, ``values`` and per value ``rate``, ``low``, ``high``
         (the band), ``exact`` (GRaMPa: ``1 − P_τ(reference)`` by
         :func:`workbench.grampa.statistics.exact_statistics`; ULM: ``1 − P(reference)``
-        from the k-best list; NaN otherwise); ``words``, ``n_samples``, ``seed``.
+        from the k-best list; NaN otherwise: BPE-dropout's exact rate, under either
+        semantics, is :func:`exact_dropout_rate`); ``words``, ``n_samples``, ``seed``.
 
     Examples
     --------
@@ -231,3 +252,54 @@ def regularisation_point(family: str, value: float, n_words: int = 200, n_sample
     out["examples"] = [(w, list(r), draws[3 * k:3 * k + 3])
                        for k, (w, r) in enumerate(zip(shown, ref))]
     return out
+
+
+# --------------------------------------------------------------------------- exact BPE-dropout
+@dataclass(frozen=True)
+class ExactDropoutRate:
+    """BPE-dropout's exact regularisation rate over a list of words (:func:`exact_dropout_rate`).
+
+    ``rate`` is the mean of ``1 − P(BPE's segmentation)`` over the word occurrences whose law
+    was within the budget (``words − refused`` of them); ``distinct`` laws were computed.
+    """
+
+    p: float
+    semantics: str
+    rate: float
+    words: int
+    distinct: int
+    refused: int
+
+
+def exact_dropout_rate(vocab: Vocabulary, words: Sequence[str], p: float = 0.1, *,
+                       semantics: str = "hf") -> ExactDropoutRate:
+    """Figure 6's BPE-dropout point, exactly: mean ``1 − P(deterministic)`` over ``words``.
+
+    Each distinct word's law is :meth:`workbench.bpe.BPESampler.law` under ``semantics``
+    (``"hf"``: HF ``tokenizers``, which GRaMPa's experiments used; ``"reference"``: the
+    sampler :func:`regularisation_rate` samples with). A word whose law is refused by the
+    budget is left out and counted (``refused``). Under ``"hf"`` a word of 13 letters takes
+    up to ~1 s; the figure's 200 words (143 distinct) ~10 s.
+
+    >>> from workbench import Vocabulary
+    >>> v = Vocabulary(["a", "b", "ab"], scores=[0.0, 0.0, -1.0])
+    >>> exact_dropout_rate(v, ["ab", "ab", "a"], 0.25).rate  # (1/4 + 1/4 + 0) / 3
+    0.16666666666666666
+    """
+    vocab = check_vocab(vocab)
+    words = check_words(words, vocab)
+    p = check_probability(p, "p")
+    semantics = check_semantics(semantics)
+    sampler = BPESampler(vocab, dropout=p, model=_bpe_model(vocab), semantics=semantics)
+    rates: dict[str, float] = {}
+    for w in dict.fromkeys(words):
+        try:
+            rates[w] = float(sampler.law(w).regularisation_rate)
+        except BudgetError:
+            rates[w] = math.nan
+    per_word = np.array([rates[w] for w in words])
+    kept = per_word[~np.isnan(per_word)]
+    return ExactDropoutRate(p=p, semantics=semantics,
+                            rate=float(kept.mean()) if kept.size else math.nan,
+                            words=len(words), distinct=len(rates),
+                            refused=int(np.isnan(per_word).sum()))

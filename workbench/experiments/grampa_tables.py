@@ -19,8 +19,11 @@ vocabulary; GRaMPa with τ ∈ {1, 5, −10} × ℓ_min ∈ {1, 2}, L2R, without
 * **Exact columns** (``*_exact_*``), where the sampler's law is known: GRaMPa by dynamic
   programming over the lattice (:func:`workbench.grampa.statistics.exact_statistics` and a
   max-product pass for the most likely segmentation), ULM from its k-best list, deterministic
-  BPE trivially; BPE-dropout has none (NaN). Per word: entropies and E[m] add over pieces,
-  the most likely segmentation's probability multiplies. Exact H1/H0 divides by
+  BPE trivially, BPE-dropout by its law under HF ``tokenizers``' semantics (GRaMPa's; only
+  for pieces within :data:`~.grampa_settings.HF_MAX_STATES`, the other words counted in
+  ``exact_refused`` and left out of the means) and, in ``*_exact_reference_*``, under the
+  package's sampler's (the one the sampled columns use). Per word: entropies and E[m] add
+  over pieces, the most likely segmentation's probability multiplies. Exact H1/H0 divides by
   ``log2 N_V(s)`` (the limit M → ∞), exact RR is ``1 − P(most likely)``.
 
 ``python -m workbench tables`` (:func:`main`) writes ``table7.csv``, ``table8.csv`` and a
@@ -62,7 +65,7 @@ from ..metrics.segmentation import distribution_stats, table7, table8
 from ..pretokenise import Pretokeniser
 from ..vocab import Vocabulary
 from .grampa_paper_tables import PAPER_TABLE7, PAPER_TABLE8, TABLE7_COLUMNS, TABLE8_COLUMNS
-from .grampa_settings import SETTINGS, Setting, exact_table8, exact_words
+from .grampa_settings import HF_MAX_STATES, SETTINGS, Setting, exact_table8, exact_words
 
 __all__ = [
     "FULL",
@@ -236,7 +239,9 @@ def table7_rows(words: Iterable[Sequence[str]], vocabularies: Mapping[str, Vocab
     -------
     pandas.DataFrame
         ``setting, vocabulary, tokeniser, params``, Table 7's columns (:data:`TABLE7_COLUMNS`),
-        ``m_exact_mean``, ``S_exact_mean`` (NaN without a known law), ``words``, ``tokens``,
+        ``m_exact_mean``, ``S_exact_mean`` (NaN without a known law), ``exact_refused``
+        (words whose law was over the budget), ``m_exact_reference_mean``,
+        ``S_exact_reference_mean`` (BPE-dropout's reference law), ``words``, ``tokens``,
         ``dropped``.
     """
     words, vocabs, settings = _check_inputs(words, vocabularies, settings)
@@ -248,15 +253,36 @@ def table7_rows(words: Iterable[Sequence[str]], vocabularies: Mapping[str, Vocab
         vocab = vocabs[s.vocabulary]
         segs = sample_segmentations(s.sampler(vocab, _setting_seed(seed, s, 7)), kept)
         row = {**_head(s), **(table7(segs) if segs else _no_words(TABLE7_COLUMNS))}
-        exact = exact_words(s, vocab, kept)
-        e_m = np.array([e[1] for e in exact])
-        e_s = [(m - 1) / (n - 1) for (_, m, _), n in zip(exact, lengths) if n > 1]
-        row["m_exact_mean"] = float(e_m.mean()) if kept else math.nan
-        row["S_exact_mean"] = float(np.mean(e_s)) if e_s else math.nan
+        for suffix, semantics in _EXACT_SEMANTICS[_is_dropout(s)]:
+            exact = exact_words(s, vocab, kept, semantics=semantics)
+            e_m = np.array([e[1] for e in exact])
+            e_s = np.array([(m - 1) / (n - 1) for (_, m, _), n in zip(exact, lengths) if n > 1])
+            row[f"m_exact{suffix}_mean"] = _nanmean(e_m)
+            row[f"S_exact{suffix}_mean"] = _nanmean(e_s)
+            if not suffix:
+                row["exact_refused"] = int(np.isnan(e_m).sum())
         row.update(words=len(kept), tokens=sum(map(len, segs)), dropped=len(words) - len(kept))
         rows.append(row)
     return pd.DataFrame(rows, columns=list(_head(SETTINGS[0])) + list(TABLE7_COLUMNS) + [
-        "m_exact_mean", "S_exact_mean", "words", "tokens", "dropped"])
+        "m_exact_mean", "S_exact_mean", "exact_refused", "m_exact_reference_mean",
+        "S_exact_reference_mean", "words", "tokens", "dropped"])
+
+
+#: Per setting kind (BPE-dropout or not): (column suffix, semantics of the exact law). The
+#: unsuffixed exact columns of BPE-dropout are under HF ``tokenizers``' semantics (GRaMPa's);
+#: ``*_exact_reference_*`` under the package's sampler's, which the sampled columns use.
+_EXACT_SEMANTICS = {False: (("", "reference"),),
+                    True: (("", "hf"), ("_reference", "reference"))}
+
+
+def _is_dropout(setting: Setting) -> bool:
+    return setting.tokeniser == "BPE" and setting.dropout > 0
+
+
+def _nanmean(values: np.ndarray) -> float:
+    """Mean over the non-NaN values (NaN if none): words whose law was refused are left out."""
+    values = values[~np.isnan(values)]
+    return float(values.mean()) if values.size else math.nan
 
 
 def _no_words(columns: Sequence[str]) -> dict[str, float]:
@@ -282,7 +308,8 @@ def table8_rows(words: Iterable[Sequence[str]], vocabularies: Mapping[str, Vocab
     -------
     pandas.DataFrame
         Table 8's columns (:data:`TABLE8_COLUMNS`) in percent, ``*_exact_mean`` (percent,
-        NaN without a known law), ``words`` (types with ``N_V > 1``), ``M``, ``dropped``.
+        NaN without a known law), ``exact_refused`` and ``*_exact_reference_mean`` as in
+        :func:`table7_rows`, ``words`` (types with ``N_V > 1``), ``M``, ``dropped``.
         ``H1pr_H0pr`` is NaN for deterministic tokenisers (no second segmentation: the
         paper prints 0).
     """
@@ -305,16 +332,20 @@ def table8_rows(words: Iterable[Sequence[str]], vocabularies: Mapping[str, Vocab
                             _no_words(TABLE8_COLUMNS)).items():
             if name != "words":
                 row[name] = 100 * value
-        exact = [exact_table8(h, mode, n) for (h, _, mode), n in
-                 zip(exact_words(s, vocab, multi), n_multi)]
-        for name in ("H1pr_H0pr_exact", "H1_H0_exact", "RR_exact"):
-            vals = np.array([e[name] for e in exact], dtype=float)
-            vals = vals[~np.isnan(vals)]
-            row[f"{name}_mean"] = 100 * float(vals.mean()) if vals.size else math.nan
+        for suffix, semantics in _EXACT_SEMANTICS[_is_dropout(s)]:
+            laws = exact_words(s, vocab, multi, semantics=semantics)
+            exact = [exact_table8(h, mode, n) for (h, _, mode), n in zip(laws, n_multi)]
+            for name in ("H1pr_H0pr_exact", "H1_H0_exact", "RR_exact"):
+                vals = np.array([e[name] for e in exact], dtype=float)
+                row[f"{name}{suffix}_mean"] = 100 * _nanmean(vals)
+            if not suffix:
+                row["exact_refused"] = sum(math.isnan(h) for h, _, _ in laws)
         row.update(words=len(multi), M=samples, dropped=len(types) - len(kept))
         rows.append(row)
     return pd.DataFrame(rows, columns=list(_head(SETTINGS[0])) + list(TABLE8_COLUMNS) + [
-        "H1pr_H0pr_exact_mean", "H1_H0_exact_mean", "RR_exact_mean", "words", "M", "dropped"])
+        "H1pr_H0pr_exact_mean", "H1_H0_exact_mean", "RR_exact_mean", "exact_refused",
+        "H1pr_H0pr_exact_reference_mean", "H1_H0_exact_reference_mean",
+        "RR_exact_reference_mean", "words", "M", "dropped"])
 
 
 def compare_with_paper(ours: pd.DataFrame, table: int) -> pd.DataFrame:
@@ -412,7 +443,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{n8:,}, those with N_V(s) > 1 (column `words`), M = {m} samples each; percent; "
         "RR and H1pr against the most frequent sample, as the paper.",
         "- `*_exact_*` columns: the exact law (GRaMPa by DP over the lattice, ULM from its "
-        "k-best list, BPE trivially); exact H1/H0 divides by log2 N_V(s) (M → ∞).",
+        "k-best list, BPE trivially, BPE-dropout under HF `tokenizers`' semantics as GRaMPa "
+        "used it, for words whose pieces have at most "
+        f"{HF_MAX_STATES} reachable segmentations: the others are counted in `exact_refused`; "
+        "`*_exact_reference_*`: BPE-dropout's law under the sampler the sampled columns use); "
+        "exact H1/H0 divides by log2 N_V(s) (M → ∞).",
         "- GRaMPa: L2R, no multiplexing; ULM k = 64 samples by the package's k-best Viterbi.",
         "",
         "The paper's numbers: `workbench/experiments/grampa_paper_tables.py`; the comparison: "

@@ -67,6 +67,8 @@ READING_ORDER: tuple[tuple[str, str, str], ...] = (
      "live table, Theorem 4.1's condition", "Cognetta et al."),
     ("11_efficiency_vs_regularisation", "Rényi efficiency against subword regularisation: "
      "exact GRaMPa curves, sampled points (Figs 10–12)", "Cognetta et al., GRaMPa App."),
+    ("12_where_does_the_mass_go", "every sampler's exact law on one word side by side: "
+     "GRaMPa's τ against BPE-dropout's p and ULM's α, matched by entropy", "GRaMPa §4.3, §5.2"),
 )
 """(notebook stem, what it shows, paper and sections), in reading order."""
 
