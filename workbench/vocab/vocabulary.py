@@ -272,7 +272,12 @@ class Vocabulary:
 
     @property
     def scores(self) -> np.ndarray | None:
-        """Per-token scores aligned with :attr:`tokens`, or None."""
+        """Per-token scores aligned with :attr:`tokens`, or None.
+
+        Indexed by a token's position in :attr:`tokens`, which is not its id when the ids
+        come from a model file (``ulm-8k``: id 0 is ``<unk>``, so ``scores[id_of(t)]`` is the
+        next token's score): use ``dict(zip(vocab.tokens, vocab.scores))``.
+        """
         return self._scores
 
     @property
