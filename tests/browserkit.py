@@ -1,11 +1,9 @@
 """Shared helpers of the real-browser tests: servers on a copy of notebooks/, system Chromium.
 
-Used by ``tests/app/test_voila_plain.py`` (plain ``voila notebooks/`` and JupyterLab's Voilà
-preview) and ``tests/app/test_browser_exercises.py`` (the exercises in JupyterLab and Voilà:
-:data:`EXERCISE_ANSWERS_CODE` and :func:`drive_exercise` can equally run inside
-``test_browser.py``'s per-notebook tests, which already Run All every notebook).
-``tests/app/test_browser.py`` still has its own copies of some of these (``_serving``,
-``_free_port``, ``_wait_until_kernels_idle``, ``_VOILA_READY_JS``); it can import them from here.
+Used by ``tests/app/test_browser.py`` (every notebook in JupyterLab and in ``make app``'s Voilà:
+Run All, the exercises through :data:`EXERCISE_ANSWERS_CODE` and :func:`drive_exercise`, every
+panel control) and ``tests/app/test_voila_plain.py`` (plain ``voila notebooks/`` and JupyterLab's
+Voilà preview).
 
 A server is started on a temporary copy of ``notebooks/`` (nothing is written into the
 repository), listens on 127.0.0.1 with a free port and a random token, and is stopped through
@@ -197,14 +195,16 @@ _LAB_PANEL_JS = """(name) => {
     if (x.context && x.context.path === name) return x;
   return null;
 }"""
-#: The state of a notebook in JupyterLab: kernel status, code cells not yet run, error outputs.
+#: The state of a notebook in JupyterLab: kernel status, code cells not yet run, error outputs,
+#: stderr texts, widget outputs.
 LAB_STATE_JS = """(name) => {
   if (!window.jupyterapp) return null;
   const w = (""" + _LAB_PANEL_JS + """)(name);
   if (!w || !w.content || !w.content.model || !w.sessionContext) return null;
   const kernel = w.sessionContext.session && w.sessionContext.session.kernel;
   const cells = w.content.model.cells;
-  const out = {status: kernel ? kernel.status : 'none', pending: 0, errors: []};
+  const out = {status: kernel ? kernel.status : 'none', pending: 0, errors: [], stderr: [],
+               widgets: 0};
   for (let i = 0; i < cells.length; i++) {
     const c = cells.get(i);
     if (c.type !== 'code') continue;
@@ -212,6 +212,8 @@ LAB_STATE_JS = """(name) => {
     for (let j = 0; j < c.outputs.length; j++) {
       const o = c.outputs.get(j).toJSON();
       if (o.output_type === 'error') out.errors.push(i + ': ' + o.ename + ': ' + o.evalue);
+      if (o.output_type === 'stream' && o.name === 'stderr') out.stderr.push(String(o.text));
+      if (o.data && o.data['application/vnd.jupyter.widget-view+json']) out.widgets++;
     }
   }
   return out;
