@@ -102,6 +102,20 @@ def voila_command(root: Path, port: int, token: str, *extra: str) -> list[str]:
             f"--port={port}", "--Voila.port_retries=0", f"--token={token}", *extra]
 
 
+def selected_notebooks(request, test: str) -> list[str]:
+    """The notebooks (parameter ``name``) of the test function ``test`` that this session runs
+    (``-k`` may select a few): ``request`` is a fixture's ``pytest.FixtureRequest``."""
+    return sorted({item.callspec.params["name"] for item in request.session.items
+                   if item.originalname == test})
+
+
+def preheat_only(names: list[str]) -> list[str]:
+    """Voilà options that pre-heat kernels for ``names`` only (the other notebooks are put on
+    ``VoilaKernelManager.preheat_denylist``, which matches by substring)."""
+    return [f"--VoilaKernelManager.preheat_denylist={p.name}" for p in NOTEBOOKS
+            if p.name not in names]
+
+
 @contextlib.contextmanager
 def serving(cmd: list[str], env: dict, log_path: Path, ready_url: str, what: str,
             cwd: Path | None = None) -> Iterator[subprocess.Popen]:

@@ -84,6 +84,8 @@ from browserkit import (
     lab_settings,
     lab_shutdown,
     open_voila,
+    preheat_only,
+    selected_notebooks,
     server_env,
     serving,
     voila_command,
@@ -483,12 +485,6 @@ def _voila_report() -> None:
         Path(target).write_text(json.dumps(rows, indent=1), encoding="utf-8")
 
 
-def _selected_voila_notebooks(request: pytest.FixtureRequest) -> list[str]:
-    """The notebooks whose Voilà test this session runs (``-k`` may select a few)."""
-    return sorted({item.callspec.params["name"] for item in request.session.items
-                   if item.originalname == "test_notebook_as_voila_app"})
-
-
 @pytest.fixture(scope="module")
 def voila(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest):
     """Voilà as ``make app`` runs it (same config file), on a copy of notebooks/: yields
@@ -501,12 +497,11 @@ def voila(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureReque
     port, token = free_port(), secrets.token_hex(16)
     extra = [f"--Voila.config_file_paths={VOILA_CONFIG}"]
     preheat = os.environ.get("VOILA_PREHEAT", "1") != "0"
-    selected = _selected_voila_notebooks(request)
+    selected = selected_notebooks(request, "test_notebook_as_voila_app")
     if not preheat:
         extra.append("--VoilaConfiguration.preheat_kernel=False")
     else:
-        extra += [f"--VoilaKernelManager.preheat_denylist={p.name}" for p in NOTEBOOKS
-                  if p.name not in selected]
+        extra += preheat_only(selected)
         if int(os.environ.get("VOILA_REPEATS", "1")) == 1:
             # each page is opened once: no pool refills competing with the next page for CPU
             extra.append("--VoilaKernelManager.fill_delay=86400")
