@@ -1,11 +1,9 @@
 """Shared helpers of the real-browser tests: servers on a copy of notebooks/, system Chromium.
 
-Used by ``tests/app/test_voila_plain.py`` (plain ``voila notebooks/`` and JupyterLab's Voilà
-preview) and ``tests/app/test_browser_exercises.py`` (the exercises in JupyterLab and Voilà:
-:data:`EXERCISE_ANSWERS_CODE` and :func:`drive_exercise` can equally run inside
-``test_browser.py``'s per-notebook tests, which already Run All every notebook).
-``tests/app/test_browser.py`` still has its own copies of some of these (``_serving``,
-``_free_port``, ``_wait_until_kernels_idle``, ``_VOILA_READY_JS``); it can import them from here.
+Used by ``tests/app/test_browser.py`` (every notebook in JupyterLab and in ``make app``'s Voilà:
+Run All, the exercises through :data:`EXERCISE_ANSWERS_CODE` and :func:`drive_exercise`, every
+panel control) and ``tests/app/test_voila_plain.py`` (plain ``voila notebooks/`` and JupyterLab's
+Voilà preview).
 
 A server is started on a temporary copy of ``notebooks/`` (nothing is written into the
 repository), listens on 127.0.0.1 with a free port and a random token, and is stopped through
@@ -104,6 +102,20 @@ def voila_command(root: Path, port: int, token: str, *extra: str) -> list[str]:
             f"--port={port}", "--Voila.port_retries=0", f"--token={token}", *extra]
 
 
+def selected_notebooks(request, test: str) -> list[str]:
+    """The notebooks (parameter ``name``) of the test function ``test`` that this session runs
+    (``-k`` may select a few): ``request`` is a fixture's ``pytest.FixtureRequest``."""
+    return sorted({item.callspec.params["name"] for item in request.session.items
+                   if item.originalname == test})
+
+
+def preheat_only(names: list[str]) -> list[str]:
+    """Voilà options that pre-heat kernels for ``names`` only (the other notebooks are put on
+    ``VoilaKernelManager.preheat_denylist``, which matches by substring)."""
+    return [f"--VoilaKernelManager.preheat_denylist={p.name}" for p in NOTEBOOKS
+            if p.name not in names]
+
+
 @contextlib.contextmanager
 def serving(cmd: list[str], env: dict, log_path: Path, ready_url: str, what: str,
             cwd: Path | None = None) -> Iterator[subprocess.Popen]:
@@ -197,14 +209,16 @@ _LAB_PANEL_JS = """(name) => {
     if (x.context && x.context.path === name) return x;
   return null;
 }"""
-#: The state of a notebook in JupyterLab: kernel status, code cells not yet run, error outputs.
+#: The state of a notebook in JupyterLab: kernel status, code cells not yet run, error outputs,
+#: stderr texts, widget outputs.
 LAB_STATE_JS = """(name) => {
   if (!window.jupyterapp) return null;
   const w = (""" + _LAB_PANEL_JS + """)(name);
   if (!w || !w.content || !w.content.model || !w.sessionContext) return null;
   const kernel = w.sessionContext.session && w.sessionContext.session.kernel;
   const cells = w.content.model.cells;
-  const out = {status: kernel ? kernel.status : 'none', pending: 0, errors: []};
+  const out = {status: kernel ? kernel.status : 'none', pending: 0, errors: [], stderr: [],
+               widgets: 0};
   for (let i = 0; i < cells.length; i++) {
     const c = cells.get(i);
     if (c.type !== 'code') continue;
@@ -212,6 +226,8 @@ LAB_STATE_JS = """(name) => {
     for (let j = 0; j < c.outputs.length; j++) {
       const o = c.outputs.get(j).toJSON();
       if (o.output_type === 'error') out.errors.push(i + ': ' + o.ename + ': ' + o.evalue);
+      if (o.output_type === 'stream' && o.name === 'stderr') out.stderr.push(String(o.text));
+      if (o.data && o.data['application/vnd.jupyter.widget-view+json']) out.widgets++;
     }
   }
   return out;

@@ -279,7 +279,7 @@ class Exercise:
             f"{_markdown_to_html(self.explanation)}</details>"))
         out = widgets.VBox([question, widgets.HBox([box, button]), verdict, reveal])
         out.add_class("workbench-exercise")
-        # for tests that drive the widget (tests/app/test_browser_exercises.py finds each
+        # for tests that drive the widget (tests/app/test_browser.py finds each
         # displayed exercise, and so its answer, through this)
         out.exercise_parts = {"box": box, "check": button, "verdict": verdict, "exercise": self}
         return out
