@@ -120,6 +120,21 @@ def test_ulm_all_segmentations_law_equals_brute_force(word, alpha):
     _assert_close(law, ref)
 
 
+@pytest.mark.parametrize("word", WORDS)
+def test_ulm_all_segmentations_law_when_ids_are_not_positions(word):
+    """The bug this caught: the chain indexed ``vocab.scores`` (by position) with the arc
+    table's token *ids*; ``ulm-8k``'s ids start at 1 (0 is ``<unk>``), so every token took
+    its neighbour's score. Here the ids are a shuffle of the positions, shifted."""
+    ids = [7 + 3 * k for k in reversed(range(len(TOKENS)))]
+    shuffled = Vocabulary(TOKENS, ids=ids, scores=SCORES)
+    score = dict(zip(TOKENS, SCORES))
+    ulm = ULMSampler(shuffled, nbest=-1, alpha=0.7)
+    ref, _ = naive.boundary_law(word, set(TOKENS),
+                                lambda s: math.exp(0.7 * sum(score[t] for t in s)))
+    _assert_close(ulm.law(word), ref)
+    assert ulm.law(word).deterministic == next(iter(naive.kbest_law(word, score, 1, 1.0)[0]))
+
+
 def test_ulm_alpha_zero_equals_grampa_tau_one_equals_uniform():
     word = "abcabcab"
     ulm = ULMSampler(SCORED, nbest=-1, alpha=0.0).law(word)

@@ -188,7 +188,7 @@ def ulm_chain(word: str, vocab: Vocabulary, alpha: float,
     arcs, n = _chain_arcs(word, vocab), len(word)
     span = arcs.shape[1] - 1
     probs = np.zeros((n + 1, span + 1))
-    scores = np.asarray(vocab.scores, dtype=np.float64)
+    scores = vocab.scores_by_id(-np.inf)  # the arc table holds ids, not positions
     if weighted_table(arcs, scores, float(alpha), n, span, probs) == -np.inf:
         raise SegmentationError(f"no segmentation of {word!r:.60} has positive probability "
                                 "under this sampler")

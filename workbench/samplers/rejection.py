@@ -349,9 +349,7 @@ class UnigramRejectionSampler(_RejectionSampler):
         if np.isnan(scores).any() or (scores == np.inf).any():
             raise ValueError("vocabulary scores must be finite log probabilities or -inf")
         super().__init__(vocab, max_trials=max_trials, seed=seed)
-        logw = np.full(int(vocab.ids.max(initial=-1)) + 1, -np.inf)
-        logw[vocab.ids] = scores
-        self._logw_table = logw
+        self._logw_table = vocab.scores_by_id(-np.inf)
 
     def _logw(self) -> np.ndarray:
         return self._logw_table

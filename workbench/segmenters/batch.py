@@ -157,10 +157,7 @@ def _encode_flat(cps, offsets, lengths, vocab, method, word_at):
     check_budget(cps.shape[0] * 16 + int(lengths.max(initial=0)) ** 2 * 8,
                  f"segmenting {lengths.shape[0]:,} words")
     check_walk(lengths, vocab, f"segmenting {lengths.shape[0]:,} words")
-    score = np.zeros(1)
-    if vocab.scores is not None:
-        score = np.zeros(int(vocab.ids.max(initial=0)) + 1)
-        score[vocab.ids] = vocab.scores
+    score = np.zeros(1) if vocab.scores is None else vocab.scores_by_id()
     trie = vocab.trie
     out_id = np.zeros(max(int(offsets[-1]), 1), dtype=np.int32)
     ntok = np.zeros(lengths.shape[0], dtype=np.int64)

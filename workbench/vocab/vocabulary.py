@@ -280,6 +280,20 @@ class Vocabulary:
         """
         return self._scores
 
+    def scores_by_id(self, missing: float = 0.0) -> np.ndarray | None:
+        """The scores indexed by token id (what kernels index with the ids of an arc table or
+        a trie), ``missing`` for ids no token has; None without scores.
+
+        >>> v = Vocabulary(["a", "b"], ids=[1, 3], scores=[-1.0, -2.0])
+        >>> v.scores_by_id().tolist(), v.scores_by_id(-np.inf).tolist()
+        ([0.0, -1.0, 0.0, -2.0], [-inf, -1.0, -inf, -2.0])
+        """
+        if self._scores is None:
+            return None
+        out = np.full(int(self.ids.max(initial=-1)) + 1, float(missing))
+        out[self.ids] = self._scores
+        return out
+
     @property
     def alphabet(self) -> str:
         """One of ``"identity"``, ``"byte-level"``, ``"sentencepiece"``."""
