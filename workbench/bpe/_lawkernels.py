@@ -385,6 +385,15 @@ class Buckets(NamedTuple):
     slots: np.ndarray
 
 
+class HFMerges(NamedTuple):
+    """What HF's law looks merges up in: ``rank[i, m, j]`` (-1: no merge of ``i:m`` and
+    ``m:j``), ``tid[i, j]`` (the triplet id of that merge) and ``trip[e] = (i, m, j, rank)``."""
+
+    rank: np.ndarray
+    tid: np.ndarray
+    trip: np.ndarray
+
+
 @njit(**JIT)
 def _buckets(capacity, n, sizes):
     """An empty :class:`Buckets` and its shift."""
@@ -399,8 +408,10 @@ def _buckets(capacity, n, sizes):
 
 
 @njit(**JIT_INLINE)
-def _put3(b, shift, size, level, hsize, k0, k1, k2, amount):
-    """``vals[key] += amount`` in bucket (level, hsize); returns the size (-1: full)."""
+def _put3(b, shift, size, level, hsize, key, amount):
+    """``vals[key] += amount`` in bucket (level, hsize), ``key`` a triple of int64; returns
+    the size (-1: full)."""
+    k0, k1, k2 = key
     h = _slot(k0 ^ (k1 * 31) ^ (k2 * 1000003), shift)
     while b.slots[h] >= 0:
         s = b.slots[h]
@@ -425,9 +436,10 @@ def _put3(b, shift, size, level, hsize, k0, k1, k2, amount):
 
 
 @njit(**JIT_INLINE)
-def _hf_entries(mask, s0, s1, n, rank, tid, trip, cuts, ent):
+def _hf_entries(mask, s0, s1, n, mt, cuts, ent):
     """The heap of HF state (mask, stale bits): triplet ids sorted by (rank, start) into
     ``ent``; returns (entries, pieces)."""
+    rank, tid, trip = mt.rank, mt.tid, mt.trip
     m = _cuts_of(mask, n, cuts)
     count = 0
     for q in range(m - 1 + trip.shape[0]):
@@ -459,10 +471,11 @@ def _stale(s0, s1, e):
 
 
 @njit(**JIT_INLINE)
-def _hf_child(mask, s0, s1, e, count, m, cuts, rank, tid, trip):
+def _hf_child(mask, s0, s1, e, count, m, cuts, mt):
     """HF's state after heap entry ``e`` survives its coin: ``(mask, stale bits, heap size,
     merges done)``. A live entry merges (its neighbours' entries go stale, the new pairs'
     are pushed); a stale one is discarded."""
+    rank, tid, trip = mt.rank, mt.tid, mt.trip
     i, mid, j = trip[e, 0], trip[e, 1], trip[e, 2]
     q = 0
     while q < m and cuts[q] < i:
@@ -502,8 +515,9 @@ def hf_mask_law(n, rank, tid, trip, p, capacity, segmentations, max_states):
         full |= np.int64(1) << k
     cuts = np.empty(n + 1, dtype=np.int64)
     ent = np.empty(n + trip.shape[0] + 1, dtype=np.int64)
-    count, m = _hf_entries(full, 0, 0, n, rank, tid, trip, cuts, ent)
-    size = _put3(b, shift, 0, 0, count, full, 0, 0, 1.0)
+    mt = HFMerges(rank, tid, trip)
+    count, m = _hf_entries(full, 0, 0, n, mt, cuts, ent)
+    size = _put3(b, shift, 0, 0, count, (full, np.int64(0), np.int64(0)), 1.0)
     fsize, done = 0, 0
     for level in range(n):
         for hs in range(sizes - 1, -1, -1):
@@ -514,12 +528,12 @@ def hf_mask_law(n, rank, tid, trip, p, capacity, segmentations, max_states):
                     return cuts[:0], b.vals[:0], cuts[:0], 3
                 mask, s0, s1 = b.keys[s, 0], b.keys[s, 1], b.keys[s, 2]
                 share = b.vals[s]
-                count, m = _hf_entries(mask, s0, s1, n, rank, tid, trip, cuts, ent)
+                count, m = _hf_entries(mask, s0, s1, n, mt, cuts, ent)
                 for c in range(count):
                     if p != 1.0:
                         child, c0, c1, hsize, deeper = _hf_child(
-                            mask, s0, s1, ent[c], count, m, cuts, rank, tid, trip)
-                        size = _put3(b, shift, size, level + deeper, hsize, child, c0, c1,
+                            mask, s0, s1, ent[c], count, m, cuts, mt)
+                        size = _put3(b, shift, size, level + deeper, hsize, (child, c0, c1),
                                      share * (1.0 - p))
                         if size < 0:
                             return cuts[:0], b.vals[:0], cuts[:0], 2
