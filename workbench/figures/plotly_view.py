@@ -67,8 +67,8 @@ async function render({ model, el }) {
       do {
         again = false;
         const fig = JSON.parse(model.get("figure") || "{}");
-        await Plotly.react(graph, fig.data || [], fig.layout || {},
-                           { displaylogo: false, responsive: true, ...(fig.config || {}) });
+        // plotly's default config, as JupyterLab's plotly renderer draws the first figure
+        await Plotly.react(graph, fig.data || [], fig.layout || {}, fig.config || {});
       } while (again);
     })();
     try { await busy; } finally { busy = null; }
