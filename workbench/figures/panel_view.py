@@ -123,10 +123,12 @@ class PanelView:
     ``Output`` that first shows plotly's mime bundle (what JupyterLab, Voilà and a static
     page draw); when the figure changes, a :class:`~workbench.figures.plotly_view.PlotlyView`
     takes its place and every later change only updates that view's figure
-    (``Plotly.react``: the graph is changed, not drawn anew). An item that is the same
-    object as the one shown before in its slot (``draw`` returned a cached figure: it does
-    not depend on the control moved) is not touched. A slot whose kind changes (a sketch
-    instead of a graph) gets a new widget.
+    (``Plotly.react``: the graph is changed, not drawn anew). Not the view from the start:
+    what a panel shows first is what ``make site`` stores, and a static page's widget
+    manager cannot load anywidget; the price is one slower step, the first change. An item
+    that is the same object as the one shown before in its slot (``draw`` returned a cached
+    figure: it does not depend on the control moved) is not touched. A slot whose kind
+    changes (a sketch instead of a graph) gets a new widget.
     """
 
     def __init__(self) -> None:
