@@ -55,3 +55,30 @@ def test_view_updates_with_plotly_react() -> None:
     """The ESM changes the graph in place and loads plotly.js once per page."""
     assert "Plotly.react(" in ESM and "newPlot" not in ESM
     assert 'model.on("change:figure"' in ESM and "window.workbenchPlotly" in ESM
+
+
+def test_panel_starts_with_the_view_when_a_front_end_is_connected(monkeypatch) -> None:
+    """Without a widget front end (nbconvert, Voilà running the notebook) a plotly slot first
+    shows plotly's bundle, which a static page can draw; with one (JupyterLab) the view."""
+    import ipywidgets
+
+    from workbench.figures.panel import interactive_panel, set_panel_values
+    from workbench.figures.panel_view import widgets_drawn_live
+
+    def draw(n: int) -> go.Figure:
+        return go.Figure(go.Scatter(y=list(range(n))))
+
+    monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+    assert not widgets_drawn_live()
+    cold = interactive_panel(lambda n: n, draw, n=ipywidgets.IntSlider(value=2, max=9))
+    assert cold.view.slots[0]["view"] is None
+    monkeypatch.setattr(ipywidgets.Widget, "_control_comm", object())
+    assert widgets_drawn_live()
+    monkeypatch.setattr(ipywidgets.Widget, "_control_comm", None)
+    monkeypatch.setenv("JPY_SESSION_NAME", "notebooks/05_rejection_cost.ipynb")
+    assert widgets_drawn_live()
+    live = interactive_panel(lambda n: n, draw, n=ipywidgets.IntSlider(value=2, max=9))
+    view = live.view.slots[0]["view"]
+    assert isinstance(view, PlotlyView) and view.figure == figure_json(draw(2))
+    set_panel_values(live, n=5)
+    assert live.view.slots[0]["view"] is view and view.figure == figure_json(draw(5))

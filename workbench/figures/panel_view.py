@@ -3,7 +3,9 @@
 * :class:`PanelView` — one widget per item a panel's ``draw`` returned, updated step by
   step (a PNG replaced, a plotly graph changed by ``Plotly.react``, an unchanged item
   untouched), never by clearing and re-rendering the panel's whole output;
-* :func:`render_outputs` — display bundles of what ``draw`` returned, rendered at once.
+* :func:`render_outputs` — display bundles of what ``draw`` returned, rendered at once;
+* :func:`widgets_drawn_live` — whether a widget front end is connected (JupyterLab) as the
+  panel is made.
 
 This module binds no control and runs no ``compute`` or ``draw`` (that is
 :mod:`workbench.figures.panel`); the in-place plotly widget is
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["PanelView", "render_outputs"]
+__all__ = ["PanelView", "render_outputs", "widgets_drawn_live"]
 
 _GLYPH_WARNING = r"Glyph \d+ .*missing from"
 
@@ -125,10 +127,11 @@ class PanelView:
     takes its place and every later change only updates that view's figure
     (``Plotly.react``: the graph is changed, not drawn anew). Not the view from the start:
     what a panel shows first is what ``make site`` stores, and a static page's widget
-    manager cannot load anywidget; the price is one slower step, the first change. An item
-    that is the same object as the one shown before in its slot (``draw`` returned a cached
-    figure: it does not depend on the control moved) is not touched. A slot whose kind
-    changes (a sketch instead of a graph) gets a new widget.
+    manager cannot load anywidget; the price is one slower step, the first change. Where
+    a widget front end is connected already (:func:`widgets_drawn_live`: JupyterLab), the
+    slot starts as the view. An item that is the same object as the one shown before in its
+    slot (``draw`` returned a cached figure: it does not depend on the control moved) is not
+    touched. A slot whose kind changes (a sketch instead of a graph) gets a new widget.
     """
 
     def __init__(self) -> None:
@@ -194,19 +197,38 @@ def _png_html(item: Any) -> tuple[str, int]:
             f'height="{size["height"]}" alt="figure">', int(size["height"]) + 10)
 
 
+def widgets_drawn_live() -> bool:
+    """Whether this kernel's widgets are drawn by a live front end (JupyterLab, Notebook 7).
+
+    True when the kernel was started for a Jupyter server session (the server sets
+    ``JPY_SESSION_NAME``) or a front end has opened ipywidgets' control comm
+    (``Widget._control_comm``, None until then). False under nbconvert (``make site``) and
+    for Voilà's kernels (started without a session; Voilà's page connects after the run).
+    """
+    import os
+
+    from ipywidgets import Widget
+
+    return "JPY_SESSION_NAME" in os.environ or Widget._control_comm is not None
+
+
 def _create(kind: str, item: Any) -> dict[str, Any]:
     """A new slot's widget for ``item`` (and what :func:`_update` needs to update it)."""
     import ipywidgets
 
     if kind == "plotly":
-        from IPython.display import publish_display_data
+        from IPython.display import display, publish_display_data
 
-        from .plotly_view import figure_json
+        from .plotly_view import PlotlyView, figure_json
 
-        slot = {"widget": ipywidgets.Output(), "view": None, "json": figure_json(item),
+        view = PlotlyView(item) if widgets_drawn_live() else None
+        slot = {"widget": ipywidgets.Output(), "view": view, "json": figure_json(item),
                 "height": int(item.layout.height or 450) + 10}
         with slot["widget"]:
-            publish_display_data(*_plotly_bundle(item))
+            if view is not None:
+                display(view)
+            else:
+                publish_display_data(*_plotly_bundle(item))
     elif kind == "matplotlib":
         value, height = _png_html(item)
         slot = {"widget": ipywidgets.HTML(value=value), "height": height}
