@@ -58,8 +58,8 @@ def test_view_updates_with_plotly_react() -> None:
 
 
 def test_panel_starts_with_the_view_when_a_front_end_is_connected(monkeypatch) -> None:
-    """Without a widget front end (nbconvert, Voilà running the notebook) a plotly slot first
-    shows plotly's bundle, which a static page can draw; with one (JupyterLab) the view."""
+    """Without a live front end (nbconvert) a plotly slot first shows plotly's bundle, which a
+    static page can draw; with one (JupyterLab, Voilà) the view."""
     import ipywidgets
 
     from workbench.figures.panel import interactive_panel, set_panel_values
@@ -68,13 +68,17 @@ def test_panel_starts_with_the_view_when_a_front_end_is_connected(monkeypatch) -
     def draw(n: int) -> go.Figure:
         return go.Figure(go.Scatter(y=list(range(n))))
 
-    monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+    for name in ("JPY_SESSION_NAME", "VOILA_PREHEAT"):
+        monkeypatch.delenv(name, raising=False)
     assert not widgets_drawn_live()
     cold = interactive_panel(lambda n: n, draw, n=ipywidgets.IntSlider(value=2, max=9))
     assert cold.view.slots[0]["view"] is None
     monkeypatch.setattr(ipywidgets.Widget, "_control_comm", object())
     assert widgets_drawn_live()
     monkeypatch.setattr(ipywidgets.Widget, "_control_comm", None)
+    monkeypatch.setenv("VOILA_PREHEAT", "False")
+    assert widgets_drawn_live()
+    monkeypatch.delenv("VOILA_PREHEAT")
     monkeypatch.setenv("JPY_SESSION_NAME", "notebooks/05_rejection_cost.ipynb")
     assert widgets_drawn_live()
     live = interactive_panel(lambda n: n, draw, n=ipywidgets.IntSlider(value=2, max=9))

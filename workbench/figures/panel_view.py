@@ -4,8 +4,8 @@
   step (a PNG replaced, a plotly graph changed by ``Plotly.react``, an unchanged item
   untouched), never by clearing and re-rendering the panel's whole output;
 * :func:`render_outputs` — display bundles of what ``draw`` returned, rendered at once;
-* :func:`widgets_drawn_live` — whether a widget front end is connected (JupyterLab) as the
-  panel is made.
+* :func:`widgets_drawn_live` — whether a live front end (JupyterLab, Voilà) draws the
+  widgets, or they are only stored (nbconvert).
 
 This module binds no control and runs no ``compute`` or ``draw`` (that is
 :mod:`workbench.figures.panel`); the in-place plotly widget is
@@ -128,7 +128,7 @@ class PanelView:
     (``Plotly.react``: the graph is changed, not drawn anew). Not the view from the start:
     what a panel shows first is what ``make site`` stores, and a static page's widget
     manager cannot load anywidget; the price is one slower step, the first change. Where
-    a widget front end is connected already (:func:`widgets_drawn_live`: JupyterLab), the
+    a live front end draws the widgets (:func:`widgets_drawn_live`: JupyterLab, Voilà), the
     slot starts as the view. An item that is the same object as the one shown before in its
     slot (``draw`` returned a cached figure: it does not depend on the control moved) is not
     touched. A slot whose kind changes (a sketch instead of a graph) gets a new widget.
@@ -198,18 +198,19 @@ def _png_html(item: Any) -> tuple[str, int]:
 
 
 def widgets_drawn_live() -> bool:
-    """Whether this kernel's widgets are drawn by a live front end (JupyterLab, Notebook 7).
+    """Whether this kernel's widgets will be drawn by a live front end (JupyterLab,
+    Notebook 7, Voilà), not only stored (nbconvert: ``make site``).
 
     True when the kernel was started for a Jupyter server session (the server sets
-    ``JPY_SESSION_NAME``) or a front end has opened ipywidgets' control comm
-    (``Widget._control_comm``, None until then). False under nbconvert (``make site``) and
-    for Voilà's kernels (started without a session; Voilà's page connects after the run).
+    ``JPY_SESSION_NAME``), by Voilà (it sets ``VOILA_PREHEAT``, pre-heated or not), or a
+    front end has opened ipywidgets' control comm (``Widget._control_comm``, None until then).
     """
     import os
 
     from ipywidgets import Widget
 
-    return "JPY_SESSION_NAME" in os.environ or Widget._control_comm is not None
+    return (any(name in os.environ for name in ("JPY_SESSION_NAME", "VOILA_PREHEAT"))
+            or Widget._control_comm is not None)
 
 
 def _create(kind: str, item: Any) -> dict[str, Any]:
