@@ -131,19 +131,22 @@ def test_panel_renders_once_and_saves(tmp_path, monkeypatch) -> None:
 
 
 def test_panel_is_ui_only_and_imports_no_notebook_module() -> None:
-    """figures.panel imports no figures module (they import it), neither at the top nor
-    inside a function; importing it loads neither matplotlib nor ipywidgets."""
+    """figures.panel imports no figures module but its own view (the figures modules import
+    it), neither at the top nor inside a function; importing it loads neither matplotlib nor
+    ipywidgets (nor anywidget)."""
     from importgraph import import_edges
 
     reached = import_edges()["workbench.figures.panel"]
-    assert not [m for m in reached if m.startswith("workbench.figures")], reached
+    own = {"workbench.figures.panel_view", "workbench.figures.plotly_view"}
+    assert not [m for m in reached if m.startswith("workbench.figures") and m not in own], reached
     assert "workbench.datasets.catalog" in reached
     code = ("import sys, workbench.figures.panel; print(sorted(m for m in sys.modules if "
             "m.startswith('workbench.figures') or m.split('.')[0] in "
-            "('matplotlib', 'ipywidgets')))")
+            "('matplotlib', 'ipywidgets', 'anywidget')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()
-    assert out == "['workbench.figures', 'workbench.figures.panel']"
+    assert out == ("['workbench.figures', 'workbench.figures.panel', "
+                   "'workbench.figures.panel_view']")
 
 
 def test_panel_height_never_shrinks() -> None:
@@ -172,19 +175,16 @@ def test_panel_height_never_shrinks() -> None:
 
 def test_panel_updates_figures_in_place() -> None:
     """Issue 27 item 5: each item keeps its widget step after step: a matplotlib figure one
-    HTML widget whose PNG is replaced, a plotly figure one output redrawn only when the figure
-    changed; an item ``draw`` returns unchanged is not touched; text printed by ``draw`` is
-    shown above; the panel's output area is never cleared."""
+    HTML widget whose PNG is replaced, a plotly figure one output holding, from the first
+    change on, one PlotlyView whose figure is replaced; an item ``draw`` returns unchanged is
+    not touched; text printed by ``draw`` is shown above; the panel's output area is never
+    cleared."""
     import ipywidgets as widgets
     import plotly.graph_objects as go
     from matplotlib.figure import Figure
 
-    from workbench.figures.panel import (
-        _figure_json,
-        interactive_panel,
-        same_result,
-        set_panel_values,
-    )
+    from workbench.figures.panel import interactive_panel, set_panel_values
+    from workbench.figures.plotly_view import PlotlyView, figure_json
 
     fixed = Figure(figsize=(2, 2))
     fixed.add_subplot().plot([0, 1])
@@ -213,15 +213,20 @@ def test_panel_updates_figures_in_place() -> None:
     assert isinstance(first["graph"], widgets.Output)
     fixed_png = first["fixed"].value
     pngs = {first["sketch"].value}
+    assert panel.view.slots[0]["view"] is None  # plotly's mime bundle until the first change
+    views = set()
     steps = [(4, "bar"), (5, "scatter"), (2, "bar"), (7, "bar"), (7, "scatter"), (3, "scatter")]
     for n, kind in steps:
         set_panel_values(panel, n=n, kind=kind)
         shown = panel.view.widgets
         assert all(shown[name] is first[name] for name in first)  # updated, not replaced
-        assert same_result(panel.view.slots[0]["json"],  # what the graph's output shows
-                           _figure_json(panel.last_figures["graph"])), (n, kind)
+        view = panel.view.slots[0]["view"]
+        assert isinstance(view, PlotlyView) and view.figure == figure_json(
+            panel.last_figures["graph"]), (n, kind)  # what the graph shows
+        views.add(view)
         assert shown["fixed"].value is fixed_png  # same object returned: not touched
         assert panel.view.text.value == f"<pre>n = {n}</pre>"
         pngs.add(shown["sketch"].value)
     assert len(pngs) == 5  # n = 3, 4, 5, 2, 7: the PNG follows the slider
+    assert len(views) == 1  # one view, its figure replaced (Plotly.react), never re-displayed
     assert panel.clear_output is False  # the view is displayed once, never cleared

@@ -3,8 +3,8 @@
 * :func:`interactive_panel` — ``ipywidgets.interactive`` showing ``draw(compute(**values))``:
   ``panel.result`` is the last ``compute`` result, ``panel.last_figure`` what ``draw`` made of
   it (``panel.last_figures`` when ``draw`` returns several figures by name), shown by
-  widgets updated one by one (a PNG replaced, a plotly figure redrawn only if it changed,
-  an unchanged item untouched), never by clearing and re-rendering the whole output;
+  widgets updated one by one (:class:`~workbench.figures.panel_view.PanelView`), never by
+  clearing and re-rendering the whole output;
 * :func:`panel_controls` — a panel's control widgets by argument name;
 * :func:`set_panel_values` — set several controls, re-run once;
 * :func:`same_result` — deep equality of results holding arrays, for checking a panel's
@@ -15,7 +15,8 @@
   the figures it shows written to files.
 
 This module computes and draws nothing itself and imports no notebook module: the
-``compute`` and ``draw`` functions come from the figures modules, which import this one.
+``compute`` and ``draw`` functions come from the figures modules, which import this one;
+the widgets showing what ``draw`` returned are :mod:`workbench.figures.panel_view`.
 What a vocabulary name means, and reading an uploaded vocabulary, are
 :mod:`workbench.datasets.catalog`. ipywidgets, IPython, plotly and matplotlib are imported only
 when a panel is made or a figure rendered. It caches nothing: a ``compute`` or ``draw``
@@ -41,6 +42,7 @@ from .._core.io import atomic_write
 from .._core.validate import check_choice
 from ..datasets.catalog import vocabulary_from_bytes, vocabulary_from_text
 from ..vocab import Vocabulary
+from .panel_view import PanelView, render_outputs
 
 __all__ = [
     "PANEL_MIN_HEIGHT",
@@ -136,245 +138,6 @@ PANEL_MIN_HEIGHT = 360
 """Smallest height (px) of a panel's output area; it then grows to the tallest result shown
 and never shrinks, so a short result does not make the page jump."""
 
-_GLYPH_WARNING = r"Glyph \d+ .*missing from"
-
-
-def render_outputs(items: Any) -> list[tuple[dict, dict]]:
-    """Display bundles ``(data, metadata)`` of what ``draw`` returned, rendered now.
-
-    Everything is formatted (matplotlib figures to PNG, plotly figures to their JSON,
-    frames to HTML) before anything is shown, so a panel can swap its output in one go.
-    matplotlib's missing-glyph warnings (emoji in a word) are silenced here: a box is
-    drawn instead of the glyph and the reader sees no warning.
-    """
-    import warnings
-
-    from IPython.core.formatters import format_display_data
-    from matplotlib.figure import Figure
-
-    bundles = []
-    for item in (items.values() if isinstance(items, Mapping) else [items]):
-        if item is None:
-            continue
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message=_GLYPH_WARNING)
-            if isinstance(item, Figure):
-                data, meta = _png_bundle(item)
-            elif hasattr(item, "to_plotly_json"):  # not format_display_data: it would
-                data, meta = _plotly_bundle(item)  # display plotly figures right away
-            else:
-                data, meta = format_display_data(item)
-        _close_pyplot(item)
-        bundles.append((data, meta))
-    return bundles
-
-
-def _png_bundle(fig: Any) -> tuple[dict, dict]:
-    """A matplotlib figure as a PNG display bundle (what the inline backend shows).
-
-    The bundle is kept on the figure (``fig.workbench_png``), so a ``draw`` function that
-    returns the same, unchanged figure object again (e.g. one that does not depend on the
-    slider moved) costs no second rendering. Do not change a figure after showing it.
-    """
-    import base64
-    import io
-    import struct
-
-    cached = getattr(fig, "workbench_png", None)
-    if cached is not None:
-        return cached
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", bbox_inches="tight")
-    raw = buf.getvalue()
-    width, height = struct.unpack(">II", raw[16:24])
-    bundle = ({"image/png": base64.b64encode(raw).decode("ascii"), "text/plain": repr(fig)},
-              {"image/png": {"width": width, "height": height}})
-    fig.workbench_png = bundle
-    return bundle
-
-
-def _plotly_bundle(fig: Any) -> tuple[dict, dict]:
-    """A plotly figure as the display bundle of plotly's mime renderer (what JupyterLab's
-    plotly extension draws), whatever ``plotly.io.renderers.default`` is."""
-    import plotly.io as pio
-
-    data = dict(pio.renderers["plotly_mimetype"].to_mimebundle(fig.to_dict()))
-    data["text/plain"] = f"<plotly figure: {len(fig.data)} traces>"
-    return data, {}
-
-
-def _close_pyplot(item: Any) -> None:
-    """Close a pyplot-managed figure so the inline backend does not show it twice."""
-    from matplotlib.figure import Figure
-
-    if isinstance(item, Figure):
-        import matplotlib.pyplot as plt
-
-        if plt.fignum_exists(getattr(item, "number", -1)):
-            plt.close(item)
-
-
-def _bundle_height(data: dict, meta: dict) -> int:
-    """A generous pixel height estimate of one rendered output (for ``min_height``)."""
-    png = meta.get("image/png", {}) if isinstance(meta.get("image/png"), dict) else {}
-    if "height" in png:
-        return int(png["height"]) + 10
-    if "image/png" in data:
-        import base64
-        import struct
-
-        raw = data["image/png"]
-        raw = base64.b64decode(raw) if isinstance(raw, str) else raw
-        return struct.unpack(">I", raw[20:24])[0] // (2 if meta.get("retina") else 1) + 10
-    if "application/vnd.plotly.v1+json" in data:
-        layout = data["application/vnd.plotly.v1+json"].get("layout", {})
-        return int(layout.get("height") or 450) + 10
-    return 200
-
-
-class _View:
-    """What a panel shows, as widgets updated in place (one slot per item ``draw`` returned).
-
-    Text printed by ``draw`` goes to a ``<pre>`` above the items. A matplotlib figure is a
-    PNG in an ``HTML`` widget whose value is replaced; a table (anything with an HTML form)
-    an ``HTML`` widget; a plotly figure, and anything else, an ``Output`` of its own,
-    cleared (``wait=True``) and shown again only when the figure's data or layout changed.
-    An item that is the same object as the one shown before in its slot (``draw`` returned
-    a cached figure: it does not depend on the control moved) is not touched. A slot whose
-    kind changes (a sketch instead of a graph) gets a new widget.
-
-    Not a plotly ``FigureWidget``: with plotly 7.1 and anywidget 0.11 in JupyterLab 4 its
-    view draws the first figure but applies none of the updates the kernel sends
-    (``_py2js_update``; cf. plotly/plotly.py#4998), which the browser test catches.
-    """
-
-    def __init__(self) -> None:
-        import ipywidgets
-
-        self.text = ipywidgets.HTML(value="", layout=ipywidgets.Layout(display="none"))
-        self.text.add_class("workbench-text")
-        self.children: tuple[Any, ...] = ()
-        self.slots: list[dict[str, Any]] = []
-
-    @property
-    def widgets(self) -> dict[str, Any]:
-        """The item widgets by the names ``draw`` gave them (``"figure"`` for a single one)."""
-        return {slot["name"]: slot["widget"] for slot in self.slots}
-
-    def show(self, shown: Any, text: str) -> int:
-        """Update the widgets to ``draw``'s output and printed text; return an estimate of
-        the height (px). :attr:`children` are the widgets to display, in order."""
-        import html
-        import warnings
-
-        self.text.value = f"<pre>{html.escape(text.rstrip(chr(10)))}</pre>" if text else ""
-        self.text.layout.display = None if text else "none"
-        items = (list(shown.items()) if isinstance(shown, Mapping)
-                 else [("figure", shown)])
-        slots, height = [], 22 * text.count("\n")
-        for index, (name, item) in enumerate((n, i) for n, i in items if i is not None):
-            with warnings.catch_warnings():
-                warnings.filterwarnings("ignore", message=_GLYPH_WARNING)
-                kind = _kind(item)
-                old = self.slots[index] if index < len(self.slots) else None
-                if old is not None and old["kind"] == kind and old["item"] is item:
-                    slot = old
-                elif old is not None and old["kind"] == kind:
-                    slot = {**old, "name": name, "item": item, **_update(kind, old, item)}
-                else:
-                    slot = {"name": name, "kind": kind, "item": item, **_create(kind, item)}
-            _close_pyplot(item)
-            slots.append(slot)
-            height += slot["height"]
-        self.slots = slots
-        self.children = (self.text, *(slot["widget"] for slot in slots))
-        return height
-
-
-def _kind(item: Any) -> str:
-    from matplotlib.figure import Figure
-    from plotly.basedatatypes import BaseFigure
-
-    if isinstance(item, Figure):
-        return "matplotlib"
-    if isinstance(item, BaseFigure):
-        return "plotly"
-    return "other"
-
-
-def _png_html(item: Any) -> tuple[str, int]:
-    """A matplotlib figure as an ``<img>`` (its PNG inline, at the size the inline backend
-    shows) and its height in pixels."""
-    data, meta = _png_bundle(item)
-    size = meta["image/png"]
-    return (f'<img src="data:image/png;base64,{data["image/png"]}" width="{size["width"]}" '
-            f'height="{size["height"]}" alt="figure">', int(size["height"]) + 10)
-
-
-def _create(kind: str, item: Any) -> dict[str, Any]:
-    """A new slot's widget for ``item`` (and what :func:`_update` needs to update it)."""
-    import ipywidgets
-
-    if kind == "plotly":
-        slot = {"widget": ipywidgets.Output(), "json": None}
-        slot.update(_update(kind, slot, item))
-    elif kind == "matplotlib":
-        value, height = _png_html(item)
-        slot = {"widget": ipywidgets.HTML(value=value), "height": height}
-    else:
-        slot = _other_slot(item, None)
-    slot["widget"].add_class("workbench-item")
-    slot["widget"].add_class(f"workbench-{kind}")
-    return slot
-
-
-def _update(kind: str, slot: dict[str, Any], item: Any) -> dict[str, Any]:
-    """The changes to ``slot`` (its widget updated in place) for showing ``item``."""
-    if kind == "plotly":
-        from IPython.display import publish_display_data
-
-        new = _figure_json(item)
-        if slot["json"] is None or not same_result(slot["json"], new):
-            slot["widget"].clear_output(wait=True)
-            with slot["widget"]:
-                publish_display_data(*_plotly_bundle(item))
-        return {"json": new, "height": int(item.layout.height or 450) + 10}
-    if kind == "matplotlib":
-        value, height = _png_html(item)
-        if slot["widget"].value != value:
-            slot["widget"].value = value
-        return {"height": height}
-    return _other_slot(item, slot["widget"])
-
-
-def _other_slot(item: Any, widget: Any) -> dict[str, Any]:
-    """A table as an ``HTML`` widget; anything else in an ``Output`` (``widget`` reused when
-    it is of the right class)."""
-    import ipywidgets
-    from IPython.core.formatters import format_display_data
-    from IPython.display import publish_display_data
-
-    data, meta = format_display_data(item)
-    if "text/html" in data:
-        if not isinstance(widget, ipywidgets.HTML):
-            widget = ipywidgets.HTML()
-        if widget.value != data["text/html"]:
-            widget.value = data["text/html"]
-    else:
-        if not isinstance(widget, ipywidgets.Output):
-            widget = ipywidgets.Output()
-        widget.clear_output(wait=True)
-        with widget:
-            publish_display_data(data, meta)
-    return {"widget": widget, "height": _bundle_height(data, meta)}
-
-
-def _figure_json(fig: Any) -> dict[str, Any]:
-    """A plotly figure's traces and layout as plain dicts (trace ``uid`` s left out)."""
-    spec = fig.to_plotly_json()
-    return {"data": [{k: v for k, v in trace.items() if k != "uid"} for trace in spec["data"]],
-            "layout": dict(spec["layout"])}
-
 
 def save_figures(figures: Mapping[str, Any], stem: str, fmt: str = "png",
                  directory: str = "figures") -> list[str]:
@@ -413,9 +176,9 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
 
     On every change the panel shows a "computing…" cue, computes, draws and updates what it
     shows widget by widget: a matplotlib figure is a PNG replaced in its widget, a plotly
-    figure is redrawn in its own output only when it changed, and an item ``draw`` returns
+    figure is changed in place (``Plotly.react``) only when it changed, and an item ``draw`` returns
     unchanged (the same object: cache the figures that do not depend on every control) is
-    not touched (:class:`_View`). The
+    not touched (:class:`~workbench.figures.panel_view.PanelView`). The
     area keeps the height of the tallest result it has shown (it never shrinks), so moving
     a control never makes the page below jump. A
     "save" button writes the figures shown (PNG or SVG, :func:`save_figures`) to
@@ -457,7 +220,7 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
     if unknown:
         raise TypeError(f"{compute.__name__} has no argument(s) {unknown}")
     holder: list[Any] = []
-    view = _View()
+    view = PanelView()
     state: dict[str, Any] = {"shown": None, "height": PANEL_MIN_HEIGHT, "displayed": (),
                              "timing": {}}
     status = ipywidgets.HTML(value="", layout=ipywidgets.Layout(min_width="7em"))
@@ -505,7 +268,7 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
 
 
 def _run(compute: Callable[..., Any], draw: Callable[[Any], Any], values: dict[str, Any],
-         view: _View) -> tuple[Any, Any, int, dict[str, float]]:
+         view: PanelView) -> tuple[Any, Any, int, dict[str, float]]:
     """``compute``, ``draw`` and ``view.show`` once: the result, what was drawn, the height
     estimate and the seconds each part took."""
     import contextlib

@@ -1,0 +1,147 @@
+"""A plotly figure as a widget updated in place with ``Plotly.react`` (an anywidget; UI only).
+
+:class:`PlotlyView` holds a figure's JSON in one synchronised traitlet; its view (JavaScript,
+:data:`ESM`) draws it with ``Plotly.react``, which changes the traces and layout of the
+graph it has instead of building a new one. plotly.js is the one the ``plotly`` Python
+package ships: the view uses ``window.Plotly`` when the page has it (JupyterLab's and Voilà's
+plotly renderer set it once they have drawn a plotly figure), else asks the kernel once per
+page for ``plotly.min.js`` and runs it as a classic script. Nothing is downloaded.
+
+It is not plotly's ``FigureWidget``: with plotly 7.1 and anywidget 0.11 in JupyterLab 4
+that widget's view draws the first figure and applies none of the updates the kernel sends.
+Where no widget can be drawn (nbconvert, a static page), :meth:`PlotlyView._repr_mimebundle_`
+also offers the figure as plotly's mime bundle. This module draws no figure itself and
+knows nothing of panels (:mod:`workbench.figures.panel_view` uses it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anywidget
+import traitlets
+
+__all__ = ["ESM", "PlotlyView", "figure_json"]
+
+ESM = r"""
+function loadPlotly(model) {
+  if (window.Plotly) return Promise.resolve(window.Plotly);
+  if (!window.workbenchPlotly) {
+    // once per page: the kernel sends plotly.min.js, run as a classic script (AMD's
+    // `define` hidden, so the bundle sets window.Plotly)
+    window.workbenchPlotly = new Promise((resolve, reject) => {
+      const onMessage = (msg) => {
+        if (!msg || typeof msg.plotly_js !== "string") return;
+        model.off("msg:custom", onMessage);
+        try {
+          if (!window.Plotly) {
+            const define = window.define;
+            window.define = undefined;
+            const script = document.createElement("script");
+            script.textContent = msg.plotly_js;
+            document.head.appendChild(script);
+            window.define = define;
+          }
+          window.Plotly ? resolve(window.Plotly) : reject(new Error("plotly.js did not load"));
+        } catch (err) {
+          reject(err);
+        }
+      };
+      model.on("msg:custom", onMessage);
+      model.send({ request: "plotly.js" });
+    });
+  }
+  return window.workbenchPlotly;
+}
+
+async function render({ model, el }) {
+  const graph = document.createElement("div");
+  graph.classList.add("workbench-plotly-view");
+  el.appendChild(graph);
+  const Plotly = await loadPlotly(model);
+  // one Plotly.react at a time; a change arriving meanwhile is drawn after it (the latest)
+  let busy = null, again = false;
+  const draw = async () => {
+    if (busy) { again = true; return busy; }
+    busy = (async () => {
+      do {
+        again = false;
+        const fig = JSON.parse(model.get("figure") || "{}");
+        // plotly's default config, as JupyterLab's plotly renderer draws the first figure
+        await Plotly.react(graph, fig.data || [], fig.layout || {}, fig.config || {});
+      } while (again);
+    })();
+    try { await busy; } finally { busy = null; }
+  };
+  const onChange = () => { draw(); };
+  model.on("change:figure", onChange);
+  await draw();
+  return () => {
+    model.off("change:figure", onChange);
+    Plotly.purge(graph);
+  };
+}
+
+export default { render };
+"""
+"""The view's JavaScript module (anywidget's ``_esm``)."""
+
+
+def figure_json(fig: Any) -> str:
+    """A plotly figure as the JSON :class:`PlotlyView` sends (trace ``uid`` s left out, so
+    equal figures give equal strings)."""
+    import plotly.io as pio
+
+    return pio.to_json(fig, validate=False, remove_uids=True)
+
+
+class PlotlyView(anywidget.AnyWidget):
+    """A plotly figure drawn in the page and updated in place (``Plotly.react``).
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure, optional
+        The figure shown first.
+
+    Examples
+    --------
+    >>> import plotly.graph_objects as go
+    >>> view = PlotlyView(go.Figure(go.Scatter(y=[1, 3, 2])))
+    >>> view.show(go.Figure(go.Scatter(y=[1, 3, 2]))), view.show(go.Figure())
+    (False, True)
+    """
+
+    _esm = ESM
+    figure = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, fig: Any = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if fig is not None:
+            self.show(fig)
+        self.on_msg(self._answer)
+
+    def show(self, fig: Any) -> bool:
+        """Show ``fig``; return whether anything is sent (False when it is the figure shown)."""
+        new = figure_json(fig)
+        if new == self.figure:
+            return False
+        self.figure = new
+        return True
+
+    def _answer(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """Send plotly.js to a view that asks for it (a page without ``window.Plotly``)."""
+        if isinstance(content, dict) and content.get("request") == "plotly.js":
+            import plotly.offline
+
+            self.send({"plotly_js": plotly.offline.get_plotlyjs()})
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        """The widget's view, and the figure as plotly's mime bundle for front ends that
+        draw no widget."""
+        import json
+
+        bundle = super()._repr_mimebundle_(**kwargs)
+        data, meta = bundle if isinstance(bundle, tuple) else (bundle, {})
+        if self.figure:
+            data = {**data, "application/vnd.plotly.v1+json": json.loads(self.figure)}
+        return data, meta
