@@ -58,8 +58,6 @@ COMPOSERS = {
 #: known violations, module → imported package functions; to be moved to experiments/
 #: (notebooks 03–11: their panels call these, and the modules re-export them)
 PENDING: dict[str, set[str]] = {
-    "baselines.py": {"workbench.experiments.grampa_regularisation." + n for n in (
-        "figure6", "regularisation_point", "regularisation_rate")},
     "batch_bpe.py": {"workbench.experiments.batch_bpe." + n for n in (
         "compute_batch_sizes", "compute_length_change", "compute_merge_order",
         "compute_stop_cutoff", "compute_table", "compute_token_lengths", "encoded_length")},
@@ -75,21 +73,15 @@ PENDING: dict[str, set[str]] = {
             "compute_beta", "compute_cover_steps", "compute_overlap", "compute_reduction",
             "compute_token_sets", "compute_tokens_per_word", "cover_demo_words",
             "reduction_agrees")},
-    "real_text.py": {"workbench.experiments.grampa_live.compute_live",
-                     "workbench.experiments.grampa_live.text_slice",
-                     "workbench.experiments.grampa_tables.compare_with_paper"},
     "rejection_cost.py": {"workbench.experiments.grampa_rejection." + n for n in (
         "rejection_cost_table", "sampler_timings")},
-    "rejection_words.py": {"workbench.experiments.grampa_rejection_words." + n for n in (
-        "rejection_cost_words", "top_segmentations", "unigram_demo")},
+    "rejection_words.py": {"workbench.experiments.grampa_rejection_words.top_segmentations"},
     "renyi.py": {"workbench.datasets.corpora.text_lines"} | {
         "workbench.experiments.renyi." + n for n in (
             "compute_condition_grid", "compute_live_table", "compute_real_drops",
             "encode_corpus", "gpt4_chunk_counts", "train_baseline")},
     "uniform_laws.py": {"workbench.experiments.grampa_uniform_laws." + n for n in (
         "length_law_errors", "uniform_laws_panel")},
-    "vocabulary_shape.py": {"workbench.experiments.grampa_vocabulary_shape." + n for n in (
-        "segmentation_fraction", "token_length_distribution")},
 }
 
 

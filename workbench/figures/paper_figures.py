@@ -127,7 +127,8 @@ def _fig8(fast: bool):
 
 
 def _fig6(fast: bool):
-    from .baselines import figure6, plot_regularisation_rates
+    from ..experiments.grampa_regularisation import figure6
+    from .baselines import plot_regularisation_rates
 
     n_words, n_samples = (50, 2) if fast else (1000, 10)
     fig = plot_regularisation_rates(figure6(n_words, n_samples, seed=0))
@@ -140,7 +141,8 @@ def _fig6(fast: bool):
 
 def _fig7(fast: bool):
     from ..datasets import load_vocabulary
-    from .vocabulary_shape import plot_length_distributions, token_length_distribution
+    from ..experiments.grampa_vocabulary_shape import token_length_distribution
+    from .vocabulary_shape import plot_length_distributions
 
     names = ("bpe-8k", "ulm-8k")
     fig = plot_length_distributions([token_length_distribution(load_vocabulary(n))
@@ -151,7 +153,8 @@ def _fig7(fast: bool):
 def _fig9(fast: bool):
     from ..datasets import load_vocabulary
     from ..datasets.corpora import letter_words
-    from .vocabulary_shape import plot_segmentation_fraction, segmentation_fraction
+    from ..experiments.grampa_vocabulary_shape import segmentation_fraction
+    from .vocabulary_shape import plot_segmentation_fraction
 
     n_words = 200 if fast else 2000
     results = []
