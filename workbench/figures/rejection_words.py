@@ -17,10 +17,7 @@ from typing import Any
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..experiments.grampa_rejection_words import (
-    REJECTION_SAMPLERS,
-    top_segmentations,
-)
+from ..experiments.grampa_rejection_words import REJECTION_SAMPLERS
 from .common import ACCENT, GREEN, LAW, PINK, SAMPLE
 
 __all__ = ["plot_rejection_words", "plot_unigram_demo"]
@@ -31,7 +28,7 @@ def plot_unigram_demo(demo: Mapping[str, Any], top: int = 16) -> Figure:
 
     Gids: ``joint``, ``markov``, ``sampled`` (bar heights, in the plotted order).
     """
-    order = top_segmentations(demo, top)
+    order = np.asarray(demo["order"])[:top]
     x = np.arange(order.size)
     fig = Figure(figsize=(max(6.0, 0.55 * order.size + 2), 4.2), layout="constrained")
     ax = fig.subplots()
