@@ -14,8 +14,8 @@ matplotlib.use("Agg")
 
 from naive import theory as naive  # noqa: E402
 
+from workbench.datasets.corpora import demo_word  # noqa: E402
 from workbench.figures import uniform_laws  # noqa: E402
-from workbench.figures.common import demo_word  # noqa: E402
 from workbench.figures.panel import same_result  # noqa: E402
 from workbench.stats import tv_distance, tv_sampling_bound  # noqa: E402
 

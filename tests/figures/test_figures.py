@@ -61,13 +61,10 @@ PENDING: dict[str, set[str]] = {
     "batch_bpe.py": {"workbench.experiments.batch_bpe." + n for n in (
         "compute_batch_sizes", "compute_length_change", "compute_merge_order",
         "compute_stop_cutoff", "compute_table", "compute_token_lengths", "encoded_length")},
-    "common.py": {"workbench.datasets.corpora.demo_word"},
     "efficiency.py": {"workbench.experiments.grampa_efficiency." + n for n in (
         "compute_multiplex", "compute_regulariser", "compute_tau", "efficiency",
         "expected_counts", "make_setup", "sampled_grampa", "sampled_multiplexed",
         "sampled_regulariser")},
-    "lock_keys.py": {"workbench.experiments.grampa_lock." + n for n in (
-        "lock_histogram", "lock_order_table")},
     "partition_cover.py": {"workbench.datasets.corpora.greedtok_text_chunk_counts"} | {
         "workbench.experiments.greedtok." + n for n in (
             "compute_beta", "compute_cover_steps", "compute_overlap", "compute_reduction",
@@ -75,7 +72,6 @@ PENDING: dict[str, set[str]] = {
             "reduction_agrees")},
     "rejection_cost.py": {"workbench.experiments.grampa_rejection." + n for n in (
         "rejection_cost_table", "sampler_timings")},
-    "rejection_words.py": {"workbench.experiments.grampa_rejection_words.top_segmentations"},
     "renyi.py": {"workbench.datasets.corpora.text_lines"} | {
         "workbench.experiments.renyi." + n for n in (
             "compute_condition_grid", "compute_live_table", "compute_real_drops",

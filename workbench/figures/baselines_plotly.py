@@ -12,8 +12,8 @@ This module computes nothing: every number comes from the results it is given.
 Example
 -------
 >>> from workbench.figures.common import figure_data
->>> fig = plotly_rejection_words({"name": "toy", "lengths": [2, 3], "grampa": None,
-...     **{f"{n}_{k}": [1.0, 2.0] for n in ("bit", "markov-tight", "markov-1")
+>>> fig = plotly_rejection_words({"name": "toy", "lengths": [2, 3],
+...     **{f"{n}_{k}": [1.0, 2.0] for n in ("markov-safe", "markov-tight", "bit")
 ...        for k in ("expected", "expected_max", "measured")}})
 >>> figure_data(fig)["grampa"].tolist()
 [1.0, 1.0]

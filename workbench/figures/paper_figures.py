@@ -102,10 +102,11 @@ def _fig4(fast: bool):
 
 
 def _fig5(fast: bool):
+    from ..experiments.grampa_lock import lock_histogram
     from . import lock_keys
 
     n_samples = 5_000 if fast else 100_000
-    hists = [lock_keys.lock_histogram(29, tau, n_samples, 512, 0)
+    hists = [lock_histogram(29, tau, n_samples, 512, 0)
              for tau in lock_keys.FIGURE5_TAUS]
     return lock_keys.plot_lock_histograms(hists), {
         "n": 29, "vocabulary": "infinite", "taus": [t if math.isfinite(t) else "inf"
