@@ -70,14 +70,10 @@ PENDING: dict[str, set[str]] = {
             "compute_beta", "compute_cover_steps", "compute_overlap", "compute_reduction",
             "compute_token_sets", "compute_tokens_per_word", "cover_demo_words",
             "reduction_agrees")},
-    "rejection_cost.py": {"workbench.experiments.grampa_rejection." + n for n in (
-        "rejection_cost_table", "sampler_timings")},
     "renyi.py": {"workbench.datasets.corpora.text_lines"} | {
         "workbench.experiments.renyi." + n for n in (
             "compute_condition_grid", "compute_live_table", "compute_real_drops",
             "encode_corpus", "gpt4_chunk_counts", "train_baseline")},
-    "uniform_laws.py": {"workbench.experiments.grampa_uniform_laws." + n for n in (
-        "length_law_errors", "uniform_laws_panel")},
 }
 
 

@@ -56,7 +56,8 @@ def _fig1(fast: bool):
 
 
 def _fig2(fast: bool):
-    from .uniform_laws import plot_uniform_laws, uniform_laws_panel
+    from ..experiments.grampa_uniform_laws import uniform_laws_panel
+    from .uniform_laws import plot_uniform_laws
 
     n_samples = 5_000 if fast else 100_000
     fig = plot_uniform_laws(uniform_laws_panel(29, n_samples, 0))
