@@ -5,8 +5,7 @@ Each ``plot_*`` takes data and returns a figure. Notebooks import :mod:`workbenc
 as an argument (``lattice_panel(lattice_view, …)``, ``skew_widget(skew_summary, …)``). What
 a figures module may import is an allow-list (``tests/figures/test_figures.py``: plotting
 libraries, numpy, siblings, and from the package only classes, constants and a few named
-functions); the modules of notebooks 03–11 still re-export their computations (listed there
-as pending).
+functions); no figures module re-exports a computation.
 
 * :mod:`.common` — colours, the one :func:`~.common.tau_label`, the lattice labels,
   :func:`~.common.figure_data`, the demo word;
