@@ -16,15 +16,15 @@ matplotlib.use("Agg")
 from naive import theory as naive  # noqa: E402
 
 from workbench import Grampa, Vocabulary  # noqa: E402
-from workbench.figures import lock_keys  # noqa: E402
-from workbench.figures.common import demo_word  # noqa: E402
+from workbench.datasets.corpora import demo_word  # noqa: E402
+from workbench.experiments import grampa_lock  # noqa: E402
 from workbench.stats import tv_distance, tv_sampling_bound  # noqa: E402
 
 
 # --------------------------------------------------------------------------- App. C
 @pytest.mark.parametrize("n", range(1, 9))
 def test_lock_order_table_matches_brute_force(n: int) -> None:
-    t = lock_keys.lock_order_table(n)
+    t = grampa_lock.lock_order_table(n)
     c = t["columns"]
     size = 2 ** (n - 1)
     assert t["word"] == demo_word(n)
@@ -55,19 +55,19 @@ def test_lock_order_table_matches_brute_force(n: int) -> None:
 
 
 def test_lock_order_table_paper_example_and_limits() -> None:
-    c = lock_keys.lock_order_table(6)["columns"]
+    c = grampa_lock.lock_order_table(6)["columns"]
     # App. C.1: a/bcdef = 10000₂ = 16 and ab/c/d/e/f = 01111₂ = 15 are bit-order neighbours
     assert c["bit_segmentation"][16] == "a/bcdef" and c["bit_segmentation"][15] == "ab/c/d/e/f"
     assert c["lock_segmentation"][0] == "abcdef" and c["lock_segmentation"][-1] == "a/b/c/d/e/f"
     with pytest.raises(ValueError):
-        lock_keys.lock_order_table(lock_keys.MAX_TABLE_N + 1)
+        grampa_lock.lock_order_table(grampa_lock.MAX_TABLE_N + 1)
     with pytest.raises(ValueError):
-        lock_keys.lock_order_table(0)
+        grampa_lock.lock_order_table(0)
 
 
 def test_lock_histogram_uniform() -> None:
     size = 50_000
-    h = lock_keys.lock_histogram(29, tau=1.0, n_samples=size, bins=512, seed=0)
+    h = grampa_lock.lock_histogram(29, tau=1.0, n_samples=size, bins=512, seed=0)
     assert h["n_keys"] == 2**28 and h["edges"][0] == 0 and h["edges"][-1] == 2**28
     assert h["edges"].size == 513 and (np.diff(h["edges"]) == 2**19).all()
     assert h["counts"].sum() == size and h["counts"].size == 512
@@ -91,7 +91,7 @@ def naive_binomial_law(n: int) -> list[Fraction]:
 def test_lock_histogram_against_exact_distribution(tau: float) -> None:
     """n = 6 and one bin per key: the histogram is GRaMPa's law in LOCK order."""
     n, size = 6, 20_000
-    h = lock_keys.lock_histogram(n, tau=tau, n_samples=size, bins=32, seed=3)
+    h = grampa_lock.lock_histogram(n, tau=tau, n_samples=size, bins=32, seed=3)
     assert h["edges"].tolist() == list(range(33))
     g = Grampa(Vocabulary.infinite(), tau=tau, seed=0)
     law = g.distribution(demo_word(n))
@@ -108,20 +108,20 @@ def test_lock_histogram_against_exact_distribution(tau: float) -> None:
 
 def test_lock_histogram_skew_is_progressive() -> None:
     """Along FIGURE5_TAUS (decreasing α = 1/τ) the exact E[m] falls at every step."""
-    means = [lock_keys.lock_histogram(29, tau=t, n_samples=200, bins=16, seed=0)["expected_m"]
-             for t in lock_keys.FIGURE5_TAUS]
+    means = [grampa_lock.lock_histogram(29, tau=t, n_samples=200, bins=16, seed=0)["expected_m"]
+             for t in grampa_lock.FIGURE5_TAUS]
     assert all(a > b for a, b in zip(means, means[1:]))
     assert means[1] == pytest.approx(15.0)
 
 
 def test_lock_histogram_validates() -> None:
     with pytest.raises(ValueError):
-        lock_keys.lock_histogram(5, tau=0.0, n_samples=10, bins=4)
+        grampa_lock.lock_histogram(5, tau=0.0, n_samples=10, bins=4)
     with pytest.raises(ValueError):
-        lock_keys.lock_histogram(5, tau=float("nan"), n_samples=10, bins=4)
+        grampa_lock.lock_histogram(5, tau=float("nan"), n_samples=10, bins=4)
     with pytest.raises(ValueError):
-        lock_keys.lock_histogram(5, n_samples=10, bins=17)
+        grampa_lock.lock_histogram(5, n_samples=10, bins=17)
     with pytest.raises(ValueError):
-        lock_keys.lock_histogram(lock_keys.MAX_HISTOGRAM_N + 1, n_samples=10, bins=4)
-    h = lock_keys.lock_histogram(1, n_samples=10, bins=1)
+        grampa_lock.lock_histogram(grampa_lock.MAX_HISTOGRAM_N + 1, n_samples=10, bins=4)
+    h = grampa_lock.lock_histogram(1, n_samples=10, bins=1)
     assert h["counts"].tolist() == [10] and h["m_counts"].tolist() == [10]

@@ -137,3 +137,27 @@ def test_exact_dropout_rate_small_cases_and_errors() -> None:
         bl.exact_dropout_rate(v, ["ab"], 1.5)
     with pytest.raises(ValueError):
         bl.exact_dropout_rate(v, [], 0.1)
+
+
+def test_regularisation_point_is_figure6s_point_cached() -> None:
+    """One point is regularisation_rate's at that value on figure 6's words, with examples;
+    a second call is served from the cache (read-only arrays), bad values are refused."""
+    from workbench.datasets import load_vocabulary
+    from workbench.datasets.corpora import letter_words
+    from workbench.experiments.grampa_regularisation import (
+        regularisation_point,
+        regularisation_rate,
+    )
+
+    point = regularisation_point("bpe-dropout", 0.3, n_words=20, n_samples=2, seed=1)
+    vocab = load_vocabulary("bpe-8k")
+    direct = regularisation_rate("bpe-dropout", vocab, letter_words(20, vocab), [0.3],
+                                 n_samples=2, seed=1)
+    assert point["rate"].tolist() == direct["rate"].tolist()
+    assert len(point["examples"]) == 6 and all(len(draws) == 3 for *_, draws in point["examples"])
+    again = regularisation_point("bpe-dropout", 0.3, n_words=20, n_samples=2, seed=1)
+    assert again["rate"] is point["rate"] and not point["rate"].flags.writeable
+    with pytest.raises(ValueError):
+        regularisation_point("bpe-dropout", 1.5)
+    with pytest.raises(ValueError):
+        regularisation_point("gpt", 0.1)

@@ -15,7 +15,7 @@ matplotlib.use("Agg")
 
 from naive import theory as naive  # noqa: E402
 
-from workbench.figures import rejection_cost  # noqa: E402
+from workbench.experiments import grampa_rejection  # noqa: E402
 from workbench.samplers.rejection import markov_rejection_samples  # noqa: E402
 from workbench.stats import trial_tolerance  # noqa: E402
 
@@ -23,7 +23,7 @@ from workbench.stats import trial_tolerance  # noqa: E402
 # --------------------------------------------------------------------------- §3.2, A.5
 def test_rejection_cost_expected_matches_enumeration() -> None:
     ns = list(range(1, 11))
-    t = rejection_cost.rejection_cost_table(ns, n_samples=50, seed=0, max_token_length=2,
+    t = grampa_rejection.rejection_cost_table(ns, n_samples=50, seed=0, max_token_length=2,
                                     trial_budget=10**3)
     for i, n in enumerate(ns):
         comps = naive.compositions(n)
@@ -50,7 +50,7 @@ def test_rejection_cost_measured_trials() -> None:
     ns = list(range(1, 9))
     size = 4000
     for cap in (1, 2, 3):
-        t = rejection_cost.rejection_cost_table(ns, n_samples=size, seed=2, max_token_length=cap,
+        t = grampa_rejection.rejection_cost_table(ns, n_samples=size, seed=2, max_token_length=cap,
                                         trial_budget=10**7)
         for i in range(len(ns)):
             for name in ("markov", "bit"):
@@ -64,23 +64,23 @@ def test_rejection_cost_measured_trials() -> None:
 
 
 def test_rejection_cost_rows_are_independent() -> None:
-    a = rejection_cost.rejection_cost_table([3, 6], n_samples=300, seed=4)
-    b = rejection_cost.rejection_cost_table([6], n_samples=300, seed=4)
+    a = grampa_rejection.rejection_cost_table([3, 6], n_samples=300, seed=4)
+    b = grampa_rejection.rejection_cost_table([6], n_samples=300, seed=4)
     for key in ("markov_mean", "bit_mean", "markov_max", "bit_sem"):
         assert a[key][1] == b[key][0]
     with pytest.raises(ValueError):
-        rejection_cost.rejection_cost_table([], n_samples=10)
+        grampa_rejection.rejection_cost_table([], n_samples=10)
     with pytest.raises(ValueError):
-        rejection_cost.rejection_cost_table([3], max_token_length=0)
+        grampa_rejection.rejection_cost_table([3], max_token_length=0)
     with pytest.raises(ValueError):
-        rejection_cost.rejection_cost_table([rejection_cost.MAX_COST_N + 1])
+        grampa_rejection.rejection_cost_table([grampa_rejection.MAX_COST_N + 1])
 
 
 def test_sampler_timings_smoke() -> None:
     import numba
 
     before = numba.get_num_threads()
-    s = rejection_cost.sampler_timings([2, 5, 15], n_samples=50, trial_budget=10**4, repeat=1)
+    s = grampa_rejection.sampler_timings([2, 5, 15], n_samples=50, trial_budget=10**4, repeat=1)
     assert numba.get_num_threads() == before
     assert s["ns"].tolist() == [2, 5, 15] and s["threads"] == 1
     for key in ("bit", "grampa_infinite", "grampa_bounded"):

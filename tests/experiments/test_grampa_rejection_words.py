@@ -34,6 +34,11 @@ def test_unigram_demo_against_enumeration() -> None:
         want = naive_samplers.markov_probability(seg, "abcab", set(TOKENS), weights)
         assert math.isclose(m, want, abs_tol=TOL)
     assert np.allclose(d["rejection"], d["joint"], atol=TOL)
+    # ``order``: every segmentation, most probable first
+    assert sorted(d["order"].tolist()) == list(range(len(d["tokens"])))
+    assert np.all(np.diff(d["joint"][d["order"]]) <= 0)
+    assert not d["joint"].flags.writeable                              # cached, read-only
+    assert rw.unigram_demo("abcab", SMALL, 4000, 0)["joint"] is d["joint"]
     assert d["tv_markov"] > 0.02  # Appendix A.1: plain Markov is not the joint
     assert d["tv_sampled"] <= d["tv_bound"]  # Appendix B: the samples are (δ = 1e-6)
     law, expected = naive_samplers.unigram_rejection_law("abcab", set(TOKENS), weights)

@@ -14,8 +14,9 @@ matplotlib.use("Agg")
 
 from naive import theory as naive  # noqa: E402
 
+from workbench.datasets.corpora import demo_word  # noqa: E402
+from workbench.experiments import grampa_uniform_laws  # noqa: E402
 from workbench.figures import uniform_laws  # noqa: E402
-from workbench.figures.common import demo_word  # noqa: E402
 from workbench.figures.panel import same_result  # noqa: E402
 from workbench.stats import tv_distance, tv_sampling_bound  # noqa: E402
 
@@ -23,7 +24,7 @@ from workbench.stats import tv_distance, tv_sampling_bound  # noqa: E402
 # --------------------------------------------------------------------------- Figure 2
 @pytest.mark.parametrize("n", [2, 3, 5, 8, 10])
 def test_uniform_laws_closed_forms_match_enumeration(n: int) -> None:
-    p = uniform_laws.uniform_laws_panel(n, n_samples=500, seed=1)
+    p = grampa_uniform_laws.uniform_laws_panel(n, n_samples=500, seed=1)
     support = list(range(1, n + 1))
     assert p["m"]["values"].tolist() == support == p["ell"]["values"].tolist()
     m_law = naive.token_count_pmf(n)
@@ -47,7 +48,7 @@ def test_uniform_laws_closed_forms_match_enumeration(n: int) -> None:
 @pytest.mark.parametrize("n,seed", [(2, 0), (4, 3), (12, 0), (29, 0), (29, 7), (64, 1)])
 def test_uniform_laws_samples(n: int, seed: int) -> None:
     size = 40_000
-    p = uniform_laws.uniform_laws_panel(n, n_samples=size, seed=seed)
+    p = grampa_uniform_laws.uniform_laws_panel(n, n_samples=size, seed=seed)
     assert (p["n"], p["n_samples"], p["seed"], p["word"]) == (n, size, seed,
                                                              demo_word(n))
     m, ell = p["m"], p["ell"]
@@ -66,19 +67,19 @@ def test_uniform_laws_samples(n: int, seed: int) -> None:
 
 
 def test_uniform_laws_is_deterministic_and_validates() -> None:
-    a = uniform_laws.uniform_laws_panel(9, 2000, seed=5)
-    assert same_result(a, uniform_laws.uniform_laws_panel(9, 2000, seed=5))
-    assert not same_result(a, uniform_laws.uniform_laws_panel(9, 2000, seed=6))
+    a = grampa_uniform_laws.uniform_laws_panel(9, 2000, seed=5)
+    assert same_result(a, grampa_uniform_laws.uniform_laws_panel(9, 2000, seed=5))
+    assert not same_result(a, grampa_uniform_laws.uniform_laws_panel(9, 2000, seed=6))
     for bad in ({"n": 1}, {"n": uniform_laws.MAX_PANEL_N + 1}, {"n_samples": 0},
                 {"seed": -1}):
         with pytest.raises(ValueError):
-            uniform_laws.uniform_laws_panel(**{"n": 5, "n_samples": 10, **bad})
+            grampa_uniform_laws.uniform_laws_panel(**{"n": 5, "n_samples": 10, **bad})
     with pytest.raises(TypeError):
-        uniform_laws.uniform_laws_panel(5.0, 10)
+        grampa_uniform_laws.uniform_laws_panel(5.0, 10)
 
 
 def test_length_law_errors() -> None:
-    e = uniform_laws.length_law_errors(14)
+    e = grampa_uniform_laws.length_law_errors(14)
     assert e["n"].tolist() == e["ell"].tolist() == list(range(1, 15))
     for n in range(1, 15):
         law = naive.token_length_pmf(n)
@@ -98,4 +99,4 @@ def test_length_law_errors() -> None:
         assert e["shortfall"][row] == float(deficit)
         assert e["rel27"][row, row] == -0.25
     with pytest.raises(ValueError):
-        uniform_laws.length_law_errors(0)
+        grampa_uniform_laws.length_law_errors(0)

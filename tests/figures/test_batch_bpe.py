@@ -5,19 +5,20 @@ from __future__ import annotations
 import pytest
 
 from workbench.datasets import load_text
+from workbench.experiments import batch_bpe as BB  # noqa: E402
 from workbench.figures import batch_bpe as fig
 from workbench.figures.common import figure_data
 
 
 @pytest.fixture(scope="module")
 def data():
-    table = fig.compute_table(load_text("shakespeare")[:60_000])
+    table = BB.compute_table(load_text("shakespeare")[:60_000])
     return table, load_text("brown")[:5_000]
 
 
 def test_plot_stop_cutoff_shows_both_lengths(data, capsys) -> None:
     table, held_out = data
-    got = fig.compute_stop_cutoff(table, held_out, 300, 4, 2)
+    got = BB.compute_stop_cutoff(table, held_out, 300, 4, 2)
     figure = fig.plot_stop_cutoff(got)
     assert figure_data(figure)["encoded-length"].tolist() == [got["base_length"], got["length"]]
     assert f"{got['change_percent']:+.3f}%" in figure.axes[0].get_title()
@@ -27,7 +28,7 @@ def test_plot_stop_cutoff_shows_both_lengths(data, capsys) -> None:
 def test_plot_stop_cutoff_shows_the_change_around_zero(data, capsys) -> None:
     """Issue 21: a change of a percent or two is visible (its own axis around zero)."""
     table, held_out = data
-    got = fig.compute_stop_cutoff(table, held_out, 300, 4, 2)
+    got = BB.compute_stop_cutoff(table, held_out, 300, 4, 2)
     figure = fig.plot_stop_cutoff(got)
     assert figure_data(figure)["length-change"].tolist() == [got["change_percent"]]
     low, high = figure.axes[1].get_ylim()

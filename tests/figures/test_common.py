@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 
+from workbench.datasets.corpora import demo_word
 from workbench.experiments.grampa_skew import TAU_GRID
-from workbench.figures.common import demo_word, tau_label
+from workbench.figures.common import tau_label
 
 FOOTNOTE_10 = ["0.25", "0.5", "1", "2", "5", "20", "±∞", "−20", "−10", "−5", "−2", "−1"]
 

@@ -14,10 +14,8 @@ A module of ``workbench/figures/`` may import
 
 Any other function imported from the package is computation: it belongs to
 ``workbench.experiments`` (or the domain), and the notebook passes its result (or, for a
-panel, the function itself) to the figure. :data:`PENDING` lists the violations that are
-known and not yet moved (notebooks 03–11's modules, which re-export their computations);
-the test fails on any violation not listed *and* on a listed one that is gone, so the list
-only shrinks.
+panel, the function itself) to the figure. No violation is tolerated: a figures module
+re-exports no computation.
 """
 
 from __future__ import annotations
@@ -54,44 +52,6 @@ COMPOSERS = {
     "paper_figures.py": "python -m workbench figures: takes data from experiments and plots "
                         "from figures, as a notebook does",
 }
-
-#: known violations, module → imported package functions; to be moved to experiments/
-#: (notebooks 03–11: their panels call these, and the modules re-export them)
-PENDING: dict[str, set[str]] = {
-    "baselines.py": {"workbench.experiments.grampa_regularisation." + n for n in (
-        "figure6", "regularisation_point", "regularisation_rate")},
-    "batch_bpe.py": {"workbench.experiments.batch_bpe." + n for n in (
-        "compute_batch_sizes", "compute_length_change", "compute_merge_order",
-        "compute_stop_cutoff", "compute_table", "compute_token_lengths", "encoded_length")},
-    "common.py": {"workbench.datasets.corpora.demo_word"},
-    "efficiency.py": {"workbench.experiments.grampa_efficiency." + n for n in (
-        "compute_multiplex", "compute_regulariser", "compute_tau", "efficiency",
-        "expected_counts", "make_setup", "sampled_grampa", "sampled_multiplexed",
-        "sampled_regulariser")},
-    "lock_keys.py": {"workbench.experiments.grampa_lock." + n for n in (
-        "lock_histogram", "lock_order_table")},
-    "partition_cover.py": {"workbench.datasets.corpora.greedtok_text_chunk_counts"} | {
-        "workbench.experiments.greedtok." + n for n in (
-            "compute_beta", "compute_cover_steps", "compute_overlap", "compute_reduction",
-            "compute_token_sets", "compute_tokens_per_word", "cover_demo_words",
-            "reduction_agrees")},
-    "real_text.py": {"workbench.experiments.grampa_live.compute_live",
-                     "workbench.experiments.grampa_live.text_slice",
-                     "workbench.experiments.grampa_tables.compare_with_paper"},
-    "rejection_cost.py": {"workbench.experiments.grampa_rejection." + n for n in (
-        "rejection_cost_table", "sampler_timings")},
-    "rejection_words.py": {"workbench.experiments.grampa_rejection_words." + n for n in (
-        "rejection_cost_words", "top_segmentations", "unigram_demo")},
-    "renyi.py": {"workbench.datasets.corpora.text_lines"} | {
-        "workbench.experiments.renyi." + n for n in (
-            "compute_condition_grid", "compute_live_table", "compute_real_drops",
-            "encode_corpus", "gpt4_chunk_counts", "train_baseline")},
-    "uniform_laws.py": {"workbench.experiments.grampa_uniform_laws." + n for n in (
-        "length_law_errors", "uniform_laws_panel")},
-    "vocabulary_shape.py": {"workbench.experiments.grampa_vocabulary_shape." + n for n in (
-        "segmentation_fraction", "token_length_distribution")},
-}
-
 
 def _resolve(module: str, level: int, path: Path, package_root: Path) -> str:
     """The absolute module of an import in ``path`` (``from ..x import y`` → ``workbench.x``),
@@ -149,18 +109,14 @@ def _is_module(name: str) -> bool:
 def test_figures_import_only_what_draws() -> None:
     found = {p.name: import_violations(p) for p in sorted(FIGURES.glob("*.py"))
              if p.name not in COMPOSERS}
-    found = {name: v for name, v in found.items() if v}
-    new = {name: sorted(v - PENDING.get(name, set())) for name, v in found.items()}
-    assert {k: v for k, v in new.items() if v} == {}, "figures import computation"
-    gone = {name: sorted(v - found.get(name, set())) for name, v in PENDING.items()}
-    assert {k: v for k, v in gone.items() if v} == {}, "moved: take them off PENDING"
+    assert {name: sorted(v) for name, v in found.items() if v} == {}, "figures import computation"
 
 
 def test_named_exceptions_exist() -> None:
     for target in NAMED:
         module, _, name = target.rpartition(".")
         assert callable(getattr(importlib.import_module(module), name)), target
-    assert all((FIGURES / name).is_file() for name in [*COMPOSERS, *PENDING])
+    assert all((FIGURES / name).is_file() for name in COMPOSERS)
 
 
 def test_the_checker_finds_computation(tmp_path: Path) -> None:

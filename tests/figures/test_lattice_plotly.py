@@ -270,8 +270,9 @@ def test_plotly_histograms_show_the_panel() -> None:
 # --------------------------------------------------------------------------- 03's panel
 @pytest.mark.parametrize("n", [2, 7, 29])
 def test_plotly_uniform_laws_shows_the_panel(n) -> None:
+    from workbench.experiments.grampa_uniform_laws import uniform_laws_panel
     from workbench.figures.common import figure_data
-    from workbench.figures.uniform_laws import plot_uniform_laws, uniform_laws_panel
+    from workbench.figures.uniform_laws import plot_uniform_laws
     from workbench.figures.uniform_laws_plotly import plotly_uniform_laws
 
     panel = uniform_laws_panel(n, n_samples=2_000, seed=1)

@@ -10,15 +10,16 @@ import pytest
 matplotlib.use("Agg")
 
 
+from workbench.experiments.grampa_lock import lock_histogram, lock_order_table  # noqa: E402
 from workbench.figures import lock_keys  # noqa: E402
 from workbench.figures.common import figure_data, tau_label  # noqa: E402
 
 
 def test_plot_lock_order_and_histograms() -> None:
-    t = lock_keys.lock_order_table(5)
+    t = lock_order_table(5)
     d = figure_data(lock_keys.plot_lock_order(t))
     assert d["bit-of-lock"].tolist() == t["columns"]["lock_bit_key"]
-    hists = [lock_keys.lock_histogram(12, tau=tau, n_samples=500, bins=64, seed=0)
+    hists = [lock_histogram(12, tau=tau, n_samples=500, bins=64, seed=0)
              for tau in (1.0, math.inf, -2.0)]
     for log in (True, False):
         fig = lock_keys.plot_lock_histograms(hists, ncols=2, log=log)
@@ -41,7 +42,7 @@ def test_figure5_default_is_readable_and_zooms_where_the_samples_are() -> None:
     from workbench.figures import lock_keys as lk
     from workbench.figures.common import readability_problems
 
-    hists = [lk.lock_histogram(29, t, 20_000, 512, 0) for t in lk.FIGURE5_TAUS]
+    hists = [lock_histogram(29, t, 20_000, 512, 0) for t in lk.FIGURE5_TAUS]
     views = {h["tau"]: lk.lock_view(h) for h in hists}
     assert views[1.0] == (0, 512) and views[-2.0] == (0, lk.MIN_VIEW_SPANS)
     for h in hists:

@@ -14,6 +14,7 @@ matplotlib.use("Agg")
 
 from workbench import Vocabulary  # noqa: E402
 from workbench.datasets import figure1_vocabulary, vocabulary_options  # noqa: E402
+from workbench.experiments.grampa_uniform_laws import uniform_laws_panel  # noqa: E402
 from workbench.figures import uniform_laws  # noqa: E402
 from workbench.figures.common import figure_data  # noqa: E402
 from workbench.figures.panel import (  # noqa: E402
@@ -56,18 +57,18 @@ def test_same_result_of_panels() -> None:
 def test_interactive_panel_result_is_a_direct_call() -> None:
     ipywidgets = pytest.importorskip("ipywidgets")
     panel = interactive_panel(
-        uniform_laws.uniform_laws_panel, uniform_laws.plot_uniform_laws,
+        uniform_laws_panel, uniform_laws.plot_uniform_laws,
         n=ipywidgets.IntSlider(value=6, min=2, max=20), n_samples=ipywidgets.fixed(500),
         seed=ipywidgets.fixed(0))
     controls = panel_controls(panel)
     assert set(controls) == {"n"}
     for n in (6, 13):
         controls["n"].value = n
-        assert same_result(panel.result, uniform_laws.uniform_laws_panel(n, 500, 0))
+        assert same_result(panel.result, uniform_laws_panel(n, 500, 0))
         shown = figure_data(panel.last_figure)["m-samples"]
         assert shown == pytest.approx(panel.result["m"]["freq"])
     with pytest.raises(TypeError):
-        interactive_panel(uniform_laws.uniform_laws_panel, uniform_laws.plot_uniform_laws,
+        interactive_panel(uniform_laws_panel, uniform_laws.plot_uniform_laws,
                           nope=ipywidgets.IntSlider())
 
 
@@ -124,7 +125,7 @@ def test_panel_renders_once_and_saves(tmp_path, monkeypatch) -> None:
         bundles = render_outputs({"f": fig, "none": None})
     assert len(bundles) == 1 and "image/png" in bundles[0][0]
     monkeypatch.chdir(tmp_path)
-    panel = interactive_panel(uniform_laws.uniform_laws_panel, uniform_laws.plot_uniform_laws,
+    panel = interactive_panel(uniform_laws_panel, uniform_laws.plot_uniform_laws,
                               n=4, n_samples=100, seed=0)
     panel.save_button.click()
     assert list((tmp_path / "figures").glob("uniform_laws_panel-figure.png"))

@@ -10,13 +10,14 @@ import pytest
 matplotlib.use("Agg")
 
 
+from workbench.experiments import grampa_rejection  # noqa: E402
 from workbench.figures import rejection_cost  # noqa: E402
 from workbench.figures.common import figure_data  # noqa: E402
 
 
 def test_plot_rejection_cost() -> None:
-    t = rejection_cost.rejection_cost_table(range(1, 12), n_samples=100, trial_budget=10**4)
-    s = rejection_cost.sampler_timings(range(1, 12), n_samples=50, trial_budget=10**4, repeat=1)
+    t = grampa_rejection.rejection_cost_table(range(1, 12), n_samples=100, trial_budget=10**4)
+    s = grampa_rejection.sampler_timings(range(1, 12), n_samples=50, trial_budget=10**4, repeat=1)
     for timings in (None, s):
         d = figure_data(rejection_cost.plot_rejection_cost(t, timings))
         assert d["markov-expected"] == pytest.approx(t["markov_expected"])
@@ -45,7 +46,7 @@ def test_cost_frame_and_time_summary() -> None:
 
     from workbench.figures import rejection_cost as rc
 
-    table = rc.rejection_cost_table(range(1, 7), 50, 0, 2, 10**3)
+    table = grampa_rejection.rejection_cost_table(range(1, 7), 50, 0, 2, 10**3)
     timings = {"ns": np.arange(1, 7), "threads": 1,
                "markov": np.array([1e-6, 2e-6, 4e-6, 8e-6, np.nan, np.nan]),
                "markov_per_trial": np.array([1e-6, 1e-6, 1e-6, 1e-6, np.nan, np.nan]),

@@ -8,6 +8,7 @@ import numpy as np
 
 matplotlib.use("Agg")
 
+from workbench.experiments import grampa_rejection  # noqa: E402
 from workbench.figures import rejection_cost  # noqa: E402
 from workbench.figures.common import figure_data  # noqa: E402
 from workbench.figures.lint import readability_problems  # noqa: E402
@@ -16,7 +17,7 @@ from workbench.figures.rejection_cost_plotly import plotly_rejection_cost  # noq
 
 def test_plotly_twin_shows_the_matplotlib_data() -> None:
     for cap in (1, 2):
-        t = rejection_cost.rejection_cost_table(range(1, 14), n_samples=100, seed=0,
+        t = grampa_rejection.rejection_cost_table(range(1, 14), n_samples=100, seed=0,
                                                 max_token_length=cap, trial_budget=10**4)
         fig = plotly_rejection_cost(t)
         shown, drawn = figure_data(fig), figure_data(rejection_cost.plot_rejection_cost(t))

@@ -8,12 +8,13 @@ import pytest
 matplotlib.use("Agg")
 
 
+from workbench.experiments.grampa_uniform_laws import length_law_errors, uniform_laws_panel  # noqa: E402
 from workbench.figures import uniform_laws  # noqa: E402
 from workbench.figures.common import figure_data  # noqa: E402
 
 
 def test_plot_uniform_laws_shows_the_panel() -> None:
-    p = uniform_laws.uniform_laws_panel(11, n_samples=3000, seed=0)
+    p = uniform_laws_panel(11, n_samples=3000, seed=0)
     d = figure_data(uniform_laws.plot_uniform_laws(p))
     for view in ("m", "ell", "R", "S"):
         assert d[f"{view}-samples"] == pytest.approx(p[view]["freq"])
@@ -24,7 +25,7 @@ def test_plot_uniform_laws_shows_the_panel() -> None:
 
 
 def test_plot_length_law_errors() -> None:
-    e = uniform_laws.length_law_errors(20)
+    e = length_law_errors(20)
     d = figure_data(uniform_laws.plot_length_law_errors(e, ns=(4, 16, 99)))
     assert d["err28-n4"] == pytest.approx(e["err28"][3, :4])
     assert d["err27-n16"] == pytest.approx(e["err27"][15, :16])
@@ -39,10 +40,10 @@ def test_default_figures_are_readable() -> None:
     from workbench.figures.uniform_laws_plotly import plotly_uniform_laws
 
     for n in (2, 29):
-        panel = ul.uniform_laws_panel(n, 2_000, 0)
+        panel = uniform_laws_panel(n, 2_000, 0)
         fig = plotly_uniform_laws(panel)
         assert readability_problems(fig) == []
         assert fig.layout.xaxis3.tickvals and max(fig.layout.xaxis3.tickvals) <= n
         labels = {a.name: a.text for a in fig.layout.annotations if a.name}
         assert labels["R-mean"] == "sample mean" and "Eq. 36" in labels["R-expected"]
-    assert readability_problems(ul.plot_uniform_laws(ul.uniform_laws_panel(29, 2_000, 0))) == []
+    assert readability_problems(ul.plot_uniform_laws(uniform_laws_panel(29, 2_000, 0))) == []

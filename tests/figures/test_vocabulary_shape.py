@@ -11,6 +11,7 @@ matplotlib.use("Agg")
 from fixtures import SMALL  # noqa: E402
 
 from workbench import Vocabulary  # noqa: E402
+from workbench.experiments.grampa_vocabulary_shape import token_length_distribution  # noqa: E402
 from workbench.figures import vocabulary_shape as vs  # noqa: E402
 from workbench.figures.common import figure_data  # noqa: E402
 
@@ -21,7 +22,7 @@ def test_length_axis_keeps_the_bulk_and_says_what_is_cut() -> None:
 
     short = ["".join(p) for n in (1, 2, 3) for p in product("abcdefg", repeat=n)]  # 399 types
     long_tail = Vocabulary(short + ["ab" * 40], name="tail")
-    dists = [vs.token_length_distribution(SMALL), vs.token_length_distribution(long_tail)]
+    dists = [token_length_distribution(SMALL), token_length_distribution(long_tail)]
     fig = vs.plot_length_distributions(dists)
     ax = fig.axes[0]
     low, high = ax.get_xlim()

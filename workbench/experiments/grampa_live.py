@@ -15,9 +15,11 @@ otherwise (BPE for ``bpe-8k``, ULM k = 1 for ``ulm-8k``) — the multiplexing of
   (:mod:`workbench.theory.grampa.mixture`); pretokens are independent, so
   E[m] and entropies add over them and P(deterministic) multiplies.
 
-Per-pretoken laws are cached per (vocabulary, τ, ℓ_min), so a slider step costs
-milliseconds once a setting has been seen. This module does not compute the full tables
-(:mod:`.grampa_tables`) and draws nothing (:mod:`workbench.figures.real_text` does).
+Per-pretoken laws are cached per (vocabulary, τ, ℓ_min), the words and their deterministic
+segmentations per (text, vocabulary, typos, seed), and whole results (arrays read-only) per
+setting, so a slider step back to a seen setting computes nothing. This module does not
+compute the full tables (:mod:`.grampa_tables`) and draws nothing
+(:mod:`workbench.figures.real_text_plotly` does).
 
 Example
 -------
@@ -136,18 +138,37 @@ def compute_live(text: str, tau: float = 1.0, ell_min: int = 1, p: float = 0.5,
         no value to show), ``words``, ``dropped``.
     """
     key, tau, ell_min, p, seed = _check_live(text, tau, ell_min, p, vocabulary, typos, seed)
+    r = _live(text, key, tau, ell_min, p, bool(typos), seed)
+    return {k: dict(v) if isinstance(v, dict) else v for k, v in r.items()}
+
+
+@lru_cache(maxsize=8)
+def _prepared(text: str, key: str, typos: bool, seed: int
+              ) -> tuple[int, tuple, tuple, dict[str, list[str]]]:
+    """What a sample does not depend on (τ, ℓ_min, p): the number of words, the words every
+    piece of which the vocabulary segments, their P1 groups, and each piece's deterministic
+    segmentation."""
     vocab = _vocab(key)
-    words = _words(text, bool(typos), seed)
+    words = _words(text, typos, seed)
     counts = {q: count_segmentations(q, vocab) for q in {q for w in words for g in w for q in g}}
-    kept = [w for w in words if all(counts[q] > 0 for g in w for q in g)]
-    groups = [g for w in kept for g in w]
+    kept = tuple(w for w in words if all(counts[q] > 0 for g in w for q in g))
+    groups = tuple(g for w in kept for g in w)
+    flat = [q for g in groups for q in g]
+    return len(words), kept, groups, dict(zip(flat, _det_pieces(key, flat)))
+
+
+@lru_cache(maxsize=64)
+def _live(text: str, key: str, tau: float, ell_min: int, p: float, typos: bool,
+          seed: int) -> dict:
+    """:func:`compute_live` of checked arguments, cached (its arrays read-only): a slider step
+    back to a seen setting computes nothing."""
+    n_words, kept, groups, det_of = _prepared(text, key, typos, seed)
+    vocab = _vocab(key)
     heads = np.random.default_rng([seed, 1]).random(len(groups)) < p
     stoch = [q for g, h in zip(groups, heads) if h for q in g]
     g_sampler = Grampa(vocab, tau=tau, ell_min=ell_min, direction="l2r",
                        seed=np.random.default_rng([seed, 2]))
     sampled = iter(g_sampler.tokenize(stoch) if stoch else [])
-    flat = [q for g in groups for q in g]
-    det_of = dict(zip(flat, _det_pieces(key, flat)))
     segs, segs_det = [], []
     h_exact, m_exact, s_exact, rr_exact, same = [], [], [], [], []
     k = 0
@@ -175,19 +196,21 @@ def compute_live(text: str, tau: float = 1.0, ell_min: int = 1, p: float = 0.5,
         if n > 1:
             s_exact.append((e_m - 1) / (n - 1))
     if not segs:
-        raise ValueError(f"text has no word the {key} vocabulary can segment ({len(words)} "
+        raise ValueError(f"text has no word the {key} vocabulary can segment ({n_words} "
                          "words found)")
     row, row_det = table7(segs), table7(segs_det)
+    arrays = {"m": np.array([len(s) for s in segs]), "ell": np.array([t for s in segs for t in s]),
+              "m_det": np.array([len(s) for s in segs_det]),
+              "ell_det": np.array([t for s in segs_det for t in s])}
+    for array in arrays.values():
+        array.flags.writeable = False
     return {
-        "row": row, "deterministic": row_det,
-        "m": np.array([len(s) for s in segs]), "ell": np.array([t for s in segs for t in s]),
-        "m_det": np.array([len(s) for s in segs_det]),
-        "ell_det": np.array([t for s in segs_det for t in s]),
+        "row": row, "deterministic": row_det, **arrays,
         "exact": {"m_mean": float(np.mean(m_exact)), "S_mean": float(np.mean(s_exact)),
                   "RR_det": float(np.mean(rr_exact)), "entropy_mean": float(np.mean(h_exact))},
         "sampled": {"m_mean": row["m_mean"], "S_mean": row["S_mean"],
                     "RR_det": 1 - float(np.mean(same))},
-        "words": len(kept), "dropped": len(words) - len(kept),
+        "words": len(kept), "dropped": n_words - len(kept),
         "settings": {"tau": tau, "ell_min": ell_min, "p": p, "vocabulary": key,
                      "typos": bool(typos), "seed": seed},
     }

@@ -237,20 +237,35 @@ def regularisation_point(family: str, value: float, n_words: int = 200, n_sample
 
     Returns :func:`regularisation_rate`'s dict for ``[value]`` plus ``examples``: for the
     first ``n_examples`` distinct words, ``(word, reference tokens, three sampled
-    segmentations)`` at ``value`` (seeded).
+    segmentations)`` at ``value`` (seeded). Cached per argument tuple (arrays read-only), so
+    a panel's step back to a seen value samples nothing.
     """
     family = check_choice(family, "family", FAMILIES)
+    value = _check_value(family, value)
+    count = check_int(n_examples, "n_examples", minimum=0, maximum=100)
+    n_words = check_int(n_words, "n_words", minimum=1)
+    n_samples = check_int(n_samples, "n_samples", minimum=1, maximum=10_000)
+    seed = check_int(seed, "seed", minimum=0)
+    return dict(_point(family, value, n_words, n_samples, seed, count))
+
+
+@lru_cache(maxsize=64)
+def _point(family: str, value: float, n_words: int, n_samples: int, seed: int,
+           count: int) -> dict[str, Any]:
+    """:func:`regularisation_point` of checked arguments, its arrays read-only."""
     vocab = _family_vocabulary(family)
     words = letter_words(n_words, vocab)
     out = regularisation_rate(family, vocab, words, [value], n_samples=n_samples, seed=seed)
     out["vocabulary"] = vocab.name
-    count = check_int(n_examples, "n_examples", minimum=0, maximum=100)
     shown = list(dict.fromkeys(w for w in words if len(w) > 4))[:count]
     ref = _reference(out["reference"], vocab, shown)
     sampler = _sampler(family, vocab, out["values"][0], np.random.default_rng([seed, 10**6]))
     draws = sampler.tokenize([w for w in shown for _ in range(3)])
-    out["examples"] = [(w, list(r), draws[3 * k:3 * k + 3])
-                       for k, (w, r) in enumerate(zip(shown, ref))]
+    out["examples"] = tuple((w, tuple(r), tuple(map(tuple, draws[3 * k:3 * k + 3])))
+                            for k, (w, r) in enumerate(zip(shown, ref)))
+    for array in out.values():
+        if isinstance(array, np.ndarray):
+            array.flags.writeable = False
     return out
 
 

@@ -6,8 +6,10 @@
 * :func:`rejection_cost_words` — expected and measured trials of the Markov (safe, tight)
   and bit rejection samplers on real words as ``|s|`` grows (GRaMPa: one pass).
 
-Every function is pure (fixed seeds; no clock). This module implements no sampler
-(:mod:`workbench.samplers`), draws nothing (:mod:`workbench.figures.rejection_words` does)
+Every function is pure (fixed seeds; no clock), so its results are cached: a demo per
+(word, vocabulary, samples, seed; its arrays read-only), a row of the rejection cost per
+length, so a panel's step back to a seen setting samples nothing. This module implements no
+sampler (:mod:`workbench.samplers`), draws nothing (:mod:`workbench.figures.rejection_words` does)
 and does not time anything (``benchmarks/bench_rejection.py`` does); the words come from
 :mod:`workbench.datasets.corpora`.
 """
@@ -15,6 +17,7 @@ and does not time anything (``benchmarks/bench_rejection.py`` does); the words c
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -57,14 +60,21 @@ def unigram_demo(word: str, vocab: Vocabulary, n_samples: int = 20_000, seed: in
         and ``rejection`` (App. B, equal to ``joint``) laws; ``sampled`` (frequencies of the
         samples); ``tv_markov`` = TV(markov, joint), ``tv_sampled`` = TV(sampled, joint),
         ``tv_bound`` (:func:`workbench.stats.tv_sampling_bound` at δ = 10⁻⁶);
-        ``mean_trials`` and ``expected_trials`` of the rejection sampler.
+        ``mean_trials`` and ``expected_trials`` of the rejection sampler; ``order``, every
+        segmentation's index by the joint, most probable first (:func:`top_segmentations`).
     """
-    from ..samplers import UnigramRejectionSampler
-
     vocab = check_vocab(vocab)
     word = check_word(word)
     size = check_samples(n_samples)
     seed = check_int(seed, "seed", minimum=0)
+    return dict(_unigram_demo(word, vocab, size, seed))
+
+
+@lru_cache(maxsize=32)
+def _unigram_demo(word: str, vocab: Vocabulary, size: int, seed: int) -> dict[str, Any]:
+    """:func:`unigram_demo` of checked arguments, cached, its arrays read-only."""
+    from ..samplers import UnigramRejectionSampler
+
     rows = unigram_laws(word, vocab)
     sampler = UnigramRejectionSampler(vocab, seed=seed)
     index = {r["tokens"]: k for k, r in enumerate(rows)}
@@ -74,13 +84,18 @@ def unigram_demo(word: str, vocab: Vocabulary, n_samples: int = 20_000, seed: in
     joint = np.array([r["joint"] for r in rows])
     markov = np.array([r["markov"] for r in rows])
     sampled = counts / size
-    return {"word": word, "tokens": [r["tokens"] for r in rows], "joint": joint,
+    demo = {"word": word, "tokens": [r["tokens"] for r in rows], "joint": joint,
             "markov": markov, "rejection": np.array([r["rejection"] for r in rows]),
             "sampled": sampled, "tv_markov": tv_distance(markov, joint),
             "tv_sampled": tv_distance(sampled, joint),
             "tv_bound": tv_sampling_bound(len(rows), size),
             "mean_trials": float(sampler.last_trials.mean()),
             "expected_trials": sampler.expected_trials(word), "n_samples": size, "seed": seed}
+    demo["order"] = top_segmentations(demo, max(len(rows), 1))
+    for value in demo.values():
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
+    return demo
 
 
 def top_segmentations(demo: Mapping[str, Any], top: int = 16) -> np.ndarray:
@@ -125,6 +140,41 @@ def _words_of_length(vocab: Vocabulary, length: int, count: int, seed: int,
     return real
 
 
+@lru_cache(maxsize=4)
+def _spelled_pool(vocab: Vocabulary) -> tuple[str, ...]:
+    """The 30,000 most frequent English words spelled for ``vocab`` (cached per vocabulary)."""
+    from ..datasets import english_words
+
+    return tuple(spell_words(english_words(30_000), vocab))
+
+
+@lru_cache(maxsize=256)
+def _cost_row(vocab: Vocabulary, n: int, count: int, size: int, seed: int, budget: int
+              ) -> tuple[tuple[str, ...], float, tuple[tuple[float, float, float, int], ...]]:
+    """One length of :func:`rejection_cost_words` (it depends on no other length), cached:
+    the words, the median ``N_V(s)`` and per sampler (median and max expected trials, mean
+    measured trials or NaN, words measured)."""
+    words = (synthetic_words(n, count, vocab, seed=seed) if vocab.is_infinite
+             else _words_of_length(vocab, n, count, seed, list(_spelled_pool(vocab))))
+    per_sampler = []
+    for s, name in enumerate(REJECTION_SAMPLERS):
+        sampler = _rejection_sampler(name, vocab, budget, np.random.default_rng([seed, n, s]))
+        expected = [sampler.expected_trials(w) for w in words]
+        trials, measured = [], 0
+        for w, e in zip(words, expected):
+            if e * size <= budget:
+                try:
+                    sampler.sample_lengths(w, size)
+                except RejectionLimitError:  # P < e^-size: that word is left out
+                    continue
+                trials.extend(sampler.last_trials.tolist())
+                measured += 1
+        per_sampler.append((float(np.median(expected)), float(np.max(expected)),
+                            float(np.mean(trials)) if trials else float("nan"), measured))
+    return (tuple(words), float(np.median([count_segmentations(w, vocab) for w in words])),
+            tuple(per_sampler))
+
+
 def rejection_cost_words(vocab: Vocabulary, lengths: Iterable[int] = range(2, 31),
                          words_per_length: int = 5, n_samples: int = 20, seed: int = 0,
                          trial_budget: int = 200_000) -> dict[str, Any]:
@@ -161,32 +211,16 @@ def rejection_cost_words(vocab: Vocabulary, lengths: Iterable[int] = range(2, 31
         for col in ("expected", "expected_max", "measured"):
             out[f"{name}_{col}"] = np.full(k, np.nan)
         out[f"{name}_words_measured"] = np.zeros(k, dtype=np.int64)
-    from ..datasets import english_words
-
-    pool = [] if vocab.is_infinite else spell_words(english_words(30_000), vocab)
     for i, n in enumerate(lens):
-        words = (synthetic_words(n, count, vocab, seed=seed) if vocab.is_infinite
-                 else _words_of_length(vocab, n, count, seed, pool))
-        out["words"].append(words)
-        out["n_segmentations"][i] = float(np.median([count_segmentations(w, vocab)
-                                                     for w in words]))
-        for s, name in enumerate(REJECTION_SAMPLERS):
-            sampler = _rejection_sampler(name, vocab, budget,
-                                         np.random.default_rng([seed, n, s]))
-            expected = [sampler.expected_trials(w) for w in words]
-            out[f"{name}_expected"][i] = float(np.median(expected))
-            out[f"{name}_expected_max"][i] = float(np.max(expected))
-            trials = []
-            for w, e in zip(words, expected):
-                if e * size <= budget:
-                    try:
-                        sampler.sample_lengths(w, size)
-                    except RejectionLimitError:  # P < e^-size: that word is left out
-                        continue
-                    trials.extend(sampler.last_trials.tolist())
-                    out[f"{name}_words_measured"][i] += 1
-            if trials:
-                out[f"{name}_measured"][i] = float(np.mean(trials))
+        words, n_segmentations, per_sampler = _cost_row(vocab, n, count, size, seed, budget)
+        out["words"].append(list(words))
+        out["n_segmentations"][i] = n_segmentations
+        for name, (expected, expected_max, measured, n_measured) in zip(REJECTION_SAMPLERS,
+                                                                        per_sampler):
+            out[f"{name}_expected"][i] = expected
+            out[f"{name}_expected_max"][i] = expected_max
+            out[f"{name}_measured"][i] = measured
+            out[f"{name}_words_measured"][i] = n_measured
     out.update({"words_per_length": count, "n_samples": size, "seed": seed,
                 "trial_budget": budget, "name": vocab.name or "infinite"})
     return out

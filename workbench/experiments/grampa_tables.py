@@ -71,6 +71,7 @@ __all__ = [
     "FULL",
     "QUICK",
     "compare_with_paper",
+    "load_results",
     "main",
     "pretokenised_words",
     "sample_segmentations",
@@ -369,6 +370,20 @@ def compare_with_paper(ours: pd.DataFrame, table: int) -> pd.DataFrame:
     df = pd.DataFrame(rows).set_index("setting")
     df.columns = pd.MultiIndex.from_tuples(df.columns)
     return df
+
+
+def load_results(directory: str | Path | None = None) -> dict[str, pd.DataFrame] | None:
+    """``results/tables``'s CSVs (``directory``, by default the repository's) and their
+    comparison with the paper (:func:`compare_with_paper`), or None if they are absent."""
+    from ..datasets import DATA_DIR
+
+    folder = Path(directory) if directory is not None else DATA_DIR.parent / "results" / "tables"
+    if not (folder / "table7.csv").is_file() or not (folder / "table8.csv").is_file():
+        return None
+    t7 = pd.read_csv(folder / "table7.csv")
+    t8 = pd.read_csv(folder / "table8.csv")
+    return {"table7": t7, "table8": t8, "compare7": compare_with_paper(t7, 7),
+            "compare8": compare_with_paper(t8, 8)}
 
 
 # ------------------------------------------------------------------------------ command

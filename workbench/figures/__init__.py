@@ -5,11 +5,10 @@ Each ``plot_*`` takes data and returns a figure. Notebooks import :mod:`workbenc
 as an argument (``lattice_panel(lattice_view, …)``, ``skew_widget(skew_summary, …)``). What
 a figures module may import is an allow-list (``tests/figures/test_figures.py``: plotting
 libraries, numpy, siblings, and from the package only classes, constants and a few named
-functions); the modules of notebooks 03–11 still re-export their computations (listed there
-as pending).
+functions); no figures module re-exports a computation.
 
 * :mod:`.common` — colours, the one :func:`~.common.tau_label`, the lattice labels,
-  :func:`~.common.figure_data`, the demo word;
+  :func:`~.common.figure_data`;
 * :mod:`.lint` — the figure linter (:func:`~.lint.readability_problems`) the tests call;
 * :mod:`.start_here` — notebook 00 (reading order, recorded run times, the three α's);
 * :mod:`.lattice` — notebook 01 (Figure 1: the lattice drawn, the panel);
@@ -23,10 +22,14 @@ as pending).
 * :mod:`.lock_keys` — notebook 04 (LOCK order, Figure 5);
 * :mod:`.rejection_cost` — notebook 05 (rejection samplers against GRaMPa's single pass);
 * :mod:`.real_text` — notebook 06 (live Table 7 row on the shipped text, exact beside sampled);
+  :mod:`.real_text_plotly` — its slider panel in plotly;
 * :mod:`.baselines`, :mod:`.vocabulary_shape`, :mod:`.rejection_words` — notebook 07 (word
   pools and Figure 6; Figures 7 and 9; App. A.1/B and rejection cost on real words);
+  :mod:`.baselines_plotly` — notebook 07's five slider panels in plotly;
 * :mod:`.batch_bpe`, :mod:`.partition_cover`, :mod:`.renyi`, :mod:`.efficiency` — notebooks
-  08–11; :mod:`.papers`, :mod:`.paper_figures` — citations and ``python -m workbench figures``.
+  08–11; :mod:`.batch_bpe_plotly`, :mod:`.partition_cover_plotly`, :mod:`.renyi_plotly` —
+  the slider panels of notebooks 08–10 in plotly; :mod:`.papers`, :mod:`.paper_figures` —
+  citations and ``python -m workbench figures``.
 
 Setups, training and the runners writing ``results/`` (GRaMPa Tables 7–8, Figures 10–12,
 the Rényi tables, GreedTok's comparisons) and the notebooks' computations with their

@@ -1,12 +1,11 @@
 """Notebook 07: GRaMPa's baselines on real words — Figure 6 (GRaMPa paper §5, Figure 6).
 
 :func:`plot_regularisation_rates` draws Figure 6 (every data series tagged with a ``gid``);
-its data, :func:`figure6`, :func:`regularisation_rate` and :func:`regularisation_point`,
-come from :mod:`workbench.experiments.grampa_regularisation` and are re-exported here under
-the names notebook 07 uses. Notebook 07's other views live beside this module:
-:mod:`.vocabulary_shape` (Figures 7 and 9) and :mod:`.rejection_words` (App. A.1/B,
-rejection cost on real words). The words (of the shipped text, or made up) come from
-:mod:`workbench.datasets.corpora`.
+its data (``figure6``, ``regularisation_point``) come from
+:mod:`workbench.experiments.grampa_regularisation`, which the notebook imports. Notebook
+07's other views live beside this module: :mod:`.vocabulary_shape` (Figures 7 and 9) and
+:mod:`.rejection_words` (App. A.1/B, rejection cost on real words). The words (of the
+shipped text, or made up) come from :mod:`workbench.datasets.corpora`.
 
 This module computes, samples and checks nothing itself.
 
@@ -28,9 +27,6 @@ from ..experiments.grampa_regularisation import (
     FAMILIES,
     FIGURE6_VALUES,
     ULM_NBEST,
-    figure6,
-    regularisation_point,
-    regularisation_rate,
 )
 from .common import GREY, GUIDE, LAW, PINK, SAMPLE, tau_label
 
@@ -38,10 +34,7 @@ __all__ = [
     "FAMILIES",
     "FIGURE6_VALUES",
     "ULM_NBEST",
-    "figure6",
     "plot_regularisation_rates",
-    "regularisation_point",
-    "regularisation_rate",
 ]
 
 
@@ -73,7 +66,8 @@ def plot_regularisation_rates(curves: Mapping[str, Mapping[str, Any]],
     """One panel per family: sampled rate with its band, exact rate as a line, 50 % guide.
 
     GRaMPa's panel is drawn along ``−1/τ`` (footnote 10's order) with τ as tick labels.
-    ``point`` (from :func:`regularisation_point`) is marked on its family's panel.
+    ``point`` (from ``experiments.grampa_regularisation.regularisation_point``) is marked on
+    its family's panel.
     Gids: ``rr-<family>`` (sampled points), ``rr-band-<family>``, ``rr-exact-<family>``,
     ``rr-point``.
     """

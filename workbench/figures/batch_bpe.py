@@ -3,9 +3,9 @@
 Batch sizes, merge order, stop words / cut-off, token lengths, and tokens coloured in HTML.
 
 The data come from :mod:`workbench.experiments.batch_bpe` (``compute_*``, which train
-through :func:`workbench.bpe.train_bpe`), re-exported here under the names notebook 08
-uses; this module only draws (``plot_*``, :func:`colour_tokens`). The notebook's slider
-panel is :func:`compute_stop_cutoff` drawn by :func:`plot_stop_cutoff`.
+through :func:`workbench.bpe.train_bpe`), which the notebook imports; this module only
+draws (``plot_*``, :func:`colour_tokens`). The notebook's slider panel is
+``compute_stop_cutoff`` drawn by :func:`plot_stop_cutoff`.
 
 Example
 -------
@@ -20,27 +20,11 @@ from __future__ import annotations
 import html
 
 from ..bpe import BPEModel
-from ..experiments.batch_bpe import (
-    compute_batch_sizes,
-    compute_length_change,
-    compute_merge_order,
-    compute_stop_cutoff,
-    compute_table,
-    compute_token_lengths,
-    encoded_length,
-)
 from .common import GUIDE
 
 __all__ = [
     "colour_tokens",
-    "compute_batch_sizes",
-    "compute_length_change",
-    "compute_merge_order",
-    "compute_stop_cutoff",
-    "compute_table",
-    "compute_token_lengths",
     "describe_batch_sizes",
-    "encoded_length",
     "plot_batch_sizes",
     "plot_merge_order",
     "plot_stop_cutoff",

@@ -14,9 +14,7 @@
 * :func:`figure_data` — the numbers a figure shows, by artist ``gid``, for checking a
   figure against the data it was drawn from;
 * :func:`readability_problems`, :data:`GUIDE`, :data:`ZOOMED` — the figure linter, re-exported
-  from :mod:`.lint` (what makes a figure hard to read and the two marks it honours);
-* :func:`demo_word` — the word the theory panels segment, re-exported from
-  :mod:`workbench.datasets.corpora` for the notebooks.
+  from :mod:`.lint` (what makes a figure hard to read and the two marks it honours).
 
 This module samples nothing, checks no argument (beyond the figure's type) and draws nothing
 itself; it does not judge a figure's readability (that is :mod:`.lint`).
@@ -38,7 +36,6 @@ from matplotlib.collections import LineCollection
 from matplotlib.figure import FigureBase
 from matplotlib.patches import StepPatch
 
-from ..datasets.corpora import demo_word
 from .lint import GUIDE, ZOOMED, readability_problems
 
 __all__ = [
@@ -53,7 +50,6 @@ __all__ = [
     "arc_height",
     "arc_points",
     "count_label",
-    "demo_word",
     "PLOTLY_VALIDATE",
     "figure_data",
     "plotly_figure",

@@ -1,9 +1,9 @@
 """Notebook 11's figures: Rényi efficiency against τ, p_d, ULM α and p (GRaMPa Figs 10–12).
 
 The data come from :mod:`workbench.experiments.grampa_efficiency` (setups, cached count
-arrays, ``compute_*``), re-exported here under the names the notebook uses; this module only
-draws them (``plot_*``), words what a figure shows (:func:`describe_regulariser`) and saves
-them (:func:`save_figures`, which ``python -m workbench experiments`` passes to the runner).
+arrays, ``compute_*``), which the notebook imports; this module only draws them
+(``plot_*``), words what a figure shows (:func:`describe_regulariser`) and saves them
+(:func:`save_figures`, which ``python -m workbench experiments`` passes to the runner).
 It computes, trains and checks nothing itself.
 """
 
@@ -20,15 +20,6 @@ from ..experiments.grampa_efficiency import (
     KINDS,
     REGULARISER_NAME,
     Setup,
-    compute_multiplex,
-    compute_regulariser,
-    compute_tau,
-    efficiency,
-    expected_counts,
-    make_setup,
-    sampled_grampa,
-    sampled_multiplexed,
-    sampled_regulariser,
 )
 from .common import ACCENT, GREEN, GREY, GUIDE, LAW, SAMPLE, tau_label
 
@@ -36,19 +27,10 @@ __all__ = [
     "ALPHA",
     "KINDS",
     "Setup",
-    "compute_multiplex",
-    "compute_regulariser",
-    "compute_tau",
     "describe_regulariser",
-    "efficiency",
-    "expected_counts",
-    "make_setup",
     "plot_multiplex",
     "plot_regulariser",
     "plot_tau",
-    "sampled_grampa",
-    "sampled_multiplexed",
-    "sampled_regulariser",
     "save_figures",
 ]
 

@@ -4,17 +4,18 @@
   the figures of App. C and Figure 5, every data series tagged with a ``gid``;
   :func:`figure5_caption` — what each panel shows, as Markdown, from the same histograms;
   :func:`lock_view` — the spans a Figure 5 panel shows (zoomed to where the samples are);
-* :func:`lock_order_table`, :func:`lock_histogram`, :data:`FIGURE5_TAUS`,
-  :data:`MAX_TABLE_N`, :data:`MAX_HISTOGRAM_N` — re-exported from
-  :mod:`workbench.experiments.grampa_lock`, which checks the arguments and computes.
+* the data, ``lock_order_table`` and ``lock_histogram``, come from
+  :mod:`workbench.experiments.grampa_lock` (which checks the arguments and computes), which
+  the notebook imports; :data:`FIGURE5_TAUS`, :data:`MAX_TABLE_N`, :data:`MAX_HISTOGRAM_N`
+  are its constants.
 
 This module computes nothing, checks no argument and does not assert: the notebook and the
 tests do.
 
 Example
 -------
->>> lock_order_table(3)["columns"]["lock_segmentation"]
-['abc', 'a/bc', 'ab/c', 'a/b/c']
+>>> from workbench.experiments.grampa_lock import lock_order_table
+>>> fig = plot_lock_order(lock_order_table(3))
 """
 
 from __future__ import annotations
@@ -30,8 +31,6 @@ from ..experiments.grampa_lock import (
     FIGURE5_TAUS,
     MAX_HISTOGRAM_N,
     MAX_TABLE_N,
-    lock_histogram,
-    lock_order_table,
 )
 from .common import ACCENT, GUIDE, LAW, SAMPLE, tau_label
 
@@ -41,8 +40,6 @@ __all__ = [
     "MAX_TABLE_N",
     "MIN_VIEW_SPANS",
     "ZOOM_SHARE",
-    "lock_histogram",
-    "lock_order_table",
     "plot_lock_histogram",
     "plot_lock_histograms",
     "plot_lock_order",

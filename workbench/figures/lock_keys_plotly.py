@@ -11,7 +11,7 @@ This module computes nothing: every number comes from the histogram.
 
 Example
 -------
->>> from workbench.figures.lock_keys import lock_histogram
+>>> from workbench.experiments.grampa_lock import lock_histogram
 >>> fig = plotly_lock_histogram(lock_histogram(8, tau=1.0, n_samples=2000, bins=16, seed=0))
 >>> [t.name for t in fig.data]
 ['lock-samples', 'lock-uniform']

@@ -56,7 +56,8 @@ def _fig1(fast: bool):
 
 
 def _fig2(fast: bool):
-    from .uniform_laws import plot_uniform_laws, uniform_laws_panel
+    from ..experiments.grampa_uniform_laws import uniform_laws_panel
+    from .uniform_laws import plot_uniform_laws
 
     n_samples = 5_000 if fast else 100_000
     fig = plot_uniform_laws(uniform_laws_panel(29, n_samples, 0))
@@ -102,10 +103,11 @@ def _fig4(fast: bool):
 
 
 def _fig5(fast: bool):
+    from ..experiments.grampa_lock import lock_histogram
     from . import lock_keys
 
     n_samples = 5_000 if fast else 100_000
-    hists = [lock_keys.lock_histogram(29, tau, n_samples, 512, 0)
+    hists = [lock_histogram(29, tau, n_samples, 512, 0)
              for tau in lock_keys.FIGURE5_TAUS]
     return lock_keys.plot_lock_histograms(hists), {
         "n": 29, "vocabulary": "infinite", "taus": [t if math.isfinite(t) else "inf"
@@ -127,7 +129,8 @@ def _fig8(fast: bool):
 
 
 def _fig6(fast: bool):
-    from .baselines import figure6, plot_regularisation_rates
+    from ..experiments.grampa_regularisation import figure6
+    from .baselines import plot_regularisation_rates
 
     n_words, n_samples = (50, 2) if fast else (1000, 10)
     fig = plot_regularisation_rates(figure6(n_words, n_samples, seed=0))
@@ -140,7 +143,8 @@ def _fig6(fast: bool):
 
 def _fig7(fast: bool):
     from ..datasets import load_vocabulary
-    from .vocabulary_shape import plot_length_distributions, token_length_distribution
+    from ..experiments.grampa_vocabulary_shape import token_length_distribution
+    from .vocabulary_shape import plot_length_distributions
 
     names = ("bpe-8k", "ulm-8k")
     fig = plot_length_distributions([token_length_distribution(load_vocabulary(n))
@@ -151,7 +155,8 @@ def _fig7(fast: bool):
 def _fig9(fast: bool):
     from ..datasets import load_vocabulary
     from ..datasets.corpora import letter_words
-    from .vocabulary_shape import plot_segmentation_fraction, segmentation_fraction
+    from ..experiments.grampa_vocabulary_shape import segmentation_fraction
+    from .vocabulary_shape import plot_segmentation_fraction
 
     n_words = 200 if fast else 2000
     results = []

@@ -5,8 +5,8 @@ overlap.
 
 The data come from :mod:`workbench.experiments.greedtok` (``compute_*``, the graphs, the
 reduction's result) and :mod:`workbench.datasets.corpora` (GreedTok's chunk counts of the
-shipped text), re-exported here under the names notebook 09 uses; this module only draws
-(``plot_*``). It computes, trains and checks nothing itself.
+shipped text), which the notebook imports; this module only draws (``plot_*``). It
+computes, trains and checks nothing itself.
 """
 
 from __future__ import annotations
@@ -15,40 +15,22 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ..datasets.corpora import greedtok_text_chunk_counts
 from ..experiments.greedtok import (
     GRAPHS,
     METHODS,
     CoverStep,
     ReductionResult,
-    compute_beta,
-    compute_cover_steps,
-    compute_overlap,
-    compute_reduction,
-    compute_token_sets,
-    compute_tokens_per_word,
-    cover_demo_words,
-    reduction_agrees,
 )
 from .common import GUIDE
 
 __all__ = [
     "GRAPHS",
     "METHODS",
-    "compute_beta",
-    "compute_cover_steps",
-    "compute_overlap",
-    "compute_reduction",
-    "compute_token_sets",
-    "compute_tokens_per_word",
-    "cover_demo_words",
-    "greedtok_text_chunk_counts",
     "plot_beta",
     "plot_cover_steps",
     "plot_overlap",
     "plot_reduction",
     "plot_tokens_per_word",
-    "reduction_agrees",
 ]
 
 

@@ -3,29 +3,24 @@
 Histograms of a live Table 7 row, its tables, and ``results/tables`` beside the paper's
 Tables 7 and 8.
 
-The data come from :mod:`workbench.experiments.grampa_live` (:func:`compute_live`, one
-multiplexed sample with its exact statistics) and :mod:`workbench.experiments.grampa_tables`,
-re-exported here under the names notebook 06 uses, with its τ slider's options
-(:data:`TAU_OPTIONS`, notebook 02's); this module only draws
-(:func:`plot_live`), tabulates (:func:`live_tables`) and reads results
-(:func:`load_results`). It computes, trains and checks nothing itself.
+The data come from :mod:`workbench.experiments.grampa_live` (``compute_live``, one
+multiplexed sample with its exact statistics) and :mod:`workbench.experiments.grampa_tables`
+(``load_results``); the notebook imports them from there. This module holds the τ slider's
+options (:data:`TAU_OPTIONS`, notebook 02's), draws (:func:`plot_live`; the panel's plotly
+twin is :mod:`.real_text_plotly`) and tabulates (:func:`live_tables`). It computes, trains,
+reads and checks nothing itself.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ..experiments.grampa_live import TYPO_RATE, VOCABULARIES, compute_live, text_slice
 from ..experiments.grampa_skew import TAU_SLIDER_GRID, skew_coordinate
-from ..experiments.grampa_tables import compare_with_paper
 from .common import ACCENT, GREY, tau_label
 
-__all__ = ["TAU_OPTIONS", "TYPO_RATE", "VOCABULARIES", "compute_live", "for_reading",
-           "live_tables", "load_results", "plot_live", "text_slice"]
+__all__ = ["TAU_OPTIONS", "for_reading", "live_tables", "plot_live"]
 
 #: The τ slider's options, as notebook 02's: (label, τ) over ``grampa_skew.TAU_SLIDER_GRID`` in
 #: footnote 10's order (by −1/τ), so τ = 1 sits left of ±∞ and negative τ to its right.
@@ -78,16 +73,3 @@ def live_tables(result: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
     side = pd.DataFrame({"exact": result["exact"], "sampled": result["sampled"]})
     return rows.round(3), for_reading(side, 4)
 
-
-def load_results(directory: str | Path | None = None
-                 ) -> dict[str, pd.DataFrame] | None:
-    """``results/tables``'s CSVs and their comparison with the paper (None if absent)."""
-    from ..datasets import DATA_DIR
-
-    folder = Path(directory) if directory is not None else DATA_DIR.parent / "results" / "tables"
-    if not (folder / "table7.csv").is_file() or not (folder / "table8.csv").is_file():
-        return None
-    t7 = pd.read_csv(folder / "table7.csv")
-    t8 = pd.read_csv(folder / "table8.csv")
-    return {"table7": t7, "table8": t8, "compare7": compare_with_paper(t7, 7),
-            "compare8": compare_with_paper(t8, 8)}

@@ -5,18 +5,12 @@
 * :func:`cost_frame` — the table of notebook 05 with readable column names, "—" where
   nothing was measured; :func:`time_summary` — the measured speed-up and Eq. 47's
   extrapolation as Markdown, from the same objects the figure draws;
-* :func:`rejection_cost_table`, :func:`sampler_timings`, :data:`MAX_COST_N` — re-exported
-  from :mod:`workbench.experiments.grampa_rejection`, which checks the arguments, samples and
-  times.
+* their data, ``rejection_cost_table`` and ``sampler_timings``, come from
+  :mod:`workbench.experiments.grampa_rejection` (which checks the arguments, samples and
+  times), which the notebook imports; :data:`MAX_COST_N` is its constant.
 
 This module computes nothing, checks no argument and does not assert: the notebook and the
 tests do.
-
-Example
--------
->>> t = rejection_cost_table([1, 4], n_samples=200, seed=0)
->>> t["markov_expected"].tolist(), t["bit_expected"].tolist()
-([1.0, 3.0], [1.0, 1.6])
 """
 
 from __future__ import annotations
@@ -29,11 +23,11 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ..experiments.grampa_rejection import MAX_COST_N, rejection_cost_table, sampler_timings
+from ..experiments.grampa_rejection import MAX_COST_N
 from .common import ACCENT, GREEN, SAMPLE
 
 __all__ = ["COST_COLUMNS", "MAX_COST_N", "MIN_MEASURED", "cost_frame", "plot_rejection_cost",
-           "rejection_cost_table", "sampler_timings", "time_summary"]
+           "time_summary"]
 
 
 # --------------------------------------------------------------------------- figures

@@ -10,7 +10,7 @@ This module computes nothing: every number comes from the table.
 
 Example
 -------
->>> from workbench.figures.rejection_cost import rejection_cost_table
+>>> from workbench.experiments.grampa_rejection import rejection_cost_table
 >>> fig = plotly_rejection_cost(rejection_cost_table([1, 4], n_samples=200, seed=0))
 >>> [t.name for t in fig.data]
 ['markov-expected', 'markov-measured', 'bit-expected', 'bit-measured', 'grampa-passes']

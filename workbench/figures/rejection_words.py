@@ -2,9 +2,9 @@
 
 * :func:`plot_unigram_demo`, :func:`plot_rejection_words` — one figure per view, every data
   series tagged with a ``gid``;
-* :func:`unigram_demo`, :func:`rejection_cost_words`, :data:`REJECTION_SAMPLERS` —
-  re-exported from :mod:`workbench.experiments.grampa_rejection_words`, which checks the
-  arguments and samples.
+* their data, ``unigram_demo`` and ``rejection_cost_words``, come from
+  :mod:`workbench.experiments.grampa_rejection_words` (which checks the arguments and
+  samples), which the notebook imports.
 
 This module computes nothing and checks no argument itself.
 """
@@ -17,16 +17,10 @@ from typing import Any
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..experiments.grampa_rejection_words import (
-    REJECTION_SAMPLERS,
-    rejection_cost_words,
-    top_segmentations,
-    unigram_demo,
-)
+from ..experiments.grampa_rejection_words import REJECTION_SAMPLERS
 from .common import ACCENT, GREEN, LAW, PINK, SAMPLE
 
-__all__ = ["REJECTION_SAMPLERS", "plot_rejection_words", "plot_unigram_demo",
-           "rejection_cost_words", "unigram_demo"]
+__all__ = ["plot_rejection_words", "plot_unigram_demo"]
 
 
 def plot_unigram_demo(demo: Mapping[str, Any], top: int = 16) -> Figure:
@@ -34,7 +28,7 @@ def plot_unigram_demo(demo: Mapping[str, Any], top: int = 16) -> Figure:
 
     Gids: ``joint``, ``markov``, ``sampled`` (bar heights, in the plotted order).
     """
-    order = top_segmentations(demo, top)
+    order = np.asarray(demo["order"])[:top]
     x = np.arange(order.size)
     fig = Figure(figsize=(max(6.0, 0.55 * order.size + 2), 4.2), layout="constrained")
     ax = fig.subplots()

@@ -1,8 +1,8 @@
 """Notebook 10's figures for the Rényi counterexamples: the live table's bars, Thm 4.1's grid.
 
 The data come from :mod:`workbench.experiments.renyi` (corpus, baseline BPE, encoded corpus,
-``compute_*``) and :mod:`workbench.datasets.corpora` (``text_lines``), re-exported here under
-the names notebook 10 uses; this module only draws (:func:`plot_live_table`,
+``compute_*``) and :mod:`workbench.datasets.corpora` (``text_lines``), which the notebook
+imports; this module only draws (:func:`plot_live_table`,
 :func:`plot_condition_grid`) and words what they show (:func:`describe_live_table`,
 :func:`readable_drops`). It computes, trains and checks nothing itself.
 """
@@ -11,33 +11,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..datasets.corpora import text_lines
 from ..experiments.renyi import (
     ALPHAS,
     EncodedCorpus,
-    compute_condition_grid,
-    compute_live_table,
-    compute_real_drops,
-    encode_corpus,
-    gpt4_chunk_counts,
-    train_baseline,
 )
 from .common import GUIDE
 
 __all__ = [
     "ALPHAS",
     "EncodedCorpus",
-    "compute_condition_grid",
-    "compute_live_table",
-    "compute_real_drops",
     "describe_live_table",
-    "encode_corpus",
-    "gpt4_chunk_counts",
     "plot_condition_grid",
     "plot_live_table",
     "readable_drops",
-    "text_lines",
-    "train_baseline",
 ]
 
 

@@ -1,25 +1,16 @@
 """Notebook 03: uniform over segmentations, not over their properties (Figure 2, §3.1).
 
-* re-exported from :mod:`workbench.experiments.grampa_uniform_laws`, which checks the
-  arguments, samples and computes: :data:`MAX_PANEL_N`, and
-  :func:`uniform_laws_panel` — Figure 2: histograms of the token count ``m``, the pooled
+* :func:`plot_uniform_laws` — Figure 2: histograms of the token count ``m``, the pooled
   token length ``ℓ``, ``R = n/m`` and ``S = (m-1)/(n-1)`` of GRaMPa samples (τ = 1, infinite
   vocabulary) against ``1 + Binom(n-1, ½)``, Eq. 12/16, Eq. 36;
-* :func:`length_law_errors` — Eq. 27 and its limit Eq. 28 against the exact law Eq. 12, for
-  every ``1 <= ℓ <= n <= n_max`` (differences computed exactly, then rounded);
-* :func:`plot_uniform_laws`, :func:`plot_length_law_errors` — their figures, every data
-  series tagged with a ``gid`` (read back with :func:`workbench.figures.common.figure_data`).
+* :func:`plot_length_law_errors` — Eq. 27 and its limit Eq. 28 against the exact law Eq. 12;
+  every data series tagged with a ``gid`` (read back with
+  :func:`workbench.figures.common.figure_data`).
 
-This module computes nothing, checks no argument and does not assert: the notebook and the
-tests do.
-
-Example
--------
->>> p = uniform_laws_panel(6, n_samples=2000, seed=0)
->>> int(p["m"]["counts"].sum()), p["m"]["values"].tolist()
-(2000, [1, 2, 3, 4, 5, 6])
->>> bool(p["m"]["tv"] < p["m"]["bound"])
-True
+Their data, ``uniform_laws_panel`` and ``length_law_errors``, come from
+:mod:`workbench.experiments.grampa_uniform_laws` (which checks the arguments, samples and
+computes), which the notebook imports; :data:`MAX_PANEL_N` is its constant. This module
+computes nothing, checks no argument and does not assert: the notebook and the tests do.
 """
 
 from __future__ import annotations
@@ -31,15 +22,13 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from ..experiments.grampa_uniform_laws import MAX_PANEL_N, length_law_errors, uniform_laws_panel
+from ..experiments.grampa_uniform_laws import MAX_PANEL_N
 from .common import ACCENT, GREEN, GUIDE, LAW, SAMPLE
 
 __all__ = [
     "MAX_PANEL_N",
-    "length_law_errors",
     "plot_length_law_errors",
     "plot_uniform_laws",
-    "uniform_laws_panel",
 ]
 
 

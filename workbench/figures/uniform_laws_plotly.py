@@ -13,7 +13,7 @@ This module computes nothing: every number comes from the panel result.
 
 Example
 -------
->>> from workbench.figures.uniform_laws import uniform_laws_panel
+>>> from workbench.experiments.grampa_uniform_laws import uniform_laws_panel
 >>> fig = plotly_uniform_laws(uniform_laws_panel(5, n_samples=200, seed=0))
 >>> sorted(t.name for t in fig.data)[:4]
 ['R-expected', 'R-law', 'R-mean', 'R-samples']

@@ -1,9 +1,9 @@
 """Notebook 07: how a vocabulary shapes the segmentation space (GRaMPa paper §6, Figures 7 and 9).
 
 ``plot_*`` — one figure per view, every data series tagged with a ``gid``. Their data,
-:func:`token_length_distribution` (Figure 7) and :func:`segmentation_fraction` (Figure 9),
-come from :mod:`workbench.experiments.grampa_vocabulary_shape` and are re-exported here under
-the names notebook 07 uses. This module computes and checks nothing itself.
+``token_length_distribution`` (Figure 7) and ``segmentation_fraction`` (Figure 9), come from
+:mod:`workbench.experiments.grampa_vocabulary_shape`, which the notebook imports. This
+module computes and checks nothing itself.
 """
 
 from __future__ import annotations
@@ -14,11 +14,9 @@ from typing import Any
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..experiments.grampa_vocabulary_shape import segmentation_fraction, token_length_distribution
 from .common import ACCENT, GREEN, GREY, PINK, SAMPLE
 
-__all__ = ["plot_length_distributions", "plot_segmentation_fraction", "segmentation_fraction",
-           "token_length_distribution"]
+__all__ = ["plot_length_distributions", "plot_segmentation_fraction"]
 
 
 def plot_length_distributions(dists: Sequence[Mapping[str, Any]]) -> Figure:
