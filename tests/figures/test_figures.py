@@ -3,7 +3,7 @@
 A module of ``workbench/figures/`` may import
 
 * plotting and display libraries — ``matplotlib``, ``plotly``, ``ipywidgets``, ``IPython``,
-  ``PIL``, ``tqdm`` (a progress bar) — ``numpy`` (a figure's data are arrays) and
+  ``anywidget`` and its ``traitlets`` (the in-place plotly view), ``PIL``, ``tqdm`` (a progress bar) — ``numpy`` (a figure's data are arrays) and
   ``pandas`` (a table is drawn as a DataFrame), and the standard library;
 * its siblings, ``workbench.figures.*`` (``common``'s colours and labels, ``panel``'s UI, …);
 * from the rest of the package, only what draws or describes data, not what computes it:
@@ -31,7 +31,8 @@ import workbench
 
 FIGURES = Path(workbench.__file__).parent / "figures"
 
-LIBRARIES = {"matplotlib", "plotly", "ipywidgets", "IPython", "PIL", "numpy", "pandas", "tqdm"}
+LIBRARIES = {"matplotlib", "plotly", "ipywidgets", "IPython", "anywidget", "traitlets", "PIL",
+             "numpy", "pandas", "tqdm"}
 
 #: package functions a figure may call, and why each draws rather than computes
 NAMED = {
