@@ -3,7 +3,8 @@
 A module of ``workbench/figures/`` may import
 
 * plotting and display libraries — ``matplotlib``, ``plotly``, ``ipywidgets``, ``IPython``,
-  ``anywidget`` and its ``traitlets`` (the in-place plotly view), ``PIL``, ``tqdm`` (a progress bar) — ``numpy`` (a figure's data are arrays) and
+  ``anywidget`` and its ``traitlets`` (the in-place plotly view), ``PIL``, ``tqdm`` (a
+  progress bar) — ``numpy`` (a figure's data are arrays) and
   ``pandas`` (a table is drawn as a DataFrame), and the standard library;
 * its siblings, ``workbench.figures.*`` (``common``'s colours and labels, ``panel``'s UI, …);
 * from the rest of the package, only what draws or describes data, not what computes it:
