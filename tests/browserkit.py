@@ -106,7 +106,7 @@ def selected_notebooks(request, test: str) -> list[str]:
     """The notebooks (parameter ``name``) of the test function ``test`` that this session runs
     (``-k`` may select a few): ``request`` is a fixture's ``pytest.FixtureRequest``."""
     return sorted({item.callspec.params["name"] for item in request.session.items
-                   if item.originalname == test})
+                   if getattr(item, "originalname", None) == test})  # doctests have none
 
 
 def preheat_only(names: list[str]) -> list[str]:

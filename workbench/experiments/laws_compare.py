@@ -222,6 +222,11 @@ class KnobSolution:
     reached: bool
 
 
+#: ``f`` that only touches the target (at its maximum, rounded below it) reaches it within
+#: this relative distance.
+TOUCH = 1e-12
+
+
 def solve_knob(f: Callable[[float], float], target: float, lo: float, hi: float, *,
                grid: int = 17, tolerance: float = 1e-4) -> KnobSolution:
     """The smallest knob in ``[lo, hi]`` where ``f`` crosses ``target``, by grid and bisection.
@@ -263,8 +268,8 @@ def solve_knob(f: Callable[[float], float], target: float, lo: float, hi: float,
                     a, fa = mid, fm
             x = (a + b) / 2
             return KnobSolution(x, float(f(x)), True)
-    k = int(np.argmin([abs(y - target) for y in ys]))
-    return KnobSolution(float(xs[k]), ys[k], False)
+    k = int(np.argmin([abs(y - target) for y in ys]))  # a touch (f's maximum) counts
+    return KnobSolution(float(xs[k]), ys[k], abs(ys[k] - target) <= TOUCH * max(1.0, abs(target)))
 
 
 @dataclass(frozen=True)

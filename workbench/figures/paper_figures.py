@@ -45,8 +45,9 @@ class PaperFigure:
 
 
 def _fig1(fast: bool):
+    from ..datasets import figure1_vocabulary
     from ..lattice import Lattice
-    from .lattice import draw_lattice, figure1_vocabulary
+    from .lattice import draw_lattice
 
     lat = Lattice.build("GRAMPA", figure1_vocabulary(), direction="r2l")
     c = lat.path_counts
