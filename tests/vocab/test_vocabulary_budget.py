@@ -2,6 +2,7 @@
 
 import time
 
+import numpy as np
 import pytest
 
 from workbench import Vocabulary
@@ -21,3 +22,25 @@ def test_max_tokens_itself_is_allowed():
     assert MAX_TOKENS == 2_000_000
     v = Vocabulary(map(str, range(MAX_TOKENS)))
     assert len(v) == MAX_TOKENS and v.id_of("1999999") == 1_999_999
+
+
+def test_ids_are_bounded_at_construction():
+    """An id of 10**12 is refused by name, before any per-id table could be asked for."""
+    with pytest.raises(ValueError, match=r"below 2\*\*31 - 1, got 1000000000000"):
+        Vocabulary(["a"], ids=[10**12], scores=[-1.0])
+
+
+def test_scores_by_id_refuses_sparse_ids_over_the_budget():
+    """The largest allowed id would need a 16 GiB table: a BudgetError, not a MemoryError."""
+    v = Vocabulary(["a", "b"], ids=[0, 2**31 - 2], scores=[-1.0, -2.0])
+    t0 = time.perf_counter()
+    with pytest.raises(BudgetError, match=r"scores by id .*2,147,483,646.*over the budget"):
+        v.scores_by_id()
+    assert time.perf_counter() - t0 < 1.0
+    assert Vocabulary(["a"]).scores_by_id() is None  # no scores: nothing allocated
+
+
+def test_scores_by_id_within_the_budget_is_allowed():
+    v = Vocabulary(["a", "b"], ids=[0, 10**6], scores=[-1.0, -2.0])
+    out = v.scores_by_id(-np.inf)
+    assert out.shape == (10**6 + 1,) and out[10**6] == -2.0 and out[1] == -np.inf

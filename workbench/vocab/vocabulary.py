@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._core.io import check_output_path, write_atomic
-from .._core.validate import BudgetError
+from .._core.validate import BudgetError, check_budget
 from .alphabets import ALPHABETS, spell, unspell
 from .formats import VocabularyFormatError, read_vocabulary_bytes, read_vocabulary_file
 
@@ -55,7 +55,8 @@ class Vocabulary:
         The tokens, spelled in the vocabulary's alphabet. Non-strings raise ``TypeError``;
         the empty string and duplicates raise ``ValueError``.
     ids : iterable of int, optional
-        One non-negative, distinct id per token; by default ``0, 1, 2, ...`` in order.
+        One non-negative, distinct id below ``2**31 - 1`` per token (larger ids raise
+        ``ValueError``); by default ``0, 1, 2, ...`` in order.
     alphabet : {"identity", "byte-level", "sentencepiece"}
         How a plain word is spelled in this vocabulary (see :meth:`to_alphabet`).
     name : str, optional
@@ -284,13 +285,21 @@ class Vocabulary:
         """The scores indexed by token id (what kernels index with the ids of an arc table or
         a trie), ``missing`` for ids no token has; None without scores.
 
+        The array has one float64 slot per id up to the largest (ids are below 2**31 - 1,
+        so up to 16 GiB): sparse ids over the memory budget raise
+        :class:`~workbench._core.validate.BudgetError` before anything is allocated.
+
         >>> v = Vocabulary(["a", "b"], ids=[1, 3], scores=[-1.0, -2.0])
         >>> v.scores_by_id().tolist(), v.scores_by_id(-np.inf).tolist()
         ([0.0, -1.0, 0.0, -2.0], [-inf, -1.0, -inf, -2.0])
         """
         if self._scores is None:
             return None
-        out = np.full(int(self.ids.max(initial=-1)) + 1, float(missing))
+        size = int(self.ids.max(initial=-1)) + 1
+        check_budget(8 * size, f"scores by id (one slot per id up to the largest, {size - 1:,}, "
+                     f"for {len(self._tokens):,} tokens)",
+                     hint="; renumber the ids densely (ids=range(len(tokens)))")
+        out = np.full(size, float(missing))
         out[self.ids] = self._scores
         return out
 
