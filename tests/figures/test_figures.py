@@ -144,7 +144,7 @@ def test_the_checker_finds_computation(tmp_path: Path) -> None:
         "workbench.grampa.arc_probabilities", "workbench.stats.tv_distance"}
     good = figures / "good.py"
     good.write_text("from ..experiments.grampa_skew import SkewPanel, TAU_GRID\n"
-                    "from ..lattice import LatticeSummary\n"
+                    "from ..lattice.summary import LatticeSummary\n"
                     "from . import common\n", encoding="utf-8")
     assert import_violations(good, root) == set()
 

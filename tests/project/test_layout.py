@@ -44,7 +44,7 @@ def mirrored_names(package_dir: Path) -> set[str]:
     Examples
     --------
     >>> sorted(mirrored_names(PACKAGE / "lattice"))
-    ['chain', 'chain_kernels', 'interpreted', 'kernels', 'lattice', 'rules']
+    ['chain', 'chain_kernels', 'interpreted', 'kernels', 'lattice', 'rules', 'summary']
     """
     names = {package_dir.name}
     for module in package_dir.glob("*.py"):

@@ -31,7 +31,8 @@ from fractions import Fraction
 import numpy as np
 
 from ..grampa import arc_probabilities
-from ..lattice import Lattice, LatticeSummary, SegmentationError, enumerate_segmentations
+from ..lattice import Lattice, SegmentationError, enumerate_segmentations
+from ..lattice.summary import LatticeSummary
 from ..vocab import Vocabulary
 
 __all__ = ["EXACT_MAX_DENOMINATOR", "TABLE_MAX_ARCS", "ArcTable", "LatticeView", "arc_table",

@@ -9,7 +9,7 @@ labelled by its token. :func:`node_count_labels` reads the counts back from a dr
 :func:`workbench.figures.lattice_plotly.plotly_lattice` (this sketch past its size limit).
 
 This module computes nothing: every number it shows comes from a
-:class:`workbench.lattice.LatticeSummary` (:meth:`workbench.Lattice.summary`), a
+:class:`workbench.lattice.summary.LatticeSummary` (:meth:`workbench.Lattice.summary`), a
 :class:`~workbench.experiments.grampa_lattice.LatticeView` or the caller (e.g.
 :func:`workbench.grampa.arc_probabilities`); the only arithmetic here is layout. Labels are
 :func:`workbench.figures.common.fraction_label` and :func:`~workbench.figures.common.count_label`;
@@ -37,7 +37,8 @@ from matplotlib.figure import Figure, FigureBase
 
 from ..datasets.catalog import vocabulary_options
 from ..experiments.grampa_lattice import LatticeView
-from ..lattice import Lattice, LatticeSummary, format_segmentation
+from ..lattice import Lattice, format_segmentation
+from ..lattice.summary import LatticeSummary
 from ..vocab import Vocabulary
 from .common import GREEN, GREY, PINK, arc_height, arc_points, count_label, fraction_label
 from .lattice_plotly import plotly_lattice

@@ -16,7 +16,8 @@ This module counts and lists paths exactly (Python ints) and words them for peop
 segmentation as a line (:func:`format_segmentation`; the empty word's one segmentation is
 :data:`EMPTY_SEGMENTATION`) and why a word has none (:func:`no_segmentation_reason`), the
 wording the CLI and the notebook panels share. It does not sample or weight paths (see
-:mod:`workbench.grampa`).
+:mod:`workbench.grampa`), nor summarise a lattice for drawings and tables (the paths through
+each arc and :class:`~workbench.lattice.summary.LatticeSummary` are :mod:`.summary`'s).
 
 Example
 -------
@@ -39,6 +40,7 @@ from .._core.validate import check_budget, check_choice, check_int, check_work
 from ..vocab import Vocabulary
 from . import interpreted
 from .rules import to_word_arc
+from .summary import LatticeSummary, paths_through
 
 DIRECTIONS = ("l2r", "r2l")
 MAX_WORD_LENGTH = 1_000_000  # code points; longer inputs are refused, not attempted
@@ -488,56 +490,17 @@ class Lattice:
         """
         from0, to_n = ((self.path_counts, self.other_counts) if self.direction == "r2l"
                        else (self.other_counts, self.path_counts))
-        return [from0[i] * to_n[j] for i, j in self.arcs]
+        return paths_through(self.arcs, from0, to_n)
 
     def summary(self) -> LatticeSummary:
-        """The lattice as plain, comparable data (no vocabulary): what a drawing shows."""
+        """The lattice as plain, comparable data (no vocabulary): what a drawing shows
+        (a :class:`workbench.lattice.summary.LatticeSummary`)."""
         return LatticeSummary(
             word=self.word, ell_min=self.ell_min, direction=self.direction,
             arcs=tuple((int(i), int(j)) for i, j in self.arcs),
             path_counts=tuple(int(c) for c in self.path_counts),
             other_counts=tuple(int(c) for c in self.other_counts),
             through=tuple(self.paths_through()), count=int(self.count))
-
-
-@dataclass(frozen=True)
-class LatticeSummary:
-    """A lattice's numbers (:meth:`Lattice.summary`): compares by value, holds no vocabulary.
-
-    Attributes
-    ----------
-    word : str
-    ell_min : int
-    direction : {"l2r", "r2l"}
-    arcs : tuple of (i, j)
-        The walked graph's arcs, in :attr:`Lattice.arcs` order.
-    path_counts : tuple of int
-        :attr:`Lattice.path_counts` (Algorithm 1's counters).
-    other_counts : tuple of int
-        :attr:`Lattice.other_counts` (paths to the other end).
-    through : tuple of int
-        :meth:`Lattice.paths_through`, per arc.
-    count : int
-        Number of segmentations.
-    """
-
-    word: str
-    ell_min: int
-    direction: str
-    arcs: tuple[tuple[int, int], ...]
-    path_counts: tuple[int, ...]
-    other_counts: tuple[int, ...]
-    through: tuple[int, ...]
-    count: int
-
-    @property
-    def n(self) -> int:
-        return len(self.word)
-
-    @property
-    def tokens(self) -> tuple[str, ...]:
-        """Each arc's token ``word[i:j]``."""
-        return tuple(self.word[i:j] for i, j in self.arcs)
 
 
 # --------------------------------------------------------------------------- as text
