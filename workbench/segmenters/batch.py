@@ -5,7 +5,9 @@ the same rules as :func:`.deterministic.unigram_viterbi` (highest score sum; tie
 tokens, then to the longer last token) and :func:`.deterministic.longest_match`, and returns
 ``(ids, offsets)`` like :meth:`workbench.Grampa.encode`; :func:`encode_deterministic_code_points`
 does the same on words given as flat code points. Used by the real-text pipeline for the
-deterministic half of multiplexing.
+deterministic half of multiplexing. Longest match walks the arc table with
+:func:`workbench.lattice.chain_kernels.longest_match_lengths` (the MaxMatch law's mode uses the
+same kernel).
 
 This module samples nothing and does not pretokenise.
 
@@ -29,6 +31,7 @@ from numba import njit, prange
 from .._core.config import JIT, JIT_PARALLEL
 from .._core.validate import check_budget, check_choice, check_flat_words
 from ..lattice import SegmentationError, check_vocab, check_walk, code_points
+from ..lattice.chain_kernels import longest_match_lengths
 from ..lattice.kernels import fill_arc_table
 from ..vocab import Vocabulary
 from .interpreted import METHODS
@@ -94,19 +97,11 @@ def _one(cps, seg, out_id, work):
             out_id[k] = table[j, j - back[j]]
             j = back[j]
         return m
-    i = 0
-    m = 0
-    while i < n:
-        taken = 0
-        for length in range(min(max_len, n - i), 0, -1):
-            if table[i + length, length] >= 0:
-                taken = length
-                break
-        if taken == 0:
-            return -1
-        out_id[m] = table[i + taken, taken]
-        m += 1
-        i += taken
+    m = longest_match_lengths(table, n, out_id)  # lengths first, then each its token's id
+    j = 0
+    for k in range(m):
+        j += out_id[k]
+        out_id[k] = table[j, out_id[k]]
     return m
 
 
