@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 import workbench.checks as ch
 from workbench.checks import laws as law_checks
 from workbench.laws import SegmentationLaw
 
 
+@pytest.mark.slow  # the 14 law rows of verify() (92 s under load); make test runs verify
 def test_law_rows_pass():
     rows = ch.verify(only="Segmentation laws")
     assert len(rows) == 14

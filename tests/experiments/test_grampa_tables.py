@@ -43,6 +43,7 @@ def _num(df, label, col):
 
 
 # ---------------------------------------------------------------------------- the command
+@pytest.mark.slow  # `tables --quick` end to end, HF laws included (44 s under load)
 def test_quick_command_end_to_end(tmp_path):
     assert cli(["tables", "--quick", "--out", str(tmp_path)]) == 0
     t7 = pd.read_csv(tmp_path / "table7.csv")
