@@ -66,6 +66,7 @@ _PIECES = ["a", "é", "b\u4e00", "\t", "\n", "\r", "\r\n", '"', '""', "0", "1", 
            "9223372036854775807", "9223372036854775808", "\0", "\ufeff", "\uffff"]
 
 
+@pytest.mark.slow  # 1,500 hypothesis tables against csv (18 s alone)
 @settings(max_examples=1500, deadline=None, derandomize=True)
 @given(st.lists(st.sampled_from(_PIECES), max_size=14))
 def test_a_scanned_table_is_always_csvs_table(pieces):
@@ -79,6 +80,7 @@ def test_a_scanned_table_is_always_csvs_table(pieces):
 _COUNTS = ["1", "42", "0", "", "01", "9223372036854775807", "9223372036854775808", "x"]
 
 
+@pytest.mark.slow  # 1,500 hypothesis tables against csv (21 s alone)
 @settings(max_examples=1500, deadline=None, derandomize=True)
 @given(st.lists(st.tuples(st.text('ab"\t\r\n\0é', max_size=4), st.booleans(),
                           st.sampled_from(_COUNTS), st.sampled_from(["\n", "\r\n", "\t", ""])),

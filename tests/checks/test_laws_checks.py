@@ -9,7 +9,7 @@ from workbench.checks import laws as law_checks
 from workbench.laws import SegmentationLaw
 
 
-@pytest.mark.slow  # the 14 law rows of verify() (92 s under load); make test runs verify
+@pytest.mark.slow  # the 14 law rows of verify() (5-11 s alone); make test runs verify
 def test_law_rows_pass():
     rows = ch.verify(only="Segmentation laws")
     assert len(rows) == 14

@@ -65,7 +65,6 @@ def test_lock_order_table_paper_example_and_limits() -> None:
         grampa_lock.lock_order_table(0)
 
 
-@pytest.mark.slow  # 50,000 samples over 2**28 keys (50 s under load)
 def test_lock_histogram_uniform() -> None:
     size = 50_000
     h = grampa_lock.lock_histogram(29, tau=1.0, n_samples=size, bins=512, seed=0)

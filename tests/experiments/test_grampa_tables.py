@@ -43,7 +43,7 @@ def _num(df, label, col):
 
 
 # ---------------------------------------------------------------------------- the command
-@pytest.mark.slow  # `tables --quick` end to end, HF laws included (44 s under load)
+@pytest.mark.slow  # `tables --quick` end to end, HF laws included (12 s alone)
 def test_quick_command_end_to_end(tmp_path):
     assert cli(["tables", "--quick", "--out", str(tmp_path)]) == 0
     t7 = pd.read_csv(tmp_path / "table7.csv")
@@ -88,6 +88,7 @@ def test_quick_command_end_to_end(tmp_path):
     assert "python -m workbench tables --quick" in readme and "2,000" in readme
 
 
+@pytest.mark.slow  # `tables --quick` three times (18 s alone)
 def test_same_seed_same_csv_and_another_seed_differs(tmp_path):
     args = ["--quick", "--words", "300", "--type-words", "60", "--samples", "5",
             "--no-progress"]

@@ -249,6 +249,7 @@ def test_skew_widget_shows_errors_and_checks_its_tau() -> None:
     assert panel_controls(fallback)["vocabulary"].value == "infinite"
 
 
+@pytest.mark.slow  # segmentality curves and the figure per tau (16 s alone)
 def test_current_tau_marker_is_always_on_the_axis() -> None:
     from workbench import Vocabulary
     from workbench.experiments import grampa_skew as sk

@@ -216,7 +216,7 @@ def test_results_do_not_depend_on_thread_count():
         assert np.array_equal(x[0], y[0]) and np.array_equal(x[1], y[1])
 
 
-@pytest.mark.slow  # two fresh interpreters import the package (103 s under load)
+@pytest.mark.slow  # two fresh interpreters import the package (6 s alone)
 def test_seed_reproducible_across_processes():
     code = (
         "import workbench as wb;"

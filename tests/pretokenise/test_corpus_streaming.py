@@ -124,7 +124,7 @@ def test_dask_client_must_be_a_client(tok, tmp_path):
         tokenize_corpus_dask([path], tok, client=5)
 
 
-@pytest.mark.slow  # starts a local dask cluster (112 s under load in make check)
+@pytest.mark.slow  # starts a local dask cluster (6 s alone)
 def test_dask_single_path_string_is_one_file(tok, tmp_path):
     path = tmp_path / "t.txt"
     path.write_text("a b\nc d\ne\n", encoding="utf-8")
@@ -138,7 +138,7 @@ def test_dask_text_instead_of_path_is_a_clear_error(tok):
         tokenize_corpus_dask(["not a file at all"], tok)
 
 
-@pytest.mark.slow  # three local dask runs over 1,200 lines (65 s under load)
+@pytest.mark.slow  # three local dask runs over 1,200 lines (11 s alone)
 @pytest.mark.parametrize("partitions", [1, 3, 100])
 def test_dask_any_partitioning_same_as_local(tok, tmp_path, partitions):
     text = "\n".join(datasets.load_text("shakespeare").split("\n")[:1200]) + "\r\nend\r"
