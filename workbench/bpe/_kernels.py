@@ -87,11 +87,10 @@ class TrainState(NamedTuple):
     """
 
     sym: np.ndarray  # int32, rewritten in place
+    pp: np.ndarray  # int32 per position: pid of the pair starting there (chunk ends: unused)
     clen: np.ndarray  # int32 per chunk
     ccnt: np.ndarray  # int64 per chunk
     cstart: np.ndarray  # int64, n_chunks + 1
-    H: np.ndarray  # int64 hash map, 2 * capacity
-    D: np.ndarray  # int32 (T * T): pid of (x, y) at x * T + y for x, y < T = sc[_S_DENSE]
     P: np.ndarray  # int64 (pairs, _P_COLS)
     occ: np.ndarray  # int32 pool of chunk ids, one segment per pair
     scr: np.ndarray  # int32 (entries, 2): (pid, chunk) listed in the current phase
@@ -229,34 +228,15 @@ def _counted(sym, s, i, nonoverlap, prev_self_counted):
 
 
 @njit(**JIT_INLINE)
-def _find(x, y, H, D, T):
-    """The pid of the existing pair ``(x, y)`` (from ``D`` or ``H``, see :class:`TrainState`)."""
-    if x < T and y < T:
-        return np.int64(D[x * T + y])
-    return H[2 * hash_slot(H, (np.int64(x) << 32) | np.int64(y)) + 1]
-
-
-@njit(**JIT_INLINE)
-def _subtract_chunk(sym, s, length, w, nonoverlap, maps, merged):
-    """Subtract ``w`` for every counted pair of the chunk segment ``sym[s : s + length]``.
-
-    (A run of four equal symbols counts 2 pairs non-overlapping, 3 overlapping.) ``maps`` is
-    ``(H, D, T, P)``; the pair being merged, ``merged = (left, right, pid)``, is found
-    without a lookup.
-    """
-    H, D, T, P = maps
-    ma, mb, mpid = merged
+def _subtract_chunk(sym, pp, s, length, w, nonoverlap, P):
+    """Subtract ``w`` for every counted pair of the chunk segment ``sym[s : s + length]``
+    (a run of four equal symbols counts 2 pairs non-overlapping, 3 overlapping); each
+    pair's id is the one stored at its position in ``pp``, so nothing is looked up."""
     prev_self = False
     for i in range(length - 1):
-        a = sym[s + i]
-        b = sym[s + i + 1]
         if _counted(sym, s, i, nonoverlap, prev_self):
-            if a == ma and b == mb:
-                pid = mpid
-            else:
-                pid = _find(a, b, H, D, T)
-            P[pid, _C_COUNT] -= w
-            prev_self = a == b
+            P[pp[s + i], _C_COUNT] -= w
+            prev_self = sym[s + i] == sym[s + i + 1]
         else:
             prev_self = False
 
@@ -312,6 +292,7 @@ def _add_pair(a, b, w, c, maps, scr, sc):
             pid = H[2 * i + 1]
     P[pid, _C_COUNT] += w
     _list_chunk(pid, c, P, scr, sc)
+    return pid
 
 
 @njit(**JIT)
@@ -366,6 +347,7 @@ def init_state(sym, cstart, ccnt, rank, nonoverlap):
     T = min(rank.shape[0], _DENSE_MAX)
     H = hash_new(pairs if alphabet > T else 16)
     D = np.full(T * T, -1, dtype=np.int32)
+    pp = np.full(n_pos, -1, dtype=np.int32)
     sc = np.zeros(_S_LEN, dtype=np.int64)
     sc[_S_DENSE] = T
     for c in range(n_chunks):
@@ -375,9 +357,10 @@ def init_state(sym, cstart, ccnt, rank, nonoverlap):
             a = sym[s + i]
             b = sym[s + i + 1]
             if _counted(sym, s, i, nonoverlap, prev_self):
-                _add_pair(a, b, ccnt[c], c, (H, D, T, P), scr, sc)
+                pp[s + i] = _add_pair(a, b, ccnt[c], c, (H, D, T, P), scr, sc)
                 prev_self = a == b
-            else:
+            else:  # the second pair of a run (a, a): the one before it
+                pp[s + i] = pp[s + i - 1]
                 prev_self = False
     occ = _sort_lists(P, occ, scr, sc, 0)
     zt = np.full((2, 2 * min(rank.shape[0], 1024)), -1, dtype=np.int64)
@@ -389,7 +372,7 @@ def init_state(sym, cstart, ccnt, rank, nonoverlap):
             heap = _heap_push(heap, n, P[pid, _C_COUNT], key, pid)
             n += 1
     sc[_S_HEAPN] = n
-    return TrainState(sym, clen, ccnt, cstart, H, D, P, occ, scr, zt, heap, sc)
+    return TrainState(sym, pp, clen, ccnt, cstart, P, occ, scr, zt, heap, sc)
 
 
 # --------------------------------------------------------------------------- one merge
@@ -401,8 +384,7 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
     Those are exactly the pairs this merge creates (pids from ``first_new`` on): ``z`` is
     new, and every other pair of a window was next to the same symbol before the merge.
     """
-    sym, clen, ccnt, cstart, H, D, P, occ, scr, zt, heap, sc = state
-    T = sc[_S_DENSE]
+    sym, pp, clen, ccnt, cstart, P, occ, scr, zt, heap, sc = state
     if z >= zt.shape[1] >> 1:  # entries of earlier merges are stale anyway: no copy
         zt = np.full((2, 2 * max(zt.shape[1], z + 1)), -1, dtype=np.int64)
     n_sym = zt.shape[1] >> 1
@@ -421,7 +403,7 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
         n_sites = 0
         i = 0
         while i < length - 1:
-            if sym[s + i] == a and sym[s + i + 1] == b:
+            if pp[s + i] == pid:
                 if first < 0:
                     first = i
                 last = i
@@ -441,15 +423,18 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
             while hi < length and sym[s + hi] == sym[s + hi - 1]:
                 hi += 1
         w = ccnt[c]
-        _subtract_chunk(sym, s + lo, hi - lo, w, nonoverlap, (H, D, T, P), (a, b, pid))
+        _subtract_chunk(sym, pp, s + lo, hi - lo, w, nonoverlap, P)
+        # rewrite; a copied position keeps its pair id (its pair changes only if the next
+        # position starts a site, and then it is in the window and renewed below)
         j = first
         i = first
         while i < length:
-            if i < length - 1 and sym[s + i] == a and sym[s + i + 1] == b:
+            if i < length - 1 and pp[s + i] == pid:
                 sym[s + j] = z
                 i += 2
             else:
                 sym[s + j] = sym[s + i]
+                pp[s + j] = pp[s + i]
                 i += 1
             j += 1
         clen[c] = j
@@ -471,31 +456,16 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
                         zt[0, slot] = _new_pair(x, y, P, sc)
                         zt[1, slot] = z
                     q = zt[0, slot]
+                    pp[s + i] = q
                     P[q, _C_COUNT] += w
                     _list_chunk(q, c, P, scr, sc)
                 else:  # an older pair, next to the same symbol before the merge
-                    q = _find(x, y, H, D, T)
-                    P[q, _C_COUNT] += w
+                    P[pp[s + i], _C_COUNT] += w
                 prev_self = x == y
-            else:
+            else:  # the second pair of a run: the one before it
+                pp[s + i] = pp[s + i - 1]
                 prev_self = False
     occ = _sort_lists(P, occ, scr, sc, first_new)
-    if z < T:
-        for q in range(first_new, sc[_S_NPAIRS]):
-            x = P[q, _C_LEFT]
-            y = P[q, _C_RIGHT]
-            if x < T and y < T:
-                D[x * T + y] = q
-    H = hash_grow(H, sc[_S_NHASH] + sc[_S_NPAIRS] - first_new)
-    for q in range(first_new, sc[_S_NPAIRS]):
-        x = P[q, _C_LEFT]
-        y = P[q, _C_RIGHT]
-        if x >= T or y >= T:
-            key = (x << 32) | y
-            i = hash_slot(H, key)
-            H[2 * i] = key
-            H[2 * i + 1] = q
-            sc[_S_NHASH] += 1
     n = sc[_S_HEAPN]
     for q in range(first_new, sc[_S_NPAIRS]):
         if P[q, _C_COUNT] > 0:
@@ -503,15 +473,15 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
             heap = _heap_push(heap, n, P[q, _C_COUNT], key, q)
             n += 1
     sc[_S_HEAPN] = n
-    return TrainState(sym, clen, ccnt, cstart, H, D, P, occ, scr, zt, heap, sc)
+    return TrainState(sym, pp, clen, ccnt, cstart, P, occ, scr, zt, heap, sc)
 
 
 # --------------------------------------------------------------------------- the loop
 @njit(**JIT_INLINE)
 def _with_heap(state, heap):
     """``state`` with its heap replaced (grown)."""
-    return TrainState(state.sym, state.clen, state.ccnt, state.cstart, state.H, state.D,
-                      state.P, state.occ, state.scr, state.zt, heap, state.sc)
+    return TrainState(state.sym, state.pp, state.clen, state.ccnt, state.cstart, state.P,
+                      state.occ, state.scr, state.zt, heap, state.sc)
 
 
 @njit(**JIT)
