@@ -225,7 +225,7 @@ def train_bpe(
         warnings.warn("no chunk of two or more bytes: no pair to merge, no merges made",
                       BPEExhaustedWarning, stacklevel=2)
         return BPEModel([], stop, batches=[], params=params, pattern=pattern)
-    sym = np.frombuffer(data, dtype=np.uint8).astype(np.int32)
+    sym = np.frombuffer(data, dtype=np.uint8)
     ccnt = np.fromiter(kept.values(), dtype=np.int64, count=len(keys))
     rank = np.arange(256 + target, dtype=np.int64)
     rank[:256] = HF_BYTE_RANK
