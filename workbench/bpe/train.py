@@ -3,7 +3,8 @@
 The table (a mapping or a TSV path, see :mod:`workbench.counts`) is filtered by the
 frequency cut-off (BatchBPE §2.2: chunks seen fewer than ``freq_cutoff`` times are dropped),
 its ``stop_list_size`` most common chunks become whole-chunk tokens kept out of merging
-(§2.1), and the rest is trained by the numba kernels of :mod:`workbench.bpe._kernels`:
+(§2.1), and the rest is trained by the numba kernels of :mod:`workbench.bpe._kernels`
+(a table given as a TSV path is read straight into arrays when nothing is cut or stopped):
 serially (one merge per step) or in safe batches (Code Block 1, §3.3–3.5).
 
 Tie-breaking (deterministic, documented): the pair with the highest count wins; among equal
@@ -44,7 +45,7 @@ from .model import Batch, BPEModel
 from .split_patterns import resolve_pattern
 
 PAIR_COUNTING = ("nonoverlapping", "overlapping")
-#: Rough bytes of kernel state per symbol of the training table (pair rows, lists, hash, heap).
+#: Rough bytes of kernel state per symbol of the training table (positions, pairs, lists, heap).
 _BYTES_PER_SYMBOL = 160
 #: Merges (serial) or batches (batched) per kernel call between progress updates.
 _SERIAL_STEPS, _BATCH_STEPS = 2048, 16
