@@ -102,6 +102,9 @@ def _prepare(spec: dict):
 
         for batch in (True, False):  # load the numba kernels before timing
             train_bpe({"ab ab abc": 3, "bc": 2}, 259, batch=batch, progress=False)
+        tiny = Path(spec["tmp"]) / f"warm_{os.getpid()}.tsv"  # and the table's scan
+        tiny.write_text("ab ab abc\t3\nbc\t2\n", encoding="utf-8")
+        train_bpe(tiny, 259, progress=False)
         return None
     if kind == "text" or trainer == "sentencepiece":
         return None

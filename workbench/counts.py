@@ -122,6 +122,28 @@ def read_counts(path: str | os.PathLike, *, budget: int = MEMORY_BUDGET) -> dict
     return out
 
 
+def read_count_arrays(path: str | os.PathLike, *, budget: int = MEMORY_BUDGET
+                      ) -> tuple[bytes, np.ndarray, np.ndarray] | None:
+    """The table of a TSV (or ``.xz``) as arrays, without a ``str`` or dict entry per chunk.
+
+    Returns ``(joined, starts, counts)`` (chunk ``r`` is the UTF-8 ``joined[starts[r] :
+    starts[r + 1]]``, seen ``counts[r]`` times, file order: the table :func:`read_counts`
+    reads) by one numba pass (:func:`workbench._core.tsv.scan_count_arrays`), or None for a
+    file outside its common shape or an empty one; :func:`read_counts` then reads it and
+    names what is wrong. Same checks before reading as :func:`read_counts`.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"no count table at {path}")
+    data = _decompressed(path, budget) if path.suffix == ".xz" else None
+    size = path.stat().st_size if data is None else len(data)
+    check_budget(size // 4 * _BYTES_PER_ENTRY, f"reading {path}", budget=budget)
+    from ._core.tsv import scan_count_arrays
+
+    return scan_count_arrays(strip_bom(path.read_bytes() if data is None else data),
+                             budget=budget)
+
+
 def _decompressed(path: Path, budget: int) -> bytes:
     """The bytes of an xz-compressed table, refused (``BudgetError``) as soon as they pass
     what ``budget`` allows a table file, so a small archive of a huge file is never expanded."""

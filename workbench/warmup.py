@@ -179,9 +179,10 @@ def _text_workload(text: list[str]) -> None:
     from workbench.greedtok import beta_curve, train_greedtok, train_greedwmc
 
     counts = count_chunks(texts=text * 3, processes=1, progress=False)
-    with tempfile.TemporaryDirectory() as tmp:  # the numba scan of count tables
+    with tempfile.TemporaryDirectory() as tmp:  # the numba scans of count tables
         write_counts(counts, Path(tmp) / "counts.tsv")
         read_counts(Path(tmp) / "counts.tsv")
+        train_bpe(Path(tmp) / "counts.tsv", 260, progress=False)  # the table read as arrays
     BPEModel.from_gpt2().encode(text[0])  # writes GPT-2's model cache (bpe.gpt2cache)
     for batch in (False, True):
         model = train_bpe(counts, 300, batch=batch, progress=False)

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workbench._core.tsv import scan_counts
+from workbench._core.tsv import scan_count_arrays, scan_counts
 from workbench.counts import MAX_COUNT, read_counts, write_counts
 from workbench.datasets import DATA_DIR
 
@@ -175,3 +175,43 @@ def test_read_counts_gives_one_table_by_both_routes_after_a_bom(tmp_path_factory
         assert with_bom[0] == without[0]
         if isinstance(with_bom[0], dict):
             assert list(with_bom[0]) == list(without[0])
+
+
+def _as_table(arrays) -> dict[str, int]:
+    joined, starts, counts = arrays
+    text = [joined[a:b].decode("utf-8") for a, b in zip(starts[:-1], starts[1:])]
+    assert len(set(text)) == len(text)
+    return dict(zip(text, counts.tolist()))
+
+
+@settings(max_examples=1500, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(_PIECES), max_size=14))
+def test_the_arrays_are_csvs_table_or_declined_as_the_dict_scan_declines(pieces):
+    """scan_count_arrays reads what scan_counts reads (same chunks, counts, order) and
+    declines what it declines, and the empty file."""
+    data = "".join(pieces).encode("utf-8")
+    got = scan_count_arrays(data)
+    table = scan_counts(data)
+    if got is None:
+        assert not table
+    else:
+        ref = _reference(data)
+        assert ref and _as_table(got) == ref and list(_as_table(got)) == list(ref)
+        assert table is None or _as_table(got) == table
+
+
+@pytest.mark.parametrize("data", [b"", b"a\t1\na\t2\n", b"ab\t1\nb\t2\nab\t3\n",
+                                  b'a\t1\n"a"\t2\n', b"caf\xe9\t1\n", b"a\t1\r\n"])
+def test_the_arrays_decline_repeats_bad_bytes_and_empty_files(data):
+    assert scan_count_arrays(data) is None
+
+
+@pytest.mark.parametrize("name", ["un", "fineweb10"])
+def test_the_shipped_tables_read_into_arrays_are_the_dict(name):
+    from workbench.counts import read_count_arrays
+
+    path = DATA_DIR / f"{name}.tsv.xz"
+    arrays = read_count_arrays(path)
+    assert arrays is not None
+    table = read_counts(path)
+    assert _as_table(arrays) == table and list(_as_table(arrays)) == list(table)

@@ -9,11 +9,11 @@ files, ``tiktoken``) through :meth:`BPEModel.from_gpt2`, :meth:`BPEModel.from_ti
 hold a model exactly.
 
 Modules: ``pattern`` (GPT-4 split), ``bytelevel`` (GPT-2 byte alphabet), ``train``
-(validation, stop words, cut-off), ``_kernels`` (numba training), ``model``, ``_encode``
-(numba encoder), ``interpreted`` (a process's first small encode in plain Python),
-``split_patterns`` (named patterns, user regexes), ``interop`` (GPT-2, tiktoken, GreedTok),
-``export`` (HF). Chunk counting from text is ``counting``. Importing the package loads no
-numba: the trainer, the sampler and the exporter load on first access (PEP 562).
+(validation, stop words, cut-off), ``_kernels`` and ``_pairpool`` (numba training),
+``model``, ``_encode`` (numba encoder), ``interpreted`` (a process's first small encode in
+plain Python), ``split_patterns`` (named patterns, user regexes), ``interop`` (GPT-2,
+tiktoken, GreedTok), ``export`` (HF). Chunk counting from text is ``counting``. Importing the
+package loads no numba: the trainer, the sampler and the exporter load on first access (PEP 562).
 
 Example
 -------

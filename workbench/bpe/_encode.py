@@ -29,7 +29,30 @@ from numba import njit
 
 from .._core.config import JIT, JIT_INLINE
 from .._core.rng import next_double, stream_state
-from ._kernels import hash_new, hash_slot
+
+
+@njit(**JIT_INLINE)
+def hash_slot(H, key):
+    """Slot of ``key`` in the map ``H`` (the one holding it, or the empty one to fill).
+
+    ``H`` is one ``int64`` array of ``2 * capacity``: slot ``i`` keeps its key at ``H[2i]``
+    (-1 when empty) and its value at ``H[2i + 1]``, so a probe touches one cache line.
+    """
+    mask = (H.shape[0] >> 1) - 1
+    h = (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(20)
+    i = np.int64(h) & mask
+    while H[2 * i] != key and H[2 * i] != -1:
+        i = (i + 1) & mask
+    return i
+
+
+@njit(**JIT)
+def hash_new(need):
+    """An empty map (see :func:`hash_slot`) for ``need`` entries at load factor <= 1/2."""
+    cap = 16
+    while 2 * need > cap:
+        cap *= 2
+    return np.full(2 * cap, -1, dtype=np.int64)
 
 
 @njit(**JIT)

@@ -1,38 +1,31 @@
 """Numba kernels of BPE training: incremental pair counts, serial and batched merges.
 
 The corpus is a table of distinct chunks with counts. Chunk ``c`` owns the segment
-``sym[cstart[c] : cstart[c] + clen[c]]`` of one flat ``int32`` symbol array; a merge rewrites
-the segment in place and shortens ``clen[c]``. Symbols ``0..255`` are bytes, symbol
-``256 + k`` is the token made by merge ``k`` (stop words never enter training).
+``sp[start : start + length]`` of one flat array of positions, ``(start, length, count) =
+ch[c, :3]`` (one record, so a visit touches one cache line of it); a merge rewrites the
+segment in place and shortens ``length``. A position holds its symbol ``sp[i, 0]`` and the
+pid of the pair that starts there, ``sp[i, 1]`` (meaningless at a chunk's last position), side
+by side. Symbols ``0..255`` are bytes, symbol ``256 + k`` is the token made by merge ``k``
+(stop words never enter training).
 
-Pair bookkeeping (all rows grow by doubling):
+Pair bookkeeping: the pair table ``P`` and the pool ``occ`` of every pair's chunk list, see
+:mod:`workbench.bpe._pairpool`. Pairs are found by their position's pid, never looked up: at
+the start through a dense table of the 65,536 byte pairs, later through ``zt``, where a merge
+that makes ``z`` finds its new pairs ``(x, z)`` and ``(z, y)`` by their other symbol (a pair
+arises only when the later of its symbols is made). Counts of existing pairs only ever fall.
 
-* ``D``, ``H``: pair ``(x, y)`` → pair id ``pid``: a dense table at ``x * T + y`` when both
-  symbols are below ``T`` (:data:`_DENSE_MAX`: every byte pair and the early merges', the
-  most frequent), else an open-addressing hash map (linear probing, keys and values
-  interleaved) from the packed pair ``x << 32 | y``;
-* ``P[pid]``: ``count, left, right, occ_start, occ_len, picked, last_chunk`` (see ``_C_*``);
-* ``occ``: a pool of chunk ids where pair ``pid`` owns the contiguous, ascending segment
-  ``occ[occ_start : occ_start + occ_len]``, each chunk that holds (or once held) the pair
-  listed once. All of a pair's occurrences arise at one moment, at the start or in the merge
-  that makes the later of its two symbols (a merge creates adjacencies only next to its new
-  symbol), so a segment is written once, by a counting sort of that moment's
-  ``(pid, chunk)`` entries gathered in the scratch ``scr``, and never appended to. Chunks
-  that lost the pair to another merge stay listed and are skipped when scanned;
-* ``heap``: a binary max-heap of ``(count, tie_key, pid)`` with lazy invalidation: a popped
-  entry whose count differs from ``P[pid, count]`` is pushed back with the true count. Counts
-  of existing pairs only ever fall (new occurrences only arise next to a new token, and those
-  pairs are new), so a stored count is an upper bound and the first valid pop is the maximum.
-  Pairs a batch examined but found unsafe wait in a sorted side list until the next batch
-  (see :func:`train_steps`) instead of going back through the heap.
+``heap``: a binary max-heap of ``(count, tie_key, pid)`` with lazy invalidation: a popped entry
+whose count differs from ``P[C_COUNT, pid]`` is pushed back with the true count. As counts
+only fall, a stored count is an upper bound and the first valid pop is the maximum. Pairs a
+batch examined but found unsafe wait in a sorted side list until the next batch (see
+:func:`train_steps`) instead of going back through the heap.
 
 A merge visits only the chunks on the merged pair's list; in each it subtracts the counts of
 the pairs in a window around the merge sites (one symbol either side, widened to whole runs
 of equal symbols in non-overlapping mode, where a run's count depends on its length),
-rewrites the chunk, and adds the window's pairs back (the new ones, with the new symbol, are
-found by their other symbol in ``zt``). Every visit that finds the pair shortens the chunk, so
-the total work of a training run is bounded by the corpus' symbols times chunk length, never
-a recount per merge.
+rewrites the chunk (a position keeps its pid unless its pair changed) and adds the window's
+pairs back. Every visit that finds the pair shortens the chunk, so the total work of a
+training run is bounded by the corpus' symbols times chunk length, never a recount per merge.
 
 Ordering ("best pair"): highest count; ties go to the smallest ``(rank[left], rank[right])``.
 ``rank`` is chosen by the caller (:mod:`workbench.bpe.train` passes HuggingFace tokenizers'
@@ -50,17 +43,32 @@ import numpy as np
 from numba import njit
 
 from .._core.config import JIT, JIT_INLINE
+from ._pairpool import (
+    C_COUNT,
+    C_LEFT,
+    C_NOCC,
+    C_PICKED,
+    C_RIGHT,
+    C_START,
+    P_ROWS,
+    S_NOCC,
+    S_NPAIRS,
+    S_NSCR,
+    grow_pairs,
+    grow_rows,
+    list_chunk,
+    new_pair,
+    sort_lists,
+)
 
-# Columns of the pair table P.
-_C_COUNT, _C_LEFT, _C_RIGHT, _C_START, _C_NOCC, _C_PICKED, _C_LASTCHUNK = range(7)
-_P_COLS = 7
-# Slots of the counter array ``TrainState.sc`` (scalars the kernels update in place).
-(_S_NPAIRS, _S_NOCC, _S_HEAPN, _S_NMERGES, _S_NBATCHES, _S_EXHAUSTED, _S_NSCR, _S_DENSE,
- _S_NHASH) = range(9)
-_S_LEN = 9
-#: Pairs of two symbols below this are found in a dense table (``TrainState.D``) rather than
-#: the hash map: all byte pairs and the early merges', which are the most frequent.
-_DENSE_MAX = 512
+# Slots of the counter array ``TrainState.sc`` (scalars the kernels update in place); the
+# first three are :mod:`._pairpool`'s.
+_S_HEAPN, _S_NMERGES, _S_NBATCHES, _S_EXHAUSTED = 3, 4, 5, 6
+_S_LEN = 7
+assert (S_NPAIRS, S_NOCC, S_NSCR) == (0, 1, 2)
+# Columns of a chunk record ``TrainState.ch`` and of a position ``TrainState.sp``.
+_CH_START, _CH_LEN, _CH_COUNT = 0, 1, 2
+_SYM, _PID = 0, 1
 
 
 class TrainConfig(NamedTuple):
@@ -77,24 +85,18 @@ class TrainConfig(NamedTuple):
 class TrainState(NamedTuple):
     """Everything a training run mutates (arrays that grow are replaced, so kernels return it).
 
-    ``sym``, ``clen``, ``ccnt``, ``cstart``: the chunk table (see the module docstring);
-    ``H``, ``P``, ``occ``, ``scr``, ``zt``, ``heap``: the pair bookkeeping (``zt[0, x]``: the
-    pid of ``(x, z)`` and ``zt[0, n + y]`` that of ``(z, y)`` made by the merge that wrote
-    ``z`` into ``zt[1, ·]``, ``n > z``, grown as merges make symbols); ``sc``: the counters
-    ``_S_*`` (pairs, pool entries, heap size, merges, batches, exhausted flag, scratch
-    entries, ``T``, pairs in ``H``). A pair of two symbols below ``T`` is in ``D``, any
-    other in ``H``.
+    ``sp``, ``ch``: positions and chunk records (see the module docstring); ``P``, ``occ``,
+    ``scr``: the pair table, pool and scratch of :mod:`._pairpool`; ``zt``: ``zt[0, x]`` is
+    the pid of ``(x, z)`` and ``zt[0, n + y]`` that of ``(z, y)`` made by the merge that wrote
+    ``z`` into ``zt[1, ·]``, ``n > z`` (grown as merges make symbols); ``heap``; ``sc``: the
+    counters (pairs, pool entries, scratch entries, heap size, merges, batches, exhausted).
     """
 
-    sym: np.ndarray  # int32, rewritten in place
-    clen: np.ndarray  # int32 per chunk
-    ccnt: np.ndarray  # int64 per chunk
-    cstart: np.ndarray  # int64, n_chunks + 1
-    H: np.ndarray  # int64 hash map, 2 * capacity
-    D: np.ndarray  # int32 (T * T): pid of (x, y) at x * T + y for x, y < T = sc[_S_DENSE]
-    P: np.ndarray  # int64 (pairs, _P_COLS)
+    sp: np.ndarray  # int32 (positions, 2): symbol, pid of the pair starting there
+    ch: np.ndarray  # int64 (chunks, 4): start, length, count, unused
+    P: np.ndarray  # int64 (P_ROWS, pairs)
     occ: np.ndarray  # int32 pool of chunk ids, one segment per pair
-    scr: np.ndarray  # int32 (entries, 2): (pid, chunk) listed in the current phase
+    scr: np.ndarray  # int32 (entries, 2): (pid, chunk) listed at the current moment
     zt: np.ndarray  # int64 (2, 2 * n): a merge's new pairs by their other symbol
     heap: np.ndarray  # int64 (entries, 3): count, tie key, pid
     sc: np.ndarray  # int64 counters, _S_LEN
@@ -104,57 +106,6 @@ def progress(state: TrainState) -> tuple[int, int, bool]:
     """``(merges, batches, exhausted)`` of a state, as Python values."""
     sc = state.sc
     return int(sc[_S_NMERGES]), int(sc[_S_NBATCHES]), bool(sc[_S_EXHAUSTED])
-
-
-# --------------------------------------------------------------------------- growth
-@njit(**JIT)
-def _grow_rows(arr, need):
-    """Return ``arr`` with at least ``need`` rows (doubling; new rows filled with -1)."""
-    rows = arr.shape[0]
-    if need <= rows:
-        return arr
-    new_rows = max(need, 2 * rows, 16)
-    out = np.full((new_rows, arr.shape[1]), -1, dtype=arr.dtype)
-    out[:rows] = arr
-    return out
-
-
-@njit(**JIT_INLINE)
-def hash_slot(H, key):
-    """Slot of ``key`` in the map ``H`` (the one holding it, or the empty one to fill).
-
-    ``H`` is one ``int64`` array of ``2 * capacity``: slot ``i`` keeps its key at ``H[2i]``
-    (-1 when empty) and its value at ``H[2i + 1]``, so a probe touches one cache line.
-    """
-    mask = (H.shape[0] >> 1) - 1
-    h = (np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(20)
-    i = np.int64(h) & mask
-    while H[2 * i] != key and H[2 * i] != -1:
-        i = (i + 1) & mask
-    return i
-
-
-@njit(**JIT)
-def hash_new(need):
-    """An empty map (see :func:`hash_slot`) for ``need`` entries at load factor <= 1/2."""
-    cap = 16
-    while 2 * need > cap:
-        cap *= 2
-    return np.full(2 * cap, -1, dtype=np.int64)
-
-
-@njit(**JIT)
-def hash_grow(H, need):
-    """``H`` grown so that ``need`` entries keep the load factor at most 1/2."""
-    if 4 * need <= H.shape[0]:
-        return H
-    out = hash_new(need)
-    for j in range(H.shape[0] >> 1):
-        if H[2 * j] != -1:
-            i = hash_slot(out, H[2 * j])
-            out[2 * i] = H[2 * j]
-            out[2 * i + 1] = H[2 * j + 1]
-    return out
 
 
 # --------------------------------------------------------------------------- heap
@@ -171,7 +122,7 @@ def _heap_push(heap, n, count, key, pid):
     Sift-up with a hole: parents that rank below the new entry move down one level and the
     entry is written once, where the swap-based sift would have left it (same layout).
     """
-    heap = _grow_rows(heap, n + 1)
+    heap = grow_rows(heap, n + 1)
     i = n
     while i > 0:
         parent = (i - 1) >> 1
@@ -221,175 +172,83 @@ def _heap_pop(heap, n):
 
 # --------------------------------------------------------------------------- pairs of a chunk
 @njit(**JIT_INLINE)
-def _counted(sym, s, i, nonoverlap, prev_self_counted):
-    """Whether the pair at ``s + i`` counts (non-overlapping: every other pair of a run)."""
-    if not nonoverlap or sym[s + i] != sym[s + i + 1]:
+def _counted(sp, i, nonoverlap, prev_self_counted):
+    """Whether the pair at position ``i`` counts (non-overlapping: every other pair of a run)."""
+    if not nonoverlap or sp[i, _SYM] != sp[i + 1, _SYM]:
         return True
     return not prev_self_counted
 
 
 @njit(**JIT_INLINE)
-def _find(x, y, H, D, T):
-    """The pid of the existing pair ``(x, y)`` (from ``D`` or ``H``, see :class:`TrainState`)."""
-    if x < T and y < T:
-        return np.int64(D[x * T + y])
-    return H[2 * hash_slot(H, (np.int64(x) << 32) | np.int64(y)) + 1]
-
-
-@njit(**JIT_INLINE)
-def _subtract_chunk(sym, s, length, w, nonoverlap, maps, merged):
-    """Subtract ``w`` for every counted pair of the chunk segment ``sym[s : s + length]``.
-
-    (A run of four equal symbols counts 2 pairs non-overlapping, 3 overlapping.) ``maps`` is
-    ``(H, D, T, P)``; the pair being merged, ``merged = (left, right, pid)``, is found
-    without a lookup.
-    """
-    H, D, T, P = maps
-    ma, mb, mpid = merged
+def _subtract_window(sp, lo, hi, w, nonoverlap, P):
+    """Subtract ``w`` for every counted pair of the positions ``lo .. hi - 1`` (a run of four
+    equal symbols counts 2 pairs non-overlapping, 3 overlapping); each pair's id is the one
+    stored at its position, so nothing is looked up."""
     prev_self = False
-    for i in range(length - 1):
-        a = sym[s + i]
-        b = sym[s + i + 1]
-        if _counted(sym, s, i, nonoverlap, prev_self):
-            if a == ma and b == mb:
-                pid = mpid
-            else:
-                pid = _find(a, b, H, D, T)
-            P[pid, _C_COUNT] -= w
-            prev_self = a == b
+    for i in range(lo, hi - 1):
+        if _counted(sp, i, nonoverlap, prev_self):
+            P[C_COUNT, sp[i, _PID]] -= w
+            prev_self = sp[i, _SYM] == sp[i + 1, _SYM]
         else:
             prev_self = False
-
-
-@njit(**JIT_INLINE)
-def _new_pair(a, b, P, sc):
-    """Append pair ``(a, b)`` to ``P`` (count 0, no chunks); return its pid."""
-    pid = sc[_S_NPAIRS]
-    sc[_S_NPAIRS] += 1
-    P[pid, _C_COUNT] = 0
-    P[pid, _C_LEFT] = a
-    P[pid, _C_RIGHT] = b
-    P[pid, _C_START] = 0
-    P[pid, _C_NOCC] = 0
-    P[pid, _C_PICKED] = -1
-    P[pid, _C_LASTCHUNK] = -1
-    return pid
-
-
-@njit(**JIT_INLINE)
-def _list_chunk(pid, c, P, scr, sc):
-    """List chunk ``c`` for a pair of the current phase in the scratch, once per chunk (a
-    phase adds a chunk's pairs consecutively)."""
-    if P[pid, _C_LASTCHUNK] != c:
-        e = sc[_S_NSCR]
-        sc[_S_NSCR] += 1
-        scr[e, 0] = pid
-        scr[e, 1] = c
-        P[pid, _C_NOCC] += 1
-        P[pid, _C_LASTCHUNK] = c
-
-
-@njit(**JIT_INLINE)
-def _add_pair(a, b, w, c, maps, scr, sc):
-    """Add ``w`` to pair ``(a, b)`` of chunk ``c`` at the start, creating it (in ``P`` and
-    ``D`` or ``H``; ``maps`` is ``(H, D, T, P)``) as needed and listing ``c``. Capacity (rows
-    of ``P``, ``scr`` and hash slots) must have been reserved."""
-    H, D, T, P = maps
-    if a < T and b < T:
-        pid = np.int64(D[a * T + b])
-        if pid == -1:
-            pid = _new_pair(a, b, P, sc)
-            D[a * T + b] = pid
-    else:
-        key = (np.int64(a) << 32) | np.int64(b)
-        i = hash_slot(H, key)
-        if H[2 * i] == -1:
-            pid = _new_pair(a, b, P, sc)
-            H[2 * i] = key
-            H[2 * i + 1] = pid
-            sc[_S_NHASH] += 1
-        else:
-            pid = H[2 * i + 1]
-    P[pid, _C_COUNT] += w
-    _list_chunk(pid, c, P, scr, sc)
-
-
-@njit(**JIT)
-def _sort_lists(P, occ, scr, sc, first_new):
-    """Give every pair created in this phase its segment of the pool; return the pool.
-
-    A counting sort of the scratch by pid (stable, so each segment keeps the order in which
-    the chunks were listed: ascending, as the phase visits chunks in ascending order).
-    """
-    n_scr = sc[_S_NSCR]
-    need = sc[_S_NOCC] + n_scr
-    if need > occ.shape[0]:
-        grown = np.empty(max(need, 2 * occ.shape[0]), dtype=occ.dtype)
-        grown[:sc[_S_NOCC]] = occ[:sc[_S_NOCC]]
-        occ = grown
-    pos = sc[_S_NOCC]
-    for q in range(first_new, sc[_S_NPAIRS]):
-        P[q, _C_START] = pos
-        P[q, _C_LASTCHUNK] = pos  # the fill cursor (no chunk is listed for q any more)
-        pos += P[q, _C_NOCC]
-    for e in range(n_scr):
-        q = scr[e, 0]
-        occ[P[q, _C_LASTCHUNK]] = scr[e, 1]
-        P[q, _C_LASTCHUNK] += 1
-    sc[_S_NOCC] = need
-    sc[_S_NSCR] = 0
-    return occ
 
 
 # --------------------------------------------------------------------------- initial counts
 @njit(**JIT)
 def init_state(sym, cstart, ccnt, rank, nonoverlap):
-    """Count every pair of every chunk; build the hash map, pair table, lists and heap.
+    """Count every pair of every chunk; build the positions, pair table, lists and heap.
 
-    Returns the :class:`TrainState` consumed by :func:`train_steps` (``sym`` is the caller's
-    array, rewritten in place).
+    ``sym`` holds bytes (``0..255``), chunk ``c`` at ``sym[cstart[c] : cstart[c + 1]]``, seen
+    ``ccnt[c]`` times. Returns the :class:`TrainState` consumed by :func:`train_steps`.
     """
     n_chunks = ccnt.shape[0]
     n_pos = sym.shape[0]
-    clen = np.empty(n_chunks, dtype=np.int32)
-    for c in range(n_chunks):
-        clen[c] = cstart[c + 1] - cstart[c]
-    # distinct pairs: at most one per position and at most alphabet² (65,536 for bytes), so
-    # the pair table and hash map start small and cache-resident; merges grow them
-    alphabet = 1
+    sp = np.empty((n_pos, 2), dtype=np.int32)
     for k in range(n_pos):
-        alphabet = max(alphabet, sym[k] + 1)
-    pairs = max(min(n_pos, alphabet * alphabet), 16)
-    P = np.full((pairs, _P_COLS), -1, dtype=np.int64)
+        sp[k, _SYM] = sym[k]
+        sp[k, _PID] = -1
+    ch = np.zeros((n_chunks, 4), dtype=np.int64)
+    for c in range(n_chunks):
+        ch[c, _CH_START] = cstart[c]
+        ch[c, _CH_LEN] = cstart[c + 1] - cstart[c]
+        ch[c, _CH_COUNT] = ccnt[c]
+    # at most one distinct pair per position and 65,536 byte pairs: the table starts small
+    # and cache-resident; merges grow it
+    P = np.full((P_ROWS, max(min(n_pos, 65536), 16)), -1, dtype=np.int64)
     scr = np.empty((max(n_pos, 16), 2), dtype=np.int32)  # at most one entry per position
     occ = np.empty(16, dtype=np.int32)
-    T = min(rank.shape[0], _DENSE_MAX)
-    H = hash_new(pairs if alphabet > T else 16)
-    D = np.full(T * T, -1, dtype=np.int32)
+    D = np.full(256 * 256, -1, dtype=np.int32)  # pid of the byte pair (a, b) at a * 256 + b
     sc = np.zeros(_S_LEN, dtype=np.int64)
-    sc[_S_DENSE] = T
     for c in range(n_chunks):
         s = cstart[c]
+        w = ccnt[c]
         prev_self = False
-        for i in range(clen[c] - 1):
-            a = sym[s + i]
-            b = sym[s + i + 1]
-            if _counted(sym, s, i, nonoverlap, prev_self):
-                _add_pair(a, b, ccnt[c], c, (H, D, T, P), scr, sc)
+        for i in range(s, cstart[c + 1] - 1):
+            a = sp[i, _SYM]
+            b = sp[i + 1, _SYM]
+            if _counted(sp, i, nonoverlap, prev_self):
+                pid = np.int64(D[a * 256 + b])
+                if pid == -1:
+                    pid = new_pair(a, b, P, sc)
+                    D[a * 256 + b] = pid
+                P[C_COUNT, pid] += w
+                list_chunk(pid, c, P, scr, sc)
+                sp[i, _PID] = pid
                 prev_self = a == b
-            else:
+            else:  # the second pair of a run (a, a): the one before it
+                sp[i, _PID] = sp[i - 1, _PID]
                 prev_self = False
-    occ = _sort_lists(P, occ, scr, sc, 0)
+    occ = sort_lists(P, occ, scr, sc, 0)
     zt = np.full((2, 2 * min(rank.shape[0], 1024)), -1, dtype=np.int64)
-    heap = np.empty((max(sc[_S_NPAIRS], 16), 3), dtype=np.int64)
+    heap = np.empty((max(sc[S_NPAIRS], 16), 3), dtype=np.int64)
     n = 0
-    for pid in range(sc[_S_NPAIRS]):
-        if P[pid, _C_COUNT] > 0:
-            key = (rank[P[pid, _C_LEFT]] << 32) | rank[P[pid, _C_RIGHT]]
-            heap = _heap_push(heap, n, P[pid, _C_COUNT], key, pid)
+    for pid in range(sc[S_NPAIRS]):
+        if P[C_COUNT, pid] > 0:
+            key = (rank[P[C_LEFT, pid]] << 32) | rank[P[C_RIGHT, pid]]
+            heap = _heap_push(heap, n, P[C_COUNT, pid], key, pid)
             n += 1
     sc[_S_HEAPN] = n
-    return TrainState(sym, clen, ccnt, cstart, H, D, P, occ, scr, zt, heap, sc)
+    return TrainState(sp, ch, P, occ, scr, zt, heap, sc)
 
 
 # --------------------------------------------------------------------------- one merge
@@ -401,27 +260,24 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
     Those are exactly the pairs this merge creates (pids from ``first_new`` on): ``z`` is
     new, and every other pair of a window was next to the same symbol before the merge.
     """
-    sym, clen, ccnt, cstart, H, D, P, occ, scr, zt, heap, sc = state
-    T = sc[_S_DENSE]
+    sp, ch, P, occ, scr, zt, heap, sc = state
     if z >= zt.shape[1] >> 1:  # entries of earlier merges are stale anyway: no copy
         zt = np.full((2, 2 * max(zt.shape[1], z + 1)), -1, dtype=np.int64)
     n_sym = zt.shape[1] >> 1
-    a = P[pid, _C_LEFT]
-    b = P[pid, _C_RIGHT]
-    first_new = sc[_S_NPAIRS]
-    start = P[pid, _C_START]
-    stop = start + P[pid, _C_NOCC]
-    P[pid, _C_NOCC] = 0
+    first_new = sc[S_NPAIRS]
+    start = P[C_START, pid]
+    stop = start + P[C_NOCC, pid]
+    P[C_NOCC, pid] = 0
     for e in range(start, stop):
         c = occ[e]
-        s = cstart[c]
-        length = clen[c]
+        s = ch[c, _CH_START]
+        end = s + ch[c, _CH_LEN]
         first = -1
         last = -1
         n_sites = 0
-        i = 0
-        while i < length - 1:
-            if sym[s + i] == a and sym[s + i + 1] == b:
+        i = s
+        while i < end - 1:
+            if sp[i, _PID] == pid:
                 if first < 0:
                     first = i
                 last = i
@@ -429,89 +285,77 @@ def _merge(state, pid, z, rank, nonoverlap):  # noqa: C901, PLR0915  (numba kern
                 i += 2
             else:
                 i += 1
-        if first < 0:
+        if first < 0:  # the pair went to an earlier merge of this chunk
             continue
         # Only pairs in the window [lo, hi) change: one symbol either side of the merge
         # sites, widened to whole runs when runs are counted non-overlapping.
-        lo = first - 1 if first > 0 else 0
-        hi = min(last + 3, length)
+        lo = first - 1 if first > s else s
+        hi = min(last + 3, end)
         if nonoverlap:
-            while lo > 0 and sym[s + lo - 1] == sym[s + lo]:
+            while lo > s and sp[lo - 1, _SYM] == sp[lo, _SYM]:
                 lo -= 1
-            while hi < length and sym[s + hi] == sym[s + hi - 1]:
+            while hi < end and sp[hi, _SYM] == sp[hi - 1, _SYM]:
                 hi += 1
-        w = ccnt[c]
-        _subtract_chunk(sym, s + lo, hi - lo, w, nonoverlap, (H, D, T, P), (a, b, pid))
+        w = ch[c, _CH_COUNT]
+        _subtract_window(sp, lo, hi, w, nonoverlap, P)
+        # rewrite; a copied position keeps its pid (its pair changes only if the next
+        # position starts a site, and then it is in the window and renewed below)
         j = first
         i = first
-        while i < length:
-            if i < length - 1 and sym[s + i] == a and sym[s + i + 1] == b:
-                sym[s + j] = z
+        while i < end:
+            if i < end - 1 and sp[i, _PID] == pid:
+                sp[j, _SYM] = z
                 i += 2
             else:
-                sym[s + j] = sym[s + i]
+                sp[j, _SYM] = sp[i, _SYM]
+                sp[j, _PID] = sp[i, _PID]
                 i += 1
             j += 1
-        clen[c] = j
+        ch[c, _CH_LEN] = j - s
         new_hi = hi - n_sites
         # reserve room for the new pairs before adding
         room = new_hi - lo
-        if sc[_S_NPAIRS] + room > P.shape[0]:
-            P = _grow_rows(P, sc[_S_NPAIRS] + room)
-        if sc[_S_NSCR] + room > scr.shape[0]:
-            scr = _grow_rows(scr, sc[_S_NSCR] + room)
+        if sc[S_NPAIRS] + room > P.shape[1]:
+            P = grow_pairs(P, sc[S_NPAIRS] + room)
+        if sc[S_NSCR] + room > scr.shape[0]:
+            scr = grow_rows(scr, sc[S_NSCR] + room)
         prev_self = False
         for i in range(lo, new_hi - 1):
-            x = sym[s + i]
-            y = sym[s + i + 1]
-            if _counted(sym, s, i, nonoverlap, prev_self):
+            x = sp[i, _SYM]
+            y = sp[i + 1, _SYM]
+            if _counted(sp, i, nonoverlap, prev_self):
                 if x == z or y == z:  # a pair of this merge: found by its other symbol
                     slot = x if y == z else n_sym + y
                     if zt[1, slot] != z:
-                        zt[0, slot] = _new_pair(x, y, P, sc)
+                        zt[0, slot] = new_pair(x, y, P, sc)
                         zt[1, slot] = z
                     q = zt[0, slot]
-                    P[q, _C_COUNT] += w
-                    _list_chunk(q, c, P, scr, sc)
+                    sp[i, _PID] = q
+                    P[C_COUNT, q] += w
+                    list_chunk(q, c, P, scr, sc)
                 else:  # an older pair, next to the same symbol before the merge
-                    q = _find(x, y, H, D, T)
-                    P[q, _C_COUNT] += w
+                    P[C_COUNT, sp[i, _PID]] += w
                 prev_self = x == y
-            else:
+            else:  # the second pair of a run: the one before it
+                sp[i, _PID] = sp[i - 1, _PID]
                 prev_self = False
-    occ = _sort_lists(P, occ, scr, sc, first_new)
-    if z < T:
-        for q in range(first_new, sc[_S_NPAIRS]):
-            x = P[q, _C_LEFT]
-            y = P[q, _C_RIGHT]
-            if x < T and y < T:
-                D[x * T + y] = q
-    H = hash_grow(H, sc[_S_NHASH] + sc[_S_NPAIRS] - first_new)
-    for q in range(first_new, sc[_S_NPAIRS]):
-        x = P[q, _C_LEFT]
-        y = P[q, _C_RIGHT]
-        if x >= T or y >= T:
-            key = (x << 32) | y
-            i = hash_slot(H, key)
-            H[2 * i] = key
-            H[2 * i + 1] = q
-            sc[_S_NHASH] += 1
+    occ = sort_lists(P, occ, scr, sc, first_new)
     n = sc[_S_HEAPN]
-    for q in range(first_new, sc[_S_NPAIRS]):
-        if P[q, _C_COUNT] > 0:
-            key = (rank[P[q, _C_LEFT]] << 32) | rank[P[q, _C_RIGHT]]
-            heap = _heap_push(heap, n, P[q, _C_COUNT], key, q)
+    for q in range(first_new, sc[S_NPAIRS]):
+        if P[C_COUNT, q] > 0:
+            key = (rank[P[C_LEFT, q]] << 32) | rank[P[C_RIGHT, q]]
+            heap = _heap_push(heap, n, P[C_COUNT, q], key, q)
             n += 1
     sc[_S_HEAPN] = n
-    return TrainState(sym, clen, ccnt, cstart, H, D, P, occ, scr, zt, heap, sc)
+    return TrainState(sp, ch, P, occ, scr, zt, heap, sc)
 
 
 # --------------------------------------------------------------------------- the loop
 @njit(**JIT_INLINE)
 def _with_heap(state, heap):
     """``state`` with its heap replaced (grown)."""
-    return TrainState(state.sym, state.clen, state.ccnt, state.cstart, state.H, state.D,
-                      state.P, state.occ, state.scr, state.zt, heap, state.sc)
+    return TrainState(state.sp, state.ch, state.P, state.occ, state.scr, state.zt, heap,
+                      state.sc)
 
 
 @njit(**JIT)
@@ -563,14 +407,14 @@ def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):  # no
             else:
                 count, key, pid = _heap_pop(heap, sc[_S_HEAPN])
                 sc[_S_HEAPN] -= 1
-            actual = P[pid, _C_COUNT]
-            if actual <= 0 or P[pid, _C_PICKED] == batch_no:
+            actual = P[C_COUNT, pid]
+            if actual <= 0 or P[C_PICKED, pid] == batch_no:
                 continue
             if actual != count:
                 heap = _heap_push(heap, sc[_S_HEAPN], actual, key, pid)
                 sc[_S_HEAPN] += 1
                 continue
-            P[pid, _C_PICKED] = batch_no
+            P[C_PICKED, pid] = batch_no
             top[k] = pid
             k += 1
         state = _with_heap(state, heap)
@@ -584,13 +428,13 @@ def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):  # no
         n_wait = 0
         for t in range(k):
             pid = top[t]
-            first = P[pid, _C_LEFT]
-            last = P[pid, _C_RIGHT]
+            first = P[C_LEFT, pid]
+            last = P[C_RIGHT, pid]
             unsafe = seen[1, first] == batch_no or seen[0, last] == batch_no
             seen[0, first] = batch_no
             seen[1, last] = batch_no
             if unsafe:
-                waiting[n_wait, 0] = P[pid, _C_COUNT]
+                waiting[n_wait, 0] = P[C_COUNT, pid]
                 waiting[n_wait, 1] = (rank[first] << 32) | rank[last]
                 waiting[n_wait, 2] = pid
                 n_wait += 1
@@ -608,8 +452,8 @@ def train_steps(state, rank, cfg, merges_out, batches_out, seen, n_steps):  # no
         for t in range(n_acc):
             pid = accept[t]
             m = sc[_S_NMERGES]
-            merges_out[m, 0] = P[pid, _C_LEFT]
-            merges_out[m, 1] = P[pid, _C_RIGHT]
+            merges_out[m, 0] = P[C_LEFT, pid]
+            merges_out[m, 1] = P[C_RIGHT, pid]
             state = _merge(state, pid, 256 + m, rank, nonoverlap)
             P = state.P
             sc[_S_NMERGES] += 1

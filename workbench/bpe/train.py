@@ -3,7 +3,8 @@
 The table (a mapping or a TSV path, see :mod:`workbench.counts`) is filtered by the
 frequency cut-off (BatchBPE §2.2: chunks seen fewer than ``freq_cutoff`` times are dropped),
 its ``stop_list_size`` most common chunks become whole-chunk tokens kept out of merging
-(§2.1), and the rest is trained by the numba kernels of :mod:`workbench.bpe._kernels`:
+(§2.1), and the rest is trained by the numba kernels of :mod:`workbench.bpe._kernels`
+(a table given as a TSV path is read straight into arrays when nothing is cut or stopped):
 serially (one merge per step) or in safe batches (Code Block 1, §3.3–3.5).
 
 Tie-breaking (deterministic, documented): the pair with the highest count wins; among equal
@@ -37,14 +38,14 @@ from collections.abc import Mapping
 import numpy as np
 
 from .._core.validate import MEMORY_BUDGET, check_budget, check_choice, check_int
-from ..counts import MAX_COUNT, as_counts, check_pair_total
+from ..counts import MAX_COUNT, as_counts, check_pair_total, read_count_arrays
 from . import _kernels as K
 from .bytelevel import HF_BYTE_RANK, to_bytelevel
 from .model import Batch, BPEModel
 from .split_patterns import resolve_pattern
 
 PAIR_COUNTING = ("nonoverlapping", "overlapping")
-#: Rough bytes of kernel state per symbol of the training table (pair rows, lists, hash, heap).
+#: Rough bytes of kernel state per symbol of the training table (positions, pairs, lists, heap).
 _BYTES_PER_SYMBOL = 160
 #: Merges (serial) or batches (batched) per kernel call between progress updates.
 _SERIAL_STEPS, _BATCH_STEPS = 2048, 16
@@ -201,32 +202,26 @@ def train_bpe(
     params = _check_params(vocab_size, batch, cap_divisor, max_batch_size, pair_counting,
                            stop_list_size, freq_cutoff)
     pattern = resolve_pattern(pattern)[0]
-    table = as_counts(counts)
-    _check_pair_total(table)
-    stop, kept = select_chunks(table, stop_list_size, freq_cutoff)
+    arrays = None
+    if isinstance(counts, (str, os.PathLike)) and stop_list_size == 0 and freq_cutoff == 1:
+        arrays = read_count_arrays(counts)  # None: the dict route reads it, names errors
+    if arrays is None:
+        stop, data, cstart, ccnt = _from_table(as_counts(counts), stop_list_size, freq_cutoff)
+    else:
+        stop = []
+        data, cstart, ccnt = arrays
+        _check_array_pair_total(cstart, ccnt)
     target = vocab_size - 256 - len(stop)
-    for w in stop:
-        _chunk_bytes(w)
-    keys = list(kept)
-    text = "".join(keys)
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:
-        for c in keys:
-            _chunk_bytes(c)
-        raise
     n_pos = len(data)
     check_budget(n_pos * _BYTES_PER_SYMBOL + target * 64, "BPE training state",
                  budget=MEMORY_BUDGET, hint=" (raise freq_cutoff to train on fewer chunks)")
     if target == 0:
         return BPEModel([], stop, batches=[], params=params, pattern=pattern)
-    cstart = _chunk_starts(data, keys)
-    if not keys or int(np.max(np.diff(cstart))) < 2:
+    if int(np.max(np.diff(cstart))) < 2:
         warnings.warn("no chunk of two or more bytes: no pair to merge, no merges made",
                       BPEExhaustedWarning, stacklevel=2)
         return BPEModel([], stop, batches=[], params=params, pattern=pattern)
-    sym = np.frombuffer(data, dtype=np.uint8).astype(np.int32)
-    ccnt = np.fromiter(kept.values(), dtype=np.int64, count=len(keys))
+    sym = np.frombuffer(data, dtype=np.uint8)
     rank = np.arange(256 + target, dtype=np.int64)
     rank[:256] = HF_BYTE_RANK
     nonoverlap = pair_counting == "nonoverlapping"
@@ -250,6 +245,36 @@ def train_bpe(
         first += size
     model.batches = batches
     return model
+
+
+def _from_table(table: dict[str, int], stop_list_size: int, freq_cutoff: int
+                ) -> tuple[list[str], bytes, np.ndarray, np.ndarray]:
+    """A checked table's stop words and training chunks: ``(stop, data, cstart, ccnt)``,
+    the chunks' UTF-8 bytes joined, their byte offsets (and the end) and their counts."""
+    _check_pair_total(table)
+    stop, kept = select_chunks(table, stop_list_size, freq_cutoff)
+    for w in stop:
+        _chunk_bytes(w)
+    keys = list(kept)
+    try:
+        data = "".join(keys).encode("utf-8")
+    except UnicodeEncodeError:
+        for c in keys:
+            _chunk_bytes(c)
+        raise
+    ccnt = np.fromiter(kept.values(), dtype=np.int64, count=len(keys))
+    return stop, data, _chunk_starts(data, keys), ccnt
+
+
+def _check_array_pair_total(cstart: np.ndarray, ccnt: np.ndarray) -> None:
+    """:func:`_check_pair_total` for a table read into arrays (exact bytes per chunk)."""
+    pairs = np.maximum(np.diff(cstart) - 1, 0)
+    if float(ccnt.sum(dtype=np.float64)) * float(pairs.max()) < 2.0**62:
+        return
+    total = sum(int(n) * int(p) for n, p in zip(ccnt.tolist(), pairs.tolist()))
+    if total > MAX_COUNT:
+        raise ValueError(f"counts: pair counts could reach {total}, over 2^63 - 1 (int64); "
+                         f"scale the counts down")
 
 
 def _check_params(vocab_size: int, batch: bool, cap_divisor: int, max_batch_size: int,
