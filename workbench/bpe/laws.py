@@ -18,9 +18,11 @@ For float ``p``, :func:`fast_dropout_states` runs the same propagation compiled
 semantics and for SentencePiece's and subword-nmt's (whose exact Python laws, the reference
 for these kernels, are in :mod:`workbench.bpe.semantics`); the masses are summed in the same
 order, so the floats are the same bit for bit; HF ``tokenizers``' too, whose states also
-carry the stale heap entries (about 320 states per segmentation on GPT-2's words). It spells
+carry the stale heap entries (in a canonical form: about 27 states per segmentation on
+GPT-2's words). It spells
 the final states a level at a time and hands them over sorted as
-:class:`workbench.laws.SegmentationLaw` sorts them.
+:class:`workbench.laws.SegmentationLaw` sorts them. (HF's kernel merges equivalent states,
+so its floats equal the Python law's up to rounding, not bit for bit.)
 
 This module knows symbols and merges only: :meth:`workbench.bpe.BPESampler.law` maps a word
 to the model's symbols and the states to tokens. It samples nothing.
@@ -309,6 +311,7 @@ def _hf_states(n, span_sym, rank, p, segmentations):
     """HF's law by the compiled kernel, or None where a span has two splits that merge (HF
     then compares tokens, not places) or there are over :data:`MAX_HF_PLACES` places."""
     places = np.argwhere(rank >= 0)
+    places = places[np.lexsort((places[:, 0], rank[rank >= 0]))]  # by (rank, start)
     if len(places) > MAX_HF_PLACES:
         return None
     tid = np.full((n + 1, n + 1), -1, dtype=np.int64)
@@ -318,9 +321,9 @@ def _hf_states(n, span_sym, rank, p, segmentations):
             return None
         tid[i, j] = e
         trip[e] = (i, m, j, rank[i, m, j])
-    room, status = min(400 * segmentations + 1024, MAX_STATES + 1), 2  # ~STATE_FACTOR
+    room, status = min(40 * segmentations + 1024, MAX_STATES + 1), 2  # ~COMPILED_FACTOR
     while status == 2:
-        masks, masses, starts, status = _lawkernels.hf_mask_law(
+        masks, masses, starts, status, _ = _lawkernels.hf_mask_law(
             n, rank, tid, trip, float(p), room, segmentations, MAX_STATES)
         if status == 2 and room > MAX_STATES:
             status = 3
