@@ -133,15 +133,20 @@ def test_a_half_that_cannot_segment_fails_with_its_weight():
     assert stats.binomtest(failed, 4000, 0.3).pvalue > P_MIN
 
 
+def _maxmatch_brute_force(word, tokens, q, p):
+    """MaxMatch-dropout (rate ``q``) multiplexed with longest match at ``p``: every coin, in
+    Fractions (of the floats' exact values)."""
+    return naive.multiplexed_coins(word, F(p), lambda w: naive.maxmatch_coins(w, tokens, F(q)),
+                                   lambda w: naive.greedy_longest(w, tokens))
+
+
 @pytest.mark.parametrize("q,p", [(0.3, 0.4), (0.5, 0.9)])
 @pytest.mark.parametrize("tokens,words", MM_CASES)
 def test_float_maxmatch_mixture_equals_brute_force(tokens, words, q, p):
     v = Vocabulary(sorted(tokens))
     mux = Multiplexer(default_segmenter(v), MaxMatchSampler(v, dropout=q), p=p)
     for word in words:
-        ref, fail = naive.multiplexed_coins(
-            word, F(p), lambda w: naive.maxmatch_coins(w, tokens, F(q)),
-            lambda w: naive.greedy_longest(w, tokens))
+        ref, fail = _maxmatch_brute_force(word, tokens, q, p)
         law = mux.law(word)
         assert not law.exact
         _close(law, ref, fail)
@@ -339,9 +344,7 @@ def test_chain_mixture_summaries_equal_the_exact_brute_force(tokens, words, q, p
     v = Vocabulary(sorted(tokens))
     mux = Multiplexer(default_segmenter(v), MaxMatchSampler(v, dropout=q), p=p)
     for word in words:
-        ref, fail = naive.multiplexed_coins(
-            word, F(p), lambda w: naive.maxmatch_coins(w, tokens, F(q)),
-            lambda w: naive.greedy_longest(w, tokens))
+        ref, fail = _maxmatch_brute_force(word, tokens, q, p)
         try:
             law = mux.law(word)
         except SegmentationError:

@@ -34,6 +34,33 @@ def _slot(key, shift):
     return np.int64((np.uint64(key) * _MIX) >> np.uint64(shift))
 
 
+@njit(**JIT)
+def _table_bits(capacity):
+    """log2 of the hash slots for ``capacity`` entries (at most half full)."""
+    bits = 1
+    while (1 << bits) < 2 * capacity:
+        bits += 1
+    return bits
+
+
+@njit(**JIT)
+def _full_mask(n):
+    """The mask of the single symbols: every boundary ``1 .. n − 1``."""
+    full = np.int64(0)
+    for k in range(1, n):
+        full |= np.int64(1) << k
+    return full
+
+
+@njit(**JIT)
+def _scratch(n, capacity):
+    """The buffers of a level-by-level propagation: ``(masks, masses, starts)`` of the final
+    states and ``(cuts, occ_r, occ_k)`` for :func:`_occurrences`."""
+    return (np.empty(capacity, dtype=np.int64), np.empty(capacity),
+            np.zeros(n + 1, dtype=np.int64), np.empty(n + 1, dtype=np.int64),
+            np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
+
+
 class Table(NamedTuple):
     """Every state met, level by level (insertion order), and the hash slots of one level."""
 
@@ -108,24 +135,12 @@ def mask_law(n, rank, p, capacity):
     Returns ``(masks, masses, starts)``: level ``l``'s final states are
     ``starts[l]:starts[l + 1]``; states whose mass stops nowhere (``p = 0``) are left out.
     """
-    bits = 1
-    while (1 << bits) < 2 * capacity:
-        bits += 1
-    t = Table(np.empty(capacity, dtype=np.int64), np.empty(capacity),
-              np.empty(1 << bits, dtype=np.int64), np.full(1 << bits, -1, dtype=np.int64))
-    full = np.int64(0)
-    for k in range(1, n):
-        full |= np.int64(1) << k
-    t.keys[0] = full
+    t, shift = _table(capacity)
+    t.keys[0] = _full_mask(n)
     t.vals[0] = 1.0
     size = 1
-    masks = np.empty(capacity, dtype=np.int64)
-    masses = np.empty(capacity)
-    starts = np.zeros(n + 1, dtype=np.int64)
+    masks, masses, starts, cuts, occ_r, occ_k = _scratch(n, capacity)
     out = 0
-    cuts = np.empty(n + 1, dtype=np.int64)
-    occ_r = np.empty(n, dtype=np.int64)
-    occ_k = np.empty(n, dtype=np.int64)
     lo, hi, level = 0, 1, 0
     while lo < hi:
         starts[level] = out
@@ -135,7 +150,7 @@ def mask_law(n, rank, p, capacity):
             for c in range(_occurrences(mask, n, rank, cuts, occ_r, occ_k)):
                 if p != 1.0:
                     child = mask & ~(np.int64(1) << cuts[occ_k[c] + 1])
-                    size = _add(t, 64 - bits, size, level, child, share * (1.0 - p))
+                    size = _add(t, shift, size, level, child, share * (1.0 - p))
                     if size < 0:
                         raise ValueError("more BPE-dropout states than the capacity")
                 share *= p
@@ -185,9 +200,7 @@ class Levels(NamedTuple):
 @njit(**JIT)
 def levels_of(capacity, n):
     """An empty :class:`Levels` for ``capacity`` states of levels ``0 .. n``."""
-    bits = 1
-    while (1 << bits) < 2 * capacity:
-        bits += 1
+    bits = _table_bits(capacity)
     return Levels(np.empty(capacity, dtype=np.int64), np.empty(capacity),
                   np.empty(capacity, dtype=np.int64), np.full(n + 1, -1, dtype=np.int64),
                   np.full(n + 1, -1, dtype=np.int64), np.full(1 << bits, -1, dtype=np.int64))
@@ -247,17 +260,9 @@ def subword_nmt_mask_law(n, rank, p, capacity, max_repeats):
     ``max_repeats`` times: no law) or 2 (more states than ``capacity``).
     """
     t = levels_of(capacity, n)
-    full = np.int64(0)
-    for k in range(1, n):
-        full |= np.int64(1) << k
-    size = _put(t, 0, 0, full, 1.0)
-    masks = np.empty(capacity, dtype=np.int64)
-    masses = np.empty(capacity)
-    starts = np.zeros(n + 1, dtype=np.int64)
+    size = _put(t, 0, 0, _full_mask(n), 1.0)
+    masks, masses, starts, cuts, occ_r, occ_k = _scratch(n, capacity)
     out = 0
-    cuts = np.empty(n + 1, dtype=np.int64)
-    occ_r = np.empty(n, dtype=np.int64)
-    occ_k = np.empty(n, dtype=np.int64)
     for level in range(n):
         starts[level] = out
         s = t.head[level]
@@ -293,9 +298,7 @@ def subword_nmt_mask_law(n, rank, p, capacity, max_repeats):
 @njit(**JIT)
 def _table(capacity):
     """An empty :class:`Table` for ``capacity`` states, and its shift."""
-    bits = 1
-    while (1 << bits) < 2 * capacity:
-        bits += 1
+    bits = _table_bits(capacity)
     return Table(np.empty(capacity, dtype=np.int64), np.empty(capacity),
                  np.empty(1 << bits, dtype=np.int64),
                  np.full(1 << bits, -1, dtype=np.int64)), 64 - bits
@@ -337,15 +340,10 @@ def sentencepiece_mask_law(n, rank, p, capacity, segmentations):
     t, shift = _table(capacity)
     f = levels_of(segmentations, n)
     low = (np.int64(1) << n) - 1
-    full = np.int64(0)
-    for k in range(1, n):
-        full |= np.int64(1) << k
-    t.keys[0] = full
+    t.keys[0] = _full_mask(n)
     t.vals[0] = 1.0
     size, fsize = 1, 0
-    cuts = np.empty(n + 1, dtype=np.int64)
-    occ_r = np.empty(n, dtype=np.int64)
-    occ_k = np.empty(n, dtype=np.int64)
+    masks, masses, starts, cuts, occ_r, occ_k = _scratch(n, 0)
     lo, hi, level = 0, 1, 0
     while lo < hi:
         for s in range(lo, hi):
@@ -399,9 +397,7 @@ class HFMerges(NamedTuple):
 @njit(**JIT)
 def _buckets(capacity, n, sizes):
     """An empty :class:`Buckets` and its shift."""
-    bits = 1
-    while (1 << bits) < 2 * capacity:
-        bits += 1
+    bits = _table_bits(capacity)
     return Buckets(np.empty((capacity, 3), dtype=np.int64), np.empty(capacity),
                    np.empty(capacity, dtype=np.int64),
                    np.full((n + 1, sizes), -1, dtype=np.int64),
@@ -584,9 +580,7 @@ def _hf_heap(mask, s0, s1, n, mt, cuts, ent):
 @njit(**JIT)
 def _may_memo(trip, n, segmentations):
     """An empty :class:`MayMemo` for ``segmentations`` masks."""
-    bits = 1
-    while (1 << bits) < 2 * segmentations:
-        bits += 1
+    bits = _table_bits(segmentations)
     return MayMemo(np.full(1 << bits, -1, dtype=np.int64),
                    np.empty((1 << bits, 2), dtype=np.int64),
                    np.argsort(trip[:, 2] - trip[:, 0], kind="mergesort"),
@@ -643,9 +637,7 @@ def hf_mask_law(n, rank, tid, trip, p, capacity, segmentations, max_states):
     sizes = trip.shape[0] + n + 1
     b, shift = _buckets(capacity, n, sizes)
     f = levels_of(segmentations, n)
-    full = np.int64(0)
-    for k in range(1, n):
-        full |= np.int64(1) << k
+    full = _full_mask(n)
     cuts = np.empty(n + 1, dtype=np.int64)
     ent = np.empty(n + trip.shape[0] + 1, dtype=np.int64)
     mt = HFMerges(rank, tid, trip)
