@@ -106,12 +106,17 @@ def built_spans(symbols: Sequence[Hashable], ranks: Ranks, longest: int
     return built
 
 
-def check_states(states: int, what: str, n_symbols: int) -> None:
-    """Refuse a propagation over ``states`` states, saying how many (before any work)."""
+def check_states(states: int, what: str, n_symbols: int, factor: int = 1) -> None:
+    """Refuse a propagation over ``states`` states, saying how many (before any work).
+
+    ``factor`` > 1: ``states`` is that many per reachable segmentation, an estimate (the
+    refusal says so)."""
     if states > MAX_STATES:
         many = f"more than {SATURATED:.0e}" if states >= SATURATED else f"{states:,}"
+        guess = ("" if factor == 1 else f"; estimated as {states // factor:,} reachable "
+                 f"segmentations × {factor}")
         raise BudgetError(f"the BPE-dropout law of {what} needs {many} states, over "
-                          f"the budget of {MAX_STATES:,} (sample it instead)")
+                          f"the budget of {MAX_STATES:,} (sample it instead{guess})")
     check_work(states * (n_symbols + 8), f"the BPE-dropout law of {what} ({states:,} states)",
                rate=LAW_RATE, hint=" (sample it instead)")
 
