@@ -587,11 +587,24 @@ def _may_memo(trip, n, segmentations):
                    np.zeros((n + 1, n + 1), dtype=np.bool_))
 
 
+class HFRun(NamedTuple):
+    """What :func:`_hf_expand` reads besides the table: the word's merges, the may-live
+    memo, the dropout rate, the number of symbols and two scratch arrays."""
+
+    mt: HFMerges
+    memo: MayMemo
+    p: float
+    n: int
+    cuts: np.ndarray
+    ent: np.ndarray
+
+
 @njit(**JIT_INLINE)
-def _hf_expand(b, shift, size, level, key, share, p, n, mt, memo, cuts, ent):
+def _hf_expand(b, shift, size, level, key, share, run):
     """Send HF state ``key`` = (mask, stale bits)'s mass ``share`` to its children;
     returns (size, the mass that stops here); size -1: over the capacity."""
     mask, s0, s1 = key
+    mt, memo, p, n, cuts, ent = run
     count, m = _hf_heap(mask, s0, s1, n, mt, cuts, ent)
     c = 0
     while c < count and share != 0.0:
@@ -642,6 +655,7 @@ def hf_mask_law(n, rank, tid, trip, p, capacity, segmentations, max_states):
     ent = np.empty(n + trip.shape[0] + 1, dtype=np.int64)
     mt = HFMerges(rank, tid, trip)
     memo = _may_memo(trip, n, segmentations)
+    run = HFRun(mt, memo, p, n, cuts, ent)
     count, _ = _hf_heap(full, 0, 0, n, mt, cuts, ent)
     size = _put3(b, shift, 0, 0, count, (full, np.int64(0), np.int64(0)), 1.0)
     fsize, done = 0, 0
@@ -652,7 +666,7 @@ def hf_mask_law(n, rank, tid, trip, p, capacity, segmentations, max_states):
                 done += 1
                 size, share = _hf_expand(b, shift, size, level,
                                          (b.keys[s, 0], b.keys[s, 1], b.keys[s, 2]),
-                                         b.vals[s], p, n, mt, memo, cuts, ent)
+                                         b.vals[s], run)
                 if share != 0.0:
                     fsize = _put(f, fsize, level, b.keys[s, 0], share)
                 s = b.link[s]
