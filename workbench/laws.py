@@ -98,6 +98,7 @@ class LawChain(Protocol):
     def token_count_pmf(self) -> dict[int, float]: ...  # given success
     def support_size(self) -> int: ...
     def probability(self, tokens: tuple[str, ...]) -> float: ...
+    def log_probability(self, tokens: tuple[str, ...]) -> float: ...  # -inf: not a path
     def mode(self) -> tuple[str, ...] | None: ...
     def n_segmentations(self) -> int: ...  # 0: the word has none
     def log_n_segmentations(self) -> float: ...
@@ -243,6 +244,11 @@ class SegmentationLaw:
         law.deterministic = (None if deterministic is None
                              else _check_segmentation(tuple(deterministic), chain.word))
         return law
+
+    @property
+    def chain(self) -> LawChain | None:
+        """The chain backing this law (:meth:`from_chain`), None for an enumerated law."""
+        return self._chain
 
     @property
     def _probs(self) -> dict[tuple[str, ...], Prob]:

@@ -165,9 +165,12 @@ def test_gpt2_tokenization_under_hf(gpt2):
     law = s.law("Ġtokenization")
     assert law.support_size == 1566 and law.mode == ("Ġtoken", "ization")
     assert float(law.probability(law.mode)) == pytest.approx(0.99372, abs=1e-5)  # issue: 0.99
-    slow = semantics.hf_law(tuple(b" tokenization"), s._ranks, 0.1)  # bit for bit
-    tokens = s._sym_tokens
-    assert law.probabilities() == {tuple(tokens[x] for x in k): m for k, m in slow.items()}
+    slow = semantics.hf_law(tuple(b" tokenization"), s._ranks, 0.1)  # canonical: not
+    tokens = s._sym_tokens  # bit for bit (other sums), equal to rounding
+    fast = law.probabilities()
+    assert set(fast) == {tuple(tokens[x] for x in k) for k in slow}
+    for k, m in slow.items():
+        assert fast[tuple(tokens[x] for x in k)] == pytest.approx(m, rel=1e-12)
 
 
 def test_hf_refuses_long_words_at_once(gpt2):
@@ -190,7 +193,7 @@ def test_compiled_laws_equal_the_python_laws_bit_for_bit(merges, p):
                                   semantics.sentencepiece_law),
                                  ("subword-nmt", _ranks(merges), semantics.subword_nmt_law),
                                  ("hf", _ranks(merges), semantics.hf_law)]:
-            if sem == "hf" and word not in HF_WORDS + ["abababab"]:
+            if sem == "hf" and word not in HF_WORDS + ["abababab", "aaaaab", "aabaab"]:
                 continue  # Fraction HF laws of longer words take long
             fast = bpe_laws.fast_dropout_states(tuple(word), ranks, p, len(word), sem)
             if fast is None:  # HF: a token two merges make (HF compares tokens, not places)
@@ -198,8 +201,10 @@ def test_compiled_laws_equal_the_python_laws_bit_for_bit(merges, p):
                                            for c, d in merges if (a, b) != (c, d))
                 continue
             law = fast.law()
-            assert law == {s: m for s, m in slow(tuple(word), ranks, p).items() if m}, word
             exact = slow(tuple(word), ranks, F(p))  # F(float) is the float's exact value
+            if sem != "hf":  # HF's kernel merges equivalent states: other sums
+                assert law == {s: m for s, m in slow(tuple(word), ranks, p).items() if m}, word
+            assert set(law) == {s for s, m in exact.items() if m}, word
             for s, m in law.items():
                 assert m == pytest.approx(float(exact[s]), rel=1e-12, abs=1e-300)
 

@@ -12,6 +12,7 @@ law's.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from fractions import Fraction as F
 
@@ -31,10 +32,11 @@ from workbench import (
 from workbench._core.validate import BudgetError
 from workbench.grampa import expected_token_counts
 from workbench.interfaces import LawSampler
+from workbench.laws import SegmentationLaw
 from workbench.samplers.laws import maxmatch_law
 from workbench.segmenters import default_segmenter
 from workbench.stats import chisquare_lumped
-from workbench.theory.grampa.mixture import mix, mixture_entropy
+from workbench.theory.grampa.mixture import mix, mixture_entropy, mixture_law
 
 #: A sampling test fails when the chi-square p-value is below this (fixed seeds).
 P_MIN = 1e-4
@@ -131,15 +133,20 @@ def test_a_half_that_cannot_segment_fails_with_its_weight():
     assert stats.binomtest(failed, 4000, 0.3).pvalue > P_MIN
 
 
+def _maxmatch_brute_force(word, tokens, q, p):
+    """MaxMatch-dropout (rate ``q``) multiplexed with longest match at ``p``: every coin, in
+    Fractions (of the floats' exact values)."""
+    return naive.multiplexed_coins(word, F(p), lambda w: naive.maxmatch_coins(w, tokens, F(q)),
+                                   lambda w: naive.greedy_longest(w, tokens))
+
+
 @pytest.mark.parametrize("q,p", [(0.3, 0.4), (0.5, 0.9)])
 @pytest.mark.parametrize("tokens,words", MM_CASES)
 def test_float_maxmatch_mixture_equals_brute_force(tokens, words, q, p):
     v = Vocabulary(sorted(tokens))
     mux = Multiplexer(default_segmenter(v), MaxMatchSampler(v, dropout=q), p=p)
     for word in words:
-        ref, fail = naive.multiplexed_coins(
-            word, F(p), lambda w: naive.maxmatch_coins(w, tokens, F(q)),
-            lambda w: naive.greedy_longest(w, tokens))
+        ref, fail = _maxmatch_brute_force(word, tokens, q, p)
         law = mux.law(word)
         assert not law.exact
         _close(law, ref, fail)
@@ -264,7 +271,7 @@ def test_bad_input_gets_a_clear_error():
     with pytest.raises(SegmentationError):
         mux.law("abd")
     with pytest.raises(BudgetError, match="refused before any work"):
-        mux.law("abc" * 300)
+        mux.law("abc" * 300).probabilities()  # the summaries need no enumeration
     with pytest.raises(ValueError, match="does not spell"):
         Multiplexer(lambda w: ["x"], Grampa(SCORED), p=0.5).law("ab")
 
@@ -276,3 +283,120 @@ def test_a_law_of_a_float_rate_is_float_and_exact_rates_survive_a_changed_p():
     law = mux.law("abc")
     assert not law.exact and isinstance(law.failure_mass, float)
     assert law.probability(("abc",)) == pytest.approx(0.25 / 4 + 0.75)
+
+
+# ------------------------------------------------------------------ chain-backed mixtures
+def _summaries(law):
+    """Every summary a chain-backed law answers without enumerating (floats)."""
+    mode = law.mode  # exact ties: the chain's rule (shorter tokens first) is not the
+    out = {"failure": float(law.failure_mass), "support": law.support_size,  # table's
+           "mode": None if mode is None else float(law.probability(mode)),
+           "n": law.n_segmentations}
+    if law.success_mass > 0:
+        out.update(entropy=law.entropy, tokens=float(law.expected_tokens),
+                   pmf={k: float(v) for k, v in law.token_count_pmf().items()})
+        if law.n_segmentations is not None:
+            out["kl"] = law.kl_to_uniform
+    if law.deterministic is not None:
+        out["reg"] = float(law.regularisation_rate)
+    return out
+
+
+def _exact_summaries(word, ref, fail, det, n_segs):
+    """The same summaries of a Fraction law (brute force), as floats."""
+    probs = {s: q for s, q in ref.items() if q}
+    success = 1 - fail
+    out = {"failure": float(fail), "support": len(probs), "n": n_segs,
+           "mode": float(max(probs.values())) if probs else None}
+    if success > 0:
+        cond = {s: q / success for s, q in probs.items()}
+        out["entropy"] = -sum(float(q) * math.log(q) for q in cond.values())
+        out["tokens"] = float(sum(len(s) * q for s, q in cond.items()))
+        pmf = {}
+        for s, q in cond.items():
+            pmf[len(s)] = pmf.get(len(s), 0) + q
+        out["pmf"] = {k: float(v) for k, v in sorted(pmf.items())}
+        if n_segs is not None:
+            out["kl"] = math.log(n_segs) - out["entropy"]
+    if det is not None:
+        out["reg"] = float(1 - probs.get(det, 0))
+    return out
+
+
+def _same(got, want):
+    assert got.keys() == want.keys()
+    for key, value in want.items():
+        if key == "pmf":
+            assert got[key].keys() == value.keys()
+            for k in value:
+                assert got[key][k] == pytest.approx(value[k], rel=REL, abs=1e-15)
+        elif isinstance(value, float):
+            assert got[key] == pytest.approx(value, rel=REL, abs=1e-14), key
+        else:
+            assert got[key] == value, key
+
+
+@pytest.mark.parametrize("q,p", [(0.3, 0.4), (0.5, 0.9), (0.2, 1.0), (0.4, 0.0)])
+@pytest.mark.parametrize("tokens,words", MM_CASES)
+def test_chain_mixture_summaries_equal_the_exact_brute_force(tokens, words, q, p):
+    """MaxMatch-dropout's chain law mixed with longest match (both halves may fail): every
+    summary without enumerating equals the Fraction brute force's."""
+    v = Vocabulary(sorted(tokens))
+    mux = Multiplexer(default_segmenter(v), MaxMatchSampler(v, dropout=q), p=p)
+    for word in words:
+        ref, fail = _maxmatch_brute_force(word, tokens, q, p)
+        try:
+            law = mux.law(word)
+        except SegmentationError:
+            assert sum(ref.values()) == 0
+            continue
+        assert law.chain is not None and not law.exact
+        n_segs = MaxMatchSampler(v, dropout=q).law(word).n_segmentations
+        det = law.deterministic
+        if n_segs is not None and sum(1 for x in ref.values() if x) > n_segs:
+            n_segs = None
+        _same(_summaries(law), _exact_summaries(word, ref, fail, det, n_segs))
+        for seg, m in ref.items():
+            assert law.probability(seg) == pytest.approx(float(m), rel=REL, abs=1e-15)
+
+
+@pytest.mark.parametrize("p", [0.0, 0.3, 1.0])
+@pytest.mark.parametrize("det", ["longest", "whole"])
+@pytest.mark.parametrize("tau", [1.0, 0.5, -2.0])
+def test_chain_mixture_equals_the_enumerated_mixture(tau, det, p):
+    """GRaMPa's chain-backed mixture against the mixture of its enumerated law."""
+    seg = default_segmenter(SCORED) if det == "longest" else (lambda w: [w])
+    g = Grampa(SCORED, tau=tau)
+    for word in WORDS[:-1]:
+        law = Multiplexer(seg, g, p=p).law(word)
+        alone = g.law(word)
+        flat = SegmentationLaw(word, alone.probabilities(), failure_mass=alone.failure_mass,
+                               n_segmentations=alone.n_segmentations)
+        ref = mixture_law(flat, tuple(seg(word)), p)
+        assert law.chain is not None and ref.chain is None
+        _same(_summaries(law), _summaries(ref))
+        for s, m in ref.probabilities().items():
+            assert law.probability(s) == pytest.approx(m, rel=REL)
+        enumerated = law.probabilities()
+        assert enumerated.keys() == ref.probabilities().keys()
+
+
+def test_a_long_word_has_its_summaries_without_enumeration():
+    word, seg = "abc" * 300, default_segmenter(SCORED)
+    g, p = Grampa(SCORED, tau=0.5), 0.3
+    law, alone, det = Multiplexer(seg, g, p=p).law(word), g.law(word), tuple(seg(word))
+    p_det = alone.probability(det)
+    assert law.entropy == pytest.approx(mixture_entropy(p, alone.entropy, p_det, "nats"),
+                                        rel=1e-9)
+    assert float(law.expected_tokens) == pytest.approx(
+        mix(p, alone.expected_tokens, len(det)), rel=1e-12)
+    assert law.probability(det) == pytest.approx(mix(p, p_det, 1.0), rel=1e-12)
+    assert law.regularisation_rate == pytest.approx(1 - mix(p, p_det, 1.0), rel=1e-12)
+    assert law.mode == det and law.support_size == alone.support_size
+    pmf = law.token_count_pmf()
+    assert sum(pmf.values()) == pytest.approx(1.0)
+    assert pmf[len(det)] >= (1 - p) * (1 - 1e-12)
+    assert law.kl_to_uniform == pytest.approx(math.log(alone.n_segmentations) - law.entropy,
+                                              rel=1e-9)
+    with pytest.raises(BudgetError):
+        law.probabilities()

@@ -6,7 +6,9 @@ and, for HF ``tokenizers``, the stale heap entries (bits of two more int64). Eac
 propagates the mass as its Python twin in :mod:`workbench.bpe.laws` /
 :mod:`workbench.bpe.semantics` does (level by level; HF: then by decreasing heap size), in
 insertion-ordered open-addressing tables, so the masses are summed in the same order and the
-floats are the same bit for bit. :func:`piece_spans` writes each final state's pieces as
+floats are the same bit for bit — except HF's, whose states are canonicalised
+(:func:`_canonical`: about 27 states per segmentation on GPT-2's words instead of 340) and
+so summed in another order. :func:`piece_spans` writes each final state's pieces as
 span ids ``i·(n + 1) + j``.
 
 This module does not build the rank cube, spell tokens or check budgets
@@ -30,6 +32,33 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing
 def _slot(key, shift):
     """Home slot of ``key`` in a table of ``2^(64 − shift)`` slots."""
     return np.int64((np.uint64(key) * _MIX) >> np.uint64(shift))
+
+
+@njit(**JIT)
+def _table_bits(capacity):
+    """log2 of the hash slots for ``capacity`` entries (at most half full)."""
+    bits = 1
+    while (1 << bits) < 2 * capacity:
+        bits += 1
+    return bits
+
+
+@njit(**JIT)
+def _full_mask(n):
+    """The mask of the single symbols: every boundary ``1 .. n − 1``."""
+    full = np.int64(0)
+    for k in range(1, n):
+        full |= np.int64(1) << k
+    return full
+
+
+@njit(**JIT)
+def _scratch(n, capacity):
+    """The buffers of a level-by-level propagation: ``(masks, masses, starts)`` of the final
+    states and ``(cuts, occ_r, occ_k)`` for :func:`_occurrences`."""
+    return (np.empty(capacity, dtype=np.int64), np.empty(capacity),
+            np.zeros(n + 1, dtype=np.int64), np.empty(n + 1, dtype=np.int64),
+            np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
 
 
 class Table(NamedTuple):
@@ -106,24 +135,12 @@ def mask_law(n, rank, p, capacity):
     Returns ``(masks, masses, starts)``: level ``l``'s final states are
     ``starts[l]:starts[l + 1]``; states whose mass stops nowhere (``p = 0``) are left out.
     """
-    bits = 1
-    while (1 << bits) < 2 * capacity:
-        bits += 1
-    t = Table(np.empty(capacity, dtype=np.int64), np.empty(capacity),
-              np.empty(1 << bits, dtype=np.int64), np.full(1 << bits, -1, dtype=np.int64))
-    full = np.int64(0)
-    for k in range(1, n):
-        full |= np.int64(1) << k
-    t.keys[0] = full
+    t, shift = _table(capacity)
+    t.keys[0] = _full_mask(n)
     t.vals[0] = 1.0
     size = 1
-    masks = np.empty(capacity, dtype=np.int64)
-    masses = np.empty(capacity)
-    starts = np.zeros(n + 1, dtype=np.int64)
+    masks, masses, starts, cuts, occ_r, occ_k = _scratch(n, capacity)
     out = 0
-    cuts = np.empty(n + 1, dtype=np.int64)
-    occ_r = np.empty(n, dtype=np.int64)
-    occ_k = np.empty(n, dtype=np.int64)
     lo, hi, level = 0, 1, 0
     while lo < hi:
         starts[level] = out
@@ -133,7 +150,7 @@ def mask_law(n, rank, p, capacity):
             for c in range(_occurrences(mask, n, rank, cuts, occ_r, occ_k)):
                 if p != 1.0:
                     child = mask & ~(np.int64(1) << cuts[occ_k[c] + 1])
-                    size = _add(t, 64 - bits, size, level, child, share * (1.0 - p))
+                    size = _add(t, shift, size, level, child, share * (1.0 - p))
                     if size < 0:
                         raise ValueError("more BPE-dropout states than the capacity")
                 share *= p
@@ -183,9 +200,7 @@ class Levels(NamedTuple):
 @njit(**JIT)
 def levels_of(capacity, n):
     """An empty :class:`Levels` for ``capacity`` states of levels ``0 .. n``."""
-    bits = 1
-    while (1 << bits) < 2 * capacity:
-        bits += 1
+    bits = _table_bits(capacity)
     return Levels(np.empty(capacity, dtype=np.int64), np.empty(capacity),
                   np.empty(capacity, dtype=np.int64), np.full(n + 1, -1, dtype=np.int64),
                   np.full(n + 1, -1, dtype=np.int64), np.full(1 << bits, -1, dtype=np.int64))
@@ -245,17 +260,9 @@ def subword_nmt_mask_law(n, rank, p, capacity, max_repeats):
     ``max_repeats`` times: no law) or 2 (more states than ``capacity``).
     """
     t = levels_of(capacity, n)
-    full = np.int64(0)
-    for k in range(1, n):
-        full |= np.int64(1) << k
-    size = _put(t, 0, 0, full, 1.0)
-    masks = np.empty(capacity, dtype=np.int64)
-    masses = np.empty(capacity)
-    starts = np.zeros(n + 1, dtype=np.int64)
+    size = _put(t, 0, 0, _full_mask(n), 1.0)
+    masks, masses, starts, cuts, occ_r, occ_k = _scratch(n, capacity)
     out = 0
-    cuts = np.empty(n + 1, dtype=np.int64)
-    occ_r = np.empty(n, dtype=np.int64)
-    occ_k = np.empty(n, dtype=np.int64)
     for level in range(n):
         starts[level] = out
         s = t.head[level]
@@ -291,9 +298,7 @@ def subword_nmt_mask_law(n, rank, p, capacity, max_repeats):
 @njit(**JIT)
 def _table(capacity):
     """An empty :class:`Table` for ``capacity`` states, and its shift."""
-    bits = 1
-    while (1 << bits) < 2 * capacity:
-        bits += 1
+    bits = _table_bits(capacity)
     return Table(np.empty(capacity, dtype=np.int64), np.empty(capacity),
                  np.empty(1 << bits, dtype=np.int64),
                  np.full(1 << bits, -1, dtype=np.int64)), 64 - bits
@@ -335,15 +340,10 @@ def sentencepiece_mask_law(n, rank, p, capacity, segmentations):
     t, shift = _table(capacity)
     f = levels_of(segmentations, n)
     low = (np.int64(1) << n) - 1
-    full = np.int64(0)
-    for k in range(1, n):
-        full |= np.int64(1) << k
-    t.keys[0] = full
+    t.keys[0] = _full_mask(n)
     t.vals[0] = 1.0
     size, fsize = 1, 0
-    cuts = np.empty(n + 1, dtype=np.int64)
-    occ_r = np.empty(n, dtype=np.int64)
-    occ_k = np.empty(n, dtype=np.int64)
+    masks, masses, starts, cuts, occ_r, occ_k = _scratch(n, 0)
     lo, hi, level = 0, 1, 0
     while lo < hi:
         for s in range(lo, hi):
@@ -397,9 +397,7 @@ class HFMerges(NamedTuple):
 @njit(**JIT)
 def _buckets(capacity, n, sizes):
     """An empty :class:`Buckets` and its shift."""
-    bits = 1
-    while (1 << bits) < 2 * capacity:
-        bits += 1
+    bits = _table_bits(capacity)
     return Buckets(np.empty((capacity, 3), dtype=np.int64), np.empty(capacity),
                    np.empty(capacity, dtype=np.int64),
                    np.full((n + 1, sizes), -1, dtype=np.int64),
@@ -433,33 +431,6 @@ def _put3(b, shift, size, level, hsize, key, amount):
         b.link[b.tail[level, hsize]] = size
     b.tail[level, hsize] = size
     return size + 1
-
-
-@njit(**JIT_INLINE)
-def _hf_entries(mask, s0, s1, n, mt, cuts, ent):
-    """The heap of HF state (mask, stale bits): triplet ids sorted by (rank, start) into
-    ``ent``; returns (entries, pieces)."""
-    rank, tid, trip = mt.rank, mt.tid, mt.trip
-    m = _cuts_of(mask, n, cuts)
-    count = 0
-    for q in range(m - 1 + trip.shape[0]):
-        if q < m - 1:  # a live pair
-            if rank[cuts[q], cuts[q + 1], cuts[q + 2]] < 0:
-                continue
-            e = tid[cuts[q], cuts[q + 2]]
-        else:  # a stale entry
-            x = q - (m - 1)
-            if not ((s0 if x < 64 else s1) >> (x & 63)) & 1:
-                continue
-            e = x
-        at = count
-        while at > 0 and (trip[ent[at - 1], 3] > trip[e, 3] or (
-                trip[ent[at - 1], 3] == trip[e, 3] and trip[ent[at - 1], 0] > trip[e, 0])):
-            ent[at] = ent[at - 1]
-            at -= 1
-        ent[at] = e
-        count += 1
-    return count, m
 
 
 @njit(**JIT_INLINE)
@@ -498,52 +469,210 @@ def _hf_child(mask, s0, s1, e, count, m, cuts, mt):
     return mask & ~(np.int64(1) << mid), s0, s1, count - 1 + grow, 1
 
 
+@njit(**JIT_INLINE)
+def _bit(s0, s1, e):
+    """Bit ``e`` of the 128-bit set ``(s0, s1)``."""
+    return ((s0 if e < 64 else s1) >> (e & 63)) & 1
+
+
+@njit(**JIT_INLINE)
+def _piece(mask, n, a, b):
+    """Whether ``a:b`` is a piece of boundary mask ``mask``."""
+    if (a > 0 and not (mask >> a) & 1) or (b < n and not (mask >> b) & 1):
+        return False
+    return (mask >> (a + 1)) & ((np.int64(1) << (b - a - 1)) - 1) == 0
+
+
+@njit(**JIT_INLINE)
+def _may_live(mask, n, trip, by_width, made):
+    """The triplets that are or may become live entries of a state with boundaries ``mask``
+    (both halves are pieces, or can be built from pieces: boundaries only go), as 128 bits.
+    ``by_width``: the triplets by width; ``made``: an (n + 1, n + 1) scratch."""
+    for x in range(by_width.shape[0]):
+        e = by_width[x]
+        made[trip[e, 0], trip[e, 2]] = False
+    may0, may1 = np.int64(0), np.int64(0)
+    for x in range(by_width.shape[0]):
+        e = by_width[x]
+        i, m, j = trip[e, 0], trip[e, 1], trip[e, 2]
+        if (made[i, m] or _piece(mask, n, i, m)) and (made[m, j] or _piece(mask, n, m, j)):
+            may0, may1 = _stale(may0, may1, e)
+            made[i, j] = True
+    return may0, may1
+
+
+class MayMemo(NamedTuple):
+    """:func:`_may_live` of each mask met (open addressing; ``keys`` -1: empty)."""
+
+    keys: np.ndarray
+    bits: np.ndarray  # (slots, 2)
+    by_width: np.ndarray
+    made: np.ndarray
+
+
+@njit(**JIT_INLINE)
+def _may(memo, mask, n, trip):
+    """:func:`_may_live` of ``mask``, computed once."""
+    shift = 64
+    size = memo.keys.shape[0]
+    while size > 1:
+        size >>= 1
+        shift -= 1
+    h = _slot(mask, shift)
+    while memo.keys[h] >= 0:
+        if memo.keys[h] == mask:
+            return memo.bits[h, 0], memo.bits[h, 1]
+        h = (h + 1) & (memo.keys.shape[0] - 1)
+    may0, may1 = _may_live(mask, n, trip, memo.by_width, memo.made)
+    memo.keys[h] = mask
+    memo.bits[h, 0] = may0
+    memo.bits[h, 1] = may1
+    return may0, may1
+
+
+@njit(**JIT_INLINE)
+def _canonical(mask, s0, s1, n, trip, memo):
+    """The stale bits of HF state ``(mask, s0, s1)`` in canonical form (``trip`` sorted by
+    (rank, start)), and how many stale entries it dropped.
+
+    Only a triplet whose halves are pieces or can be built from pieces may be (or become) a
+    live entry (:func:`_may_live`). A stale entry is never valid again and acts only when
+    popped (coin; a survivor flushes the held entries back and is discarded), so two stale
+    entries between the same two such triplets in pop order are interchangeable now and
+    later: each run of other triplets keeps its count of stale entries, on its first ones.
+    Stale entries before the first such triplet are dropped: one that survives its coin
+    ends the round before any live entry has drawn, so the live entries' rounds are those
+    of the state without it."""
+    may0, may1 = _may(memo, mask, n, trip)
+    c0, c1 = np.int64(0), np.int64(0)
+    start, stale, dropped = -1, 0, 0
+    for e in range(trip.shape[0] + 1):
+        if e < trip.shape[0] and not _bit(may0, may1, e):
+            stale += _bit(s0, s1, e)
+            continue
+        if start < 0:
+            dropped = stale
+        else:
+            for x in range(start, start + stale):
+                c0, c1 = _stale(c0, c1, x)
+        start, stale = e + 1, 0
+    return c0, c1, dropped
+
+
+@njit(**JIT_INLINE)
+def _hf_heap(mask, s0, s1, n, mt, cuts, ent):
+    """The heap of HF state (mask, stale bits) in pop order into ``ent`` (triplet ids:
+    ``trip`` is sorted by (rank, start)); returns (entries, pieces)."""
+    rank, tid, trip = mt.rank, mt.tid, mt.trip
+    m = _cuts_of(mask, n, cuts)
+    h0, h1 = s0, s1
+    for q in range(m - 1):
+        if rank[cuts[q], cuts[q + 1], cuts[q + 2]] >= 0:
+            h0, h1 = _stale(h0, h1, tid[cuts[q], cuts[q + 2]])
+    count = 0
+    for e in range(trip.shape[0]):
+        if _bit(h0, h1, e):
+            ent[count] = e
+            count += 1
+    return count, m
+
+
+@njit(**JIT)
+def _may_memo(trip, n, segmentations):
+    """An empty :class:`MayMemo` for ``segmentations`` masks."""
+    bits = _table_bits(segmentations)
+    return MayMemo(np.full(1 << bits, -1, dtype=np.int64),
+                   np.empty((1 << bits, 2), dtype=np.int64),
+                   np.argsort(trip[:, 2] - trip[:, 0], kind="mergesort"),
+                   np.zeros((n + 1, n + 1), dtype=np.bool_))
+
+
+class HFRun(NamedTuple):
+    """What :func:`_hf_expand` reads besides the table: the word's merges, the may-live
+    memo, the dropout rate, the number of symbols and two scratch arrays."""
+
+    mt: HFMerges
+    memo: MayMemo
+    p: float
+    n: int
+    cuts: np.ndarray
+    ent: np.ndarray
+
+
+@njit(**JIT_INLINE)
+def _hf_expand(b, shift, size, level, key, share, run):
+    """Send HF state ``key`` = (mask, stale bits)'s mass ``share`` to its children;
+    returns (size, the mass that stops here); size -1: over the capacity."""
+    mask, s0, s1 = key
+    mt, memo, p, n, cuts, ent = run
+    count, m = _hf_heap(mask, s0, s1, n, mt, cuts, ent)
+    c = 0
+    while c < count and share != 0.0:
+        e = ent[c]
+        if _bit(s0, s1, e):  # a run of stale entries: one child, one fewer in the run
+            r = c + 1
+            while r < count and ent[r] == ent[r - 1] + 1 and _bit(s0, s1, ent[r]):
+                r += 1
+            held = math.pow(p, float(r - c))
+            if p != 1.0:
+                last = ent[r - 1]
+                c0 = s0 & ~(np.int64(1) << last) if last < 64 else s0
+                c1 = s1 & ~(np.int64(1) << (last - 64)) if last >= 64 else s1
+                size = _put3(b, shift, size, level, count - 1, (mask, c0, c1),
+                             share * (1.0 - held))
+            share *= held
+            c = r
+        else:
+            if p != 1.0:
+                child, c0, c1, hsize, deeper = _hf_child(mask, s0, s1, e, count, m, cuts, mt)
+                c0, c1, dropped = _canonical(child, c0, c1, n, mt.trip, memo)
+                size = _put3(b, shift, size, level + deeper, hsize - dropped, (child, c0, c1),
+                             share * (1.0 - p))
+            share *= p
+            c += 1
+        if size < 0:
+            return size, share
+    return size, share
+
+
 @njit(**JIT)
 def hf_mask_law(n, rank, tid, trip, p, capacity, segmentations, max_states):
-    """HF ``tokenizers``' law, in the order of :func:`workbench.bpe.semantics.hf_law`
-    (bit for bit). A state is the boundary mask and the set of stale heap entries (each entry, a
-    triplet ``trip[e] = (i, m, j, rank)`` of one merge at one place, is pushed at most once:
-    when the later of its two pieces is made), at most 128 triplets. Buckets go by level,
-    then by decreasing heap size. Returns ``(masks, masses, starts, status)``: status 0,
-    2 (over ``capacity``) or 3 (more than ``max_states`` states processed).
+    """HF ``tokenizers``' law, exact up to float rounding (the same law as
+    :func:`workbench.bpe.semantics.hf_law`, summed in another order). A state is the
+    boundary mask and the stale heap entries (each entry, a triplet ``trip[e] = (i, m, j,
+    rank)`` of one merge at one place, sorted by (rank, i), is pushed at most once: when
+    the later of its two pieces is made; at most 128 triplets) in :func:`_canonical` form.
+    The stale entries of one run pop one after another and lead to one state, so they are
+    one transition. Buckets go by level, then by decreasing heap size. Returns ``(masks,
+    masses, starts, status, states)``: status 0, 2 (over ``capacity``) or 3 (more than
+    ``max_states`` states processed).
     """
     sizes = trip.shape[0] + n + 1
     b, shift = _buckets(capacity, n, sizes)
     f = levels_of(segmentations, n)
-    full = np.int64(0)
-    for k in range(1, n):
-        full |= np.int64(1) << k
+    full = _full_mask(n)
     cuts = np.empty(n + 1, dtype=np.int64)
     ent = np.empty(n + trip.shape[0] + 1, dtype=np.int64)
     mt = HFMerges(rank, tid, trip)
-    count, m = _hf_entries(full, 0, 0, n, mt, cuts, ent)
+    memo = _may_memo(trip, n, segmentations)
+    run = HFRun(mt, memo, p, n, cuts, ent)
+    count, _ = _hf_heap(full, 0, 0, n, mt, cuts, ent)
     size = _put3(b, shift, 0, 0, count, (full, np.int64(0), np.int64(0)), 1.0)
     fsize, done = 0, 0
     for level in range(n):
         for hs in range(sizes - 1, -1, -1):
             s = b.head[level, hs]
-            while s >= 0:
+            while s >= 0 and size >= 0 and fsize >= 0 and done < max_states:
                 done += 1
-                if done > max_states:
-                    return cuts[:0], b.vals[:0], cuts[:0], 3
-                mask, s0, s1 = b.keys[s, 0], b.keys[s, 1], b.keys[s, 2]
-                share = b.vals[s]
-                count, m = _hf_entries(mask, s0, s1, n, mt, cuts, ent)
-                for c in range(count):
-                    if p != 1.0:
-                        child, c0, c1, hsize, deeper = _hf_child(
-                            mask, s0, s1, ent[c], count, m, cuts, mt)
-                        size = _put3(b, shift, size, level + deeper, hsize, (child, c0, c1),
-                                     share * (1.0 - p))
-                        if size < 0:
-                            return cuts[:0], b.vals[:0], cuts[:0], 2
-                    share *= p
-                    if share == 0.0:
-                        break
+                size, share = _hf_expand(b, shift, size, level,
+                                         (b.keys[s, 0], b.keys[s, 1], b.keys[s, 2]),
+                                         b.vals[s], run)
                 if share != 0.0:
-                    fsize = _put(f, fsize, level, mask, share)
-                    if fsize < 0:
-                        return cuts[:0], b.vals[:0], cuts[:0], 2
+                    fsize = _put(f, fsize, level, b.keys[s, 0], share)
                 s = b.link[s]
+            if size < 0 or fsize < 0:
+                return cuts[:0], b.vals[:0], cuts[:0], 2, done
+            if s >= 0:
+                return cuts[:0], b.vals[:0], cuts[:0], 3, done + 1
     masks, masses, starts = _final_states(f, n)
-    return masks, masses, starts, 0
+    return masks, masses, starts, 0, done

@@ -18,9 +18,11 @@ For float ``p``, :func:`fast_dropout_states` runs the same propagation compiled
 semantics and for SentencePiece's and subword-nmt's (whose exact Python laws, the reference
 for these kernels, are in :mod:`workbench.bpe.semantics`); the masses are summed in the same
 order, so the floats are the same bit for bit; HF ``tokenizers``' too, whose states also
-carry the stale heap entries (about 320 states per segmentation on GPT-2's words). It spells
+carry the stale heap entries (in a canonical form: about 27 states per segmentation on
+GPT-2's words). It spells
 the final states a level at a time and hands them over sorted as
-:class:`workbench.laws.SegmentationLaw` sorts them.
+:class:`workbench.laws.SegmentationLaw` sorts them. (HF's kernel merges equivalent states,
+so its floats equal the Python law's up to rounding, not bit for bit.)
 
 This module knows symbols and merges only: :meth:`workbench.bpe.BPESampler.law` maps a word
 to the model's symbols and the states to tokens. It samples nothing.
@@ -104,12 +106,17 @@ def built_spans(symbols: Sequence[Hashable], ranks: Ranks, longest: int
     return built
 
 
-def check_states(states: int, what: str, n_symbols: int) -> None:
-    """Refuse a propagation over ``states`` states, saying how many (before any work)."""
+def check_states(states: int, what: str, n_symbols: int, factor: int = 1) -> None:
+    """Refuse a propagation over ``states`` states, saying how many (before any work).
+
+    ``factor`` > 1: ``states`` is that many per reachable segmentation, an estimate (the
+    refusal says so)."""
     if states > MAX_STATES:
         many = f"more than {SATURATED:.0e}" if states >= SATURATED else f"{states:,}"
+        guess = ("" if factor == 1 else f"; estimated as {states // factor:,} reachable "
+                 f"segmentations × {factor}")
         raise BudgetError(f"the BPE-dropout law of {what} needs {many} states, over "
-                          f"the budget of {MAX_STATES:,} (sample it instead)")
+                          f"the budget of {MAX_STATES:,} (sample it instead{guess})")
     check_work(states * (n_symbols + 8), f"the BPE-dropout law of {what} ({states:,} states)",
                rate=LAW_RATE, hint=" (sample it instead)")
 
@@ -309,6 +316,7 @@ def _hf_states(n, span_sym, rank, p, segmentations):
     """HF's law by the compiled kernel, or None where a span has two splits that merge (HF
     then compares tokens, not places) or there are over :data:`MAX_HF_PLACES` places."""
     places = np.argwhere(rank >= 0)
+    places = places[np.lexsort((places[:, 0], rank[rank >= 0]))]  # by (rank, start)
     if len(places) > MAX_HF_PLACES:
         return None
     tid = np.full((n + 1, n + 1), -1, dtype=np.int64)
@@ -318,9 +326,9 @@ def _hf_states(n, span_sym, rank, p, segmentations):
             return None
         tid[i, j] = e
         trip[e] = (i, m, j, rank[i, m, j])
-    room, status = min(400 * segmentations + 1024, MAX_STATES + 1), 2  # ~STATE_FACTOR
+    room, status = min(40 * segmentations + 1024, MAX_STATES + 1), 2  # ~COMPILED_FACTOR
     while status == 2:
-        masks, masses, starts, status = _lawkernels.hf_mask_law(
+        masks, masses, starts, status, _ = _lawkernels.hf_mask_law(
             n, rank, tid, trip, float(p), room, segmentations, MAX_STATES)
         if status == 2 and room > MAX_STATES:
             status = 3

@@ -301,7 +301,8 @@ class BPESampler(TokenSampler):
         count = laws.count_states(tuple(raw), ranks, self._longest)
         fast = laws.compiled_route(self.semantics, len(raw))
         factor = (semantics_.COMPILED_FACTOR if fast else semantics_.STATE_FACTOR)
-        laws.check_states(count * factor[self.semantics], repr(word)[:62], len(raw))
+        laws.check_states(count * factor[self.semantics], repr(word)[:62], len(raw),
+                          factor[self.semantics])
         token = self._sym_tokens
         syms = tuple(raw)
         propagate = semantics_.LAWS.get(self.semantics, laws.dropout_law)
@@ -313,7 +314,8 @@ class BPESampler(TokenSampler):
                                                   self.semantics)
                 if states is None:  # declined (a span two merges make): the Python route's
                     laws.check_states(count * semantics_.STATE_FACTOR[self.semantics],
-                                      repr(word)[:62], len(raw))
+                                      repr(word)[:62], len(raw),
+                                      semantics_.STATE_FACTOR[self.semantics])
             if states is not None:
                 probs, odd, used = states.split_law(token.__getitem__,
                                                     self._suspect_spans(word, raw))

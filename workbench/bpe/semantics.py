@@ -104,9 +104,10 @@ STATE_FACTOR = {"reference": 1, "hf": 400, "sentencepiece": 8, "subword-nmt": 1}
 #: spelling the final segmentations costs most: SentencePiece's kernel meets ~8 states per
 #: segmentation (``Ġinternationalization``: 0.33 s of 2.2 s CPU on the loaded 2-core
 #: machine), so it counts 4 (this also bounds its tables: ~8 × 500,000 states); HF's
-#: meets ~320 (``Ġtokenization``: 498,270 states in 1.0-1.5 s CPU, loaded), so it counts
-#: 100, and its kernel stops past :data:`workbench.bpe.laws.MAX_STATES` states.
-COMPILED_FACTOR = {"reference": 1, "hf": 100, "sentencepiece": 4, "subword-nmt": 1}
+#: canonical states (:func:`workbench.bpe._lawkernels._canonical`) are ~27 per segmentation
+#: (``Ġtokenization``: 42,070 for 1,566; ``Ġinformation``: 22,216 for 939), so it counts 30,
+#: and its kernel stops past :data:`workbench.bpe.laws.MAX_STATES` states.
+COMPILED_FACTOR = {"reference": 1, "hf": 30, "sentencepiece": 4, "subword-nmt": 1}
 
 Law = dict[tuple[Hashable, ...], Prob]
 

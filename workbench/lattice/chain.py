@@ -120,6 +120,23 @@ class Chain:
             i += length
         return p
 
+    def log_probability(self, tokens: tuple[str, ...]) -> float:
+        """``log`` of :meth:`probability` without underflow (``-inf``: not a path)."""
+        probs, n, span, mirror = self.table
+        if "".join(tokens) != self.word:
+            return -math.inf
+        total, i = 0.0, 0
+        for t in tokens:
+            length = len(t)
+            if not 0 < length <= span:
+                return -math.inf
+            q = float(probs[n - i, length] if mirror else probs[i + length, length])
+            if q <= 0.0:
+                return -math.inf
+            total += math.log(q)
+            i += length
+        return total
+
     def mode(self) -> tuple[str, ...] | None:
         """The most probable segmentation (ties within :data:`MODE_TIE_TOLERANCE`: fewer
         tokens, then shorter tokens first); None if the sampler always fails."""

@@ -9,7 +9,11 @@ tails, the deterministic tokeniser's segmentation ``d`` is used. The word's law 
 * :func:`mixture_entropy` — the Shannon entropy of ``p · L + (1 − p) · δ_d`` from ``L``'s
   entropy and ``L``'s probability of ``d`` (nothing enumerated);
 * :func:`mixture_law` — the mixture as a :class:`workbench.laws.SegmentationLaw`, exact
-  Fractions when ``L`` and ``p`` are rational (:meth:`workbench.Multiplexer.law` builds it).
+  Fractions when ``L`` and ``p`` are rational (:meth:`workbench.Multiplexer.law` builds it);
+  when ``L`` is chain-backed (GRaMPa, ULM over every segmentation, MaxMatch-dropout) the
+  mixture is too (:class:`MixtureChain`): its summaries, mode and probabilities of single
+  segmentations come from ``L``'s dynamic programs and the point mass, for words of any
+  length, and only the full mapping enumerates (within ``L``'s budget).
 
 This module samples nothing, computes no law ``L`` (each sampler's ``law(word)`` does) and
 knows no tokeniser; the coins themselves are :meth:`workbench.Multiplexer.coins`.
@@ -26,14 +30,14 @@ Fraction(7, 8)
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from numbers import Real
 from typing import TypeVar
 
-from ...laws import SegmentationLaw
+from ...laws import LawChain, SegmentationLaw
 
-__all__ = ["mix", "mixture_entropy", "mixture_law"]
+__all__ = ["MixtureChain", "mix", "mixture_entropy", "mixture_law"]
 
 T = TypeVar("T")
 _LOGS = {"bits": math.log2, "nats": math.log}
@@ -122,6 +126,9 @@ def mixture_law(law: SegmentationLaw, deterministic: Sequence[str] | None,
     if not (law.exact and isinstance(p, (Fraction, int))):
         p = float(p)
     det = None if deterministic is None else tuple(deterministic)
+    if law.chain is not None:  # summaries by the chain's dynamic programs: any length
+        return SegmentationLaw.from_chain(MixtureChain(law.chain, det, float(p)),
+                                          deterministic=det)
     probs = {s: mix(p, q, 0) for s, q in law.probabilities().items()}
     if det is not None:
         probs[det] = mix(p, law.probability(det), 1)
@@ -131,3 +138,111 @@ def mixture_law(law: SegmentationLaw, deterministic: Sequence[str] | None,
         n_segs = None
     return SegmentationLaw(law.word, probs, failure_mass=fail, n_segmentations=n_segs,
                            deterministic=det)
+
+
+def _xlogx(x: float) -> float:
+    return x * math.log(x) if x > 0.0 else 0.0
+
+
+class MixtureChain:
+    """Algorithm 3's law ``p · L + (1 − p) · δ_d`` over a chain-backed ``L``, answering what
+    :class:`workbench.laws.SegmentationLaw` asks of a chain (the ``LawChain`` protocol).
+
+    Every summary is ``L``'s (by its dynamic programs) and the point mass, in closed form:
+    with ``s`` = ``L``'s success mass, ``P_L(d)`` one path probability and ``q = p P_L(d) +
+    1 − p`` the mixture's mass on ``d``, ``Σ M log M = p log p (s − P_L(d)) + p (s (log s −
+    H_L) − P_L(d) log P_L(d)) + q log q``; E[#tokens] and the token-count pmf mix linearly.
+    ``d = None`` (the deterministic tokeniser fails) puts ``1 − p`` into the failure mass.
+    Only :meth:`enumerate` lists segmentations, through ``L``'s own (budgeted) enumeration.
+    """
+
+    def __init__(self, chain: LawChain, deterministic: tuple[str, ...] | None, p: float
+                 ) -> None:
+        self.word = chain.word
+        self._chain, self._det, self._p = chain, deterministic, float(p)
+        self._log_det = (-math.inf if deterministic is None or p == 0.0
+                         else float(chain.log_probability(deterministic)))
+        self._p_det = (0.0 if self._log_det == -math.inf
+                       else float(chain.probability(deterministic)))  # type: ignore[arg-type]
+        self._q = (1.0 - p) + p * self._p_det if deterministic is not None else 0.0
+        self.failure_mass = p * float(chain.failure_mass) + (
+            (1.0 - p) if deterministic is None else 0.0)
+        self._s = float(chain.success_mass) if p > 0.0 else 0.0  # L's success, 0 if unused
+        self.success_mass = p * self._s + (0.0 if deterministic is None else 1.0 - p)
+
+    def _mixed(self, stochastic: float, det: float) -> float:
+        """``(p · s · stochastic + (1 − p) · det) / success`` for a quantity given success."""
+        return (self._p * self._s * stochastic + (1.0 - self._p) * det) / self.success_mass
+
+    def entropy(self) -> float:
+        """Shannon entropy (nats) of the mixture given success."""
+        p, s, pd = self._p, self._s, self._p_det
+        total = _xlogx(self._q)
+        if s > 0.0:
+            total += p * math.log(p) * (s - pd) + p * (s * (math.log(s) - self._chain.entropy())
+                                                       - _xlogx(pd))
+        return max(0.0, math.log(self.success_mass) - total / self.success_mass)
+
+    def expected_tokens(self) -> float:
+        """E[#tokens | success]."""
+        e = self._chain.expected_tokens() if self._s > 0.0 else 0.0
+        return self._mixed(e, 0.0 if self._det is None else float(len(self._det)))
+
+    def token_count_pmf(self) -> dict[int, float]:
+        """P(k tokens | success)."""
+        pmf = self._chain.token_count_pmf() if self._s > 0.0 else {}
+        keys = set(pmf) | (set() if self._det is None or self._p == 1.0 else {len(self._det)})
+        out = {k: self._mixed(pmf.get(k, 0.0), float(self._det is not None
+                                                     and k == len(self._det)))
+               for k in sorted(keys)}
+        return {k: v for k, v in out.items() if v > 0.0}
+
+    def support_size(self) -> int:
+        """Segmentations of positive probability: ``L``'s, and ``d`` if ``L`` misses it."""
+        extra = int(self._det is not None and self._p < 1.0 and self._log_det == -math.inf)
+        return (self._chain.support_size() if self._s > 0.0 else 0) + extra
+
+    def probability(self, tokens: tuple[str, ...]) -> float:
+        """P(the multiplexer returns ``tokens``) (not conditioned on success)."""
+        if tokens == self._det:
+            return self._q
+        return self._p * float(self._chain.probability(tokens)) if self._s > 0.0 else 0.0
+
+    def log_probability(self, tokens: tuple[str, ...]) -> float:
+        """``log`` of :meth:`probability` without underflow (``-inf``: never returned)."""
+        if tokens == self._det and self._p < 1.0:
+            return math.log(self._q)
+        if self._s == 0.0:
+            return -math.inf
+        return math.log(self._p) + float(self._chain.log_probability(tokens))
+
+    def mode(self) -> tuple[str, ...] | None:
+        """The most probable segmentation (ties: fewer tokens, then the tokens)."""
+        best = self._chain.mode() if self._s > 0.0 else None
+        if best is None or best == self._det or self._det is None:
+            return self._det if best is None or best == self._det else best
+        mine = math.log(self._p) + float(self._chain.log_probability(best))
+        ours = self.log_probability(self._det)
+        if ours != mine:
+            return self._det if ours > mine else best
+        return min(best, self._det, key=lambda t: (len(t), t))
+
+    def n_segmentations(self) -> int:
+        """``L``'s N, or 0 when ``d`` is no segmentation in the vocabulary (the support
+        would outgrow N)."""
+        n = self._chain.n_segmentations()
+        return 0 if n and self.support_size() > n else n
+
+    def log_n_segmentations(self) -> float:
+        """``log N`` (``L``'s)."""
+        return self._chain.log_n_segmentations()
+
+    def enumerate(self) -> tuple[Mapping[tuple[str, ...], float], float]:
+        """Every segmentation with its probability and the failure mass (``L``'s budget)."""
+        probs: dict[tuple[str, ...], float] = {}
+        if self._s > 0.0:
+            inner, _ = self._chain.enumerate()
+            probs = {seg: self._p * float(q) for seg, q in inner.items()}
+        if self._det is not None:
+            probs[self._det] = (1.0 - self._p) + probs.get(self._det, 0.0)
+        return probs, self.failure_mass
