@@ -16,8 +16,10 @@ otherwise (BPE for ``bpe-8k``, ULM k = 1 for ``ulm-8k``) — the multiplexing of
   E[m] and entropies add over them and P(deterministic) multiplies.
 
 Per-pretoken laws are cached per (vocabulary, τ, ℓ_min), the words and their deterministic
-segmentations per (text, vocabulary, typos, seed), and whole results (arrays read-only) per
-setting, so a slider step back to a seen setting computes nothing. This module does not
+segmentations per (text, vocabulary, typos, seed), the laws of the distinct P1 groups per
+(text, vocabulary, typos, seed, τ, ℓ_min) — a ``p`` step mixes them in numpy, computing no law —
+and whole results (arrays read-only) per setting, so a slider step back to a seen setting
+computes nothing. This module does not
 compute the full tables (:mod:`.grampa_tables`) and draws nothing
 (:mod:`workbench.figures.real_text_plotly` does).
 
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -142,19 +145,60 @@ def compute_live(text: str, tau: float = 1.0, ell_min: int = 1, p: float = 0.5,
     return {k: dict(v) if isinstance(v, dict) else v for k, v in r.items()}
 
 
+class _Prepared(NamedTuple):
+    """What a sample does not depend on (τ, ℓ_min, p), for one (text, vocabulary, typos, seed)."""
+
+    n_words: int                        # words in the text
+    kept: tuple                         # the words every piece of which the vocabulary segments
+    det_of: dict[str, list[str]]        # each piece's deterministic segmentation
+    groups: tuple                       # the distinct P1 groups (tuples of pieces)
+    group_ids: np.ndarray               # per P1 group of ``kept``: its index in ``groups``
+    word_of_group: np.ndarray           # per P1 group of ``kept``, in order: its word's index
+    word_starts: np.ndarray             # index of each word's first P1 group
+    det_tokens: np.ndarray              # per distinct group: deterministic tokens
+    segs_det: tuple                     # per word: the deterministic token lengths
+    chars: np.ndarray                   # per word: its characters (the n of S)
+    row_det: dict                       # Table 7 of the deterministic segmentation
+
+
 @lru_cache(maxsize=8)
-def _prepared(text: str, key: str, typos: bool, seed: int
-              ) -> tuple[int, tuple, tuple, dict[str, list[str]]]:
-    """What a sample does not depend on (τ, ℓ_min, p): the number of words, the words every
-    piece of which the vocabulary segments, their P1 groups, and each piece's deterministic
-    segmentation."""
+def _prepared(text: str, key: str, typos: bool, seed: int) -> _Prepared:
+    """:class:`_Prepared` of a text, vocabulary, typo setting and seed, cached."""
     vocab = _vocab(key)
     words = _words(text, typos, seed)
     counts = {q: count_segmentations(q, vocab) for q in {q for w in words for g in w for q in g}}
     kept = tuple(w for w in words if all(counts[q] > 0 for g in w for q in g))
-    groups = tuple(g for w in kept for g in w)
-    flat = [q for g in groups for q in g]
-    return len(words), kept, groups, dict(zip(flat, _det_pieces(key, flat)))
+    flat = [q for w in kept for g in w for q in g]
+    det_of = dict(zip(flat, _det_pieces(key, flat)))
+    index: dict[tuple, int] = {}
+    group_ids = np.array([index.setdefault(tuple(g), len(index)) for w in kept for g in w],
+                         dtype=np.int64)
+    sizes = np.array([len(w) for w in kept], dtype=np.int64)
+    segs_det = tuple(tuple(len(t) for g in w for q in g for t in det_of[q]) for w in kept)
+    groups = tuple(index)
+    return _Prepared(
+        len(words), kept, det_of, groups, group_ids,
+        np.repeat(np.arange(len(kept)), sizes), np.concatenate([[0], np.cumsum(sizes)[:-1]]),
+        np.array([sum(len(det_of[q]) for q in g) for g in groups], dtype=float),
+        segs_det, np.array([sum(s) for s in segs_det]), table7(segs_det) if segs_det else {})
+
+
+@lru_cache(maxsize=64)
+def _group_laws(text: str, key: str, typos: bool, seed: int, tau: float, ell_min: int
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """GRaMPa's (entropy, E[m], P(deterministic segmentation)) of each distinct P1 group of
+    the prepared text: its pieces are independent, so entropies and E[m] add and
+    P(deterministic) multiplies."""
+    prep = _prepared(text, key, typos, seed)
+    laws = np.ones((len(prep.groups), 3))
+    laws[:, :2] = 0.0
+    for i, g in enumerate(prep.groups):
+        for q in g:
+            hq, mq, pq = _group_law(key, tau, ell_min, q)
+            laws[i, 0] += hq
+            laws[i, 1] += mq
+            laws[i, 2] *= pq
+    return laws[:, 0], laws[:, 1], laws[:, 2]
 
 
 @lru_cache(maxsize=64)
@@ -162,55 +206,57 @@ def _live(text: str, key: str, tau: float, ell_min: int, p: float, typos: bool,
           seed: int) -> dict:
     """:func:`compute_live` of checked arguments, cached (its arrays read-only): a slider step
     back to a seen setting computes nothing."""
-    n_words, kept, groups, det_of = _prepared(text, key, typos, seed)
-    vocab = _vocab(key)
-    heads = np.random.default_rng([seed, 1]).random(len(groups)) < p
+    prep = _prepared(text, key, typos, seed)
+    if not prep.kept:
+        raise ValueError(f"text has no word the {key} vocabulary can segment ({prep.n_words} "
+                         "words found)")
+    det_of = prep.det_of
+    heads = np.random.default_rng([seed, 1]).random(len(prep.group_ids)) < p
+    groups = [prep.groups[i] for i in prep.group_ids]
     stoch = [q for g, h in zip(groups, heads) if h for q in g]
-    g_sampler = Grampa(vocab, tau=tau, ell_min=ell_min, direction="l2r",
+    g_sampler = Grampa(_vocab(key), tau=tau, ell_min=ell_min, direction="l2r",
                        seed=np.random.default_rng([seed, 2]))
     sampled = iter(g_sampler.tokenize(stoch) if stoch else [])
-    segs, segs_det = [], []
-    h_exact, m_exact, s_exact, rr_exact, same = [], [], [], [], []
+    segs, same = list(prep.segs_det), np.ones(len(prep.kept), dtype=bool)
     k = 0
-    for w in kept:
-        lengths, det_lengths = [], []
-        equal = True
+    for i, w in enumerate(prep.kept):
+        if not heads[k:k + len(w)].any():      # every group deterministic: the det lengths
+            k += len(w)
+            continue
+        lengths = []
         for g in w:
-            det = [t for q in g for t in det_of[q]]
-            det_lengths += [len(t) for t in det]
             if heads[k]:
                 toks = [t for _ in g for t in next(sampled)]
-                equal = equal and toks == det
+                same[i] &= toks == [t for q in g for t in det_of[q]]
             else:
-                toks = det
+                toks = [t for q in g for t in det_of[q]]
             lengths += [len(t) for t in toks]
             k += 1
-        h, e_m, p_det = _word_law(w, key, tau, ell_min, p, det_of)
-        n = sum(lengths)
-        segs.append(tuple(lengths))
-        segs_det.append(tuple(det_lengths))
-        same.append(equal)
-        h_exact.append(h)
-        m_exact.append(e_m)
-        rr_exact.append(1 - p_det)
-        if n > 1:
-            s_exact.append((e_m - 1) / (n - 1))
-    if not segs:
-        raise ValueError(f"text has no word the {key} vocabulary can segment ({n_words} "
-                         "words found)")
-    row, row_det = table7(segs), table7(segs_det)
+        segs[i] = tuple(lengths)
+    # exact: each distinct group's law mixed with its deterministic segmentation, summed
+    # (E[m], entropy) or multiplied (P(deterministic)) over the groups of each word
+    h_g, m_g, pd_g = _group_laws(text, key, typos, seed, tau, ell_min)
+    m_mix, pd_mix = mix(p, m_g, prep.det_tokens), mix(p, pd_g, 1.0)
+    h_mix = np.array([mixture_entropy(p, h, d) for h, d in zip(h_g.tolist(), pd_g.tolist())])
+    n_kept = len(prep.kept)
+    m_exact = np.bincount(prep.word_of_group, m_mix[prep.group_ids], minlength=n_kept)
+    h_exact = np.bincount(prep.word_of_group, h_mix[prep.group_ids], minlength=n_kept)
+    rr_exact = 1 - np.multiply.reduceat(pd_mix[prep.group_ids], prep.word_starts)
+    chars = prep.chars
+    s_exact = (m_exact[chars > 1] - 1) / (chars[chars > 1] - 1)
+    row = table7(segs)
     arrays = {"m": np.array([len(s) for s in segs]), "ell": np.array([t for s in segs for t in s]),
-              "m_det": np.array([len(s) for s in segs_det]),
-              "ell_det": np.array([t for s in segs_det for t in s])}
+              "m_det": np.array([len(s) for s in prep.segs_det]),
+              "ell_det": np.array([t for s in prep.segs_det for t in s])}
     for array in arrays.values():
         array.flags.writeable = False
     return {
-        "row": row, "deterministic": row_det, **arrays,
+        "row": row, "deterministic": dict(prep.row_det), **arrays,
         "exact": {"m_mean": float(np.mean(m_exact)), "S_mean": float(np.mean(s_exact)),
                   "RR_det": float(np.mean(rr_exact)), "entropy_mean": float(np.mean(h_exact))},
         "sampled": {"m_mean": row["m_mean"], "S_mean": row["S_mean"],
                     "RR_det": 1 - float(np.mean(same))},
-        "words": len(kept), "dropped": n_words - len(kept),
+        "words": n_kept, "dropped": prep.n_words - n_kept,
         "settings": {"tau": tau, "ell_min": ell_min, "p": p, "vocabulary": key,
                      "typos": bool(typos), "seed": seed},
     }
@@ -231,21 +277,3 @@ def _check_live(text: object, tau: float, ell_min: int, p: float, vocabulary: st
     if not isinstance(typos, (bool, np.bool_)):
         raise TypeError(f"typos must be a bool, not {type(typos).__name__}")
     return key, tau, ell_min, p, seed
-
-
-def _word_law(word: list[list[str]], key: str, tau: float, ell_min: int, p: float,
-              det_of: dict[str, list[str]]) -> tuple[float, float, float]:
-    """Exact (entropy in bits, E[m], P(deterministic segmentation)) of one word's law:
-    each pretoken follows p · GRaMPa (its pieces independent) + (1 − p) · deterministic
-    (:mod:`workbench.theory.grampa.mixture`)."""
-    h = e_m = 0.0
-    p_det = 1.0
-    for g in word:
-        h_g, pd_g = 0.0, 1.0
-        for q in g:
-            hq, mq, pq = _group_law(key, tau, ell_min, q)
-            e_m += mix(p, mq, len(det_of[q]))
-            h_g, pd_g = h_g + hq, pd_g * pq
-        p_det *= mix(p, pd_g, 1.0)
-        h += mixture_entropy(p, h_g, pd_g)
-    return h, e_m, p_det

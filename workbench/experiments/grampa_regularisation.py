@@ -86,24 +86,39 @@ def _bpe_model(vocab: Vocabulary):
 
 
 def _sampler(family: str, vocab: Vocabulary, value: float, seed: Any):
+    """The family's sampler at ``value`` drawing from ``seed``: a reseeded copy of one built
+    per (family, vocabulary, value), whose tables are built once (a BPE sampler spells its
+    model's tokens when built)."""
+    return _built(family, vocab, float(value)).reseeded(seed)
+
+
+@lru_cache(maxsize=64)
+def _built(family: str, vocab: Vocabulary, value: float):
     if family == "bpe-dropout":
-        return BPESampler(vocab, dropout=value, model=_bpe_model(vocab), seed=seed)
+        return BPESampler(vocab, dropout=value, model=_bpe_model(vocab), seed=0)
     if family == "ulm":
-        return ULMSampler(vocab, nbest=ULM_NBEST, alpha=value, seed=seed)
+        return ULMSampler(vocab, nbest=ULM_NBEST, alpha=value, seed=0)
     if family == "maxmatch-dropout":
-        return MaxMatchSampler(vocab, dropout=value, seed=seed)
-    return Grampa(vocab, tau=value, seed=seed)
+        return MaxMatchSampler(vocab, dropout=value, seed=0)
+    return Grampa(vocab, tau=value, seed=0)
 
 
 def _reference(family: str, vocab: Vocabulary, words: list[str]) -> list[tuple[str, ...]]:
-    """The deterministic segmentation of each word: BPE, ULM's Viterbi or MaxMatch."""
+    """The deterministic segmentation of each word: BPE, ULM's Viterbi or MaxMatch (cached
+    per family, vocabulary and words)."""
+    return list(_references(family, vocab, tuple(words)))
+
+
+@lru_cache(maxsize=16)
+def _references(family: str, vocab: Vocabulary, words: tuple[str, ...]
+                ) -> tuple[tuple[str, ...], ...]:
     if family == "bpe-dropout":
         sampler: Any = BPESampler(vocab, model=_bpe_model(vocab))
     elif family == "ulm":
         sampler = ULMSampler(vocab, nbest=1)
     else:
         sampler = MaxMatchSampler(vocab)
-    return [tuple(t) for t in sampler.tokenize(words)]
+    return tuple(tuple(t) for t in sampler.tokenize(list(words)))
 
 
 def _check_value(family: str, value: object) -> float:

@@ -5,9 +5,10 @@
   ``log N_V'(s) / log 2^(|s|-1)`` averaged over words, for sub-vocabularies ``V'`` of
   growing size, and the second fraction per word against ``|s|``.
 
-Pure functions of a vocabulary and words; this module samples nothing (the words come from
-:mod:`workbench.datasets.corpora`) and draws nothing (:mod:`workbench.figures.vocabulary_shape`
-does).
+Pure functions of a vocabulary and words (a word's log-counts are cached per vocabulary and
+sub-vocabulary sizes, so a panel step recomputes only words it has not seen); this module
+samples nothing (the words come from :mod:`workbench.datasets.corpora`) and draws nothing
+(:mod:`workbench.figures.vocabulary_shape` does).
 
 Example
 -------
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -67,6 +69,20 @@ def token_length_distribution(vocab: Vocabulary, *, without_marker: bool = False
     return {"name": vocab.name or "vocabulary", "lengths": np.arange(lo, hi + 1),
             "counts": counts, "share": counts / counts.sum(), "mean": float(lens.mean()),
             "size": len(vocab), "without_marker": without_marker}
+
+
+@lru_cache(maxsize=8)
+def _fraction_state(vocab: Vocabulary, sizes: tuple[int, ...] | None
+                    ) -> tuple[list[int], list[int], dict[str, int], dict[str, list[float]]]:
+    """The checked sub-vocabulary sizes of :func:`segmentation_fraction` (the default grid if
+    None), their rank limits, the token ranks and the per-word log-counts computed so far
+    (filled by the callers: a word's log-counts depend only on these)."""
+    rank, n_chars = _ranks(vocab)
+    if sizes is None:
+        grid = np.geomspace(max(n_chars, 1), len(vocab), 12).round().astype(np.int64)
+        sizes = tuple(sorted(set(grid.tolist()) | {n_chars, len(vocab)}))
+    checked = [check_int(s, "size", minimum=n_chars, maximum=len(vocab)) for s in sizes]
+    return checked, [s - n_chars for s in checked] + [len(rank)], rank, {}
 
 
 def _ranks(vocab: Vocabulary) -> tuple[dict[str, int], int]:
@@ -128,17 +144,14 @@ def segmentation_fraction(vocab: Vocabulary, words: Sequence[str],
                 "relative_to_infinite": np.zeros(0), "words_a": 0, "words_b": len(kept),
                 "lengths": np.array([len(w) for w in kept], dtype=np.int64),
                 "fraction": np.ones(len(kept)), "skipped": 0, "name": "infinite"}
-    rank, n_chars = _ranks(vocab)
-    if sizes is None:
-        grid = np.geomspace(max(n_chars, 1), len(vocab), 12).round().astype(np.int64)
-        sizes = sorted(set(grid.tolist()) | {n_chars, len(vocab)})
-    sizes = [check_int(s, "size", minimum=n_chars, maximum=len(vocab)) for s in sizes]
-    limits = [s - n_chars for s in sizes] + [len(rank)]
+    sizes, limits, rank, memo = _fraction_state(vocab, None if sizes is None else tuple(sizes))
     rel_a, rel_b, lengths, fraction, skipped = [], [], [], [], 0
     for w in words:
-        arcs, _ = walked_arcs(w, vocab)
-        ranked = [(i, j, rank.get(w[i:j], -1)) for i, j in arcs]
-        logs = _log_counts(len(w), ranked, limits)
+        logs = memo.get(w)
+        if logs is None:
+            arcs, _ = walked_arcs(w, vocab)
+            ranked = [(i, j, rank.get(w[i:j], -1)) for i, j in arcs]
+            logs = memo[w] = _log_counts(len(w), ranked, limits)
         full = logs[-1]
         if full == -math.inf:
             skipped += 1

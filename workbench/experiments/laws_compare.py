@@ -11,8 +11,9 @@ ULM and MaxMatch-dropout use the shipped ``ulm-8k`` vocabulary, BPE-dropout the 
 
 :func:`solve_knob` finds where a function of one knob crosses a target (grid, then
 bisection); :func:`match_entropies` uses it to give ULM's α and BPE-dropout's p whose laws
-have GRaMPa's entropy at a given τ. Every law is cached by what it depends on (sampler, word,
-knob, semantics), so a slider step recomputes one law.
+have GRaMPa's entropy at a given τ. Every law, its summaries and its probabilities over the
+union of the supports are cached by what they depend on (sampler, word, knob, semantics; ``m``;
+the union), so a slider step recomputes one law and the arrays the union changes.
 
 This module draws nothing (:mod:`workbench.figures.mass` does) and samples nothing.
 
@@ -199,16 +200,40 @@ def compare_laws(word: str = DEFAULT_WORD, tau: float = 1.0, alpha: float = 0.3,
     m = check_int(m, "m", minimum=0, maximum=10**9)
     semantics = check_semantics(semantics)
     knobs = {"grampa": tau, "ulm": alpha, "bpe-dropout": p, "maxmatch-dropout": q}
-    laws = {}
+    keys = []
     for name, value in knobs.items():
-        law = sampler_law(name, word, value, semantics)
-        laws[name] = _summary(name, float(value), law, m)
-    segs = sorted({s for sl in laws.values() for s in sl.law.probabilities()},
-                  key=lambda s: (len(s), s))
-    probs = {name: np.array([float(sl.law.probability(s)) for s in segs])
-             for name, sl in laws.items()}
+        sampler_law(name, word, value, semantics)  # checks the arguments, caches the law
+        keys.append((name, check_word(word), float(_check_knob(name, value)),
+                     semantics if name == "bpe-dropout" else "reference"))
+    laws = {key[0]: _summarised(*key, m) for key in keys}
+    segs = _union(tuple(keys))
+    probs = {key[0]: _probability_vector(*key, segs) for key in keys}
     return LawsComparison(word=laws["grampa"].law.word, m=m, semantics=semantics, laws=laws,
-                          segmentations=tuple(segs), probabilities=probs)
+                          segmentations=segs, probabilities=probs)
+
+
+@lru_cache(maxsize=512)
+def _summarised(sampler: str, word: str, value: float, semantics: str, m: int) -> SamplerLaw:
+    """:func:`_summary` of a cached law, cached: a step recomputes the moved law's only."""
+    return _summary(sampler, value, _law(sampler, word, value, semantics), m)
+
+
+@lru_cache(maxsize=64)
+def _union(keys: tuple[tuple[str, str, float, str], ...]) -> tuple[tuple[str, ...], ...]:
+    """Every segmentation of positive probability under one of the laws ``keys`` name (each
+    ``(sampler, word, value, semantics)``), ordered by token count, then by the tokens."""
+    return tuple(sorted({s for key in keys for s in _law(*key).probabilities()},
+                        key=lambda s: (len(s), s)))
+
+
+@lru_cache(maxsize=512)
+def _probability_vector(sampler: str, word: str, value: float, semantics: str,
+                        segs: tuple[tuple[str, ...], ...]) -> np.ndarray:
+    """A cached law's probability of each of ``segs`` (read-only)."""
+    law = _law(sampler, word, value, semantics)
+    out = np.array([float(law.probability(s)) for s in segs])
+    out.flags.writeable = False
+    return out
 
 
 # ------------------------------------------------------------------------ entropy matching

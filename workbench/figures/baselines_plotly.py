@@ -29,7 +29,7 @@ import numpy as np
 from ..experiments.grampa_regularisation import ULM_NBEST
 from ..experiments.grampa_rejection_words import REJECTION_SAMPLERS
 from .common import ACCENT, GREEN, GREY, LAW, PINK, SAMPLE, plotly_figure
-from .vocabulary_shape import COVERED
+from .vocabulary_shape import covering_length
 
 __all__ = ["plotly_length_distributions", "plotly_regularisation_rates",
            "plotly_rejection_words", "plotly_segmentation_fraction", "plotly_unigram_demo"]
@@ -134,12 +134,7 @@ def plotly_length_distributions(dists: Sequence[Mapping[str, Any]]) -> Any:
                "marker": {"color": _COLOURS[k % len(_COLOURS)], "line": {"width": 0}},
                "hovertemplate": f"{d['name']}: " + "length %{x}: %{y:.3f}<extra></extra>"}
               for k, d in enumerate(dists)]
-    ends = []
-    for d in dists:
-        share = np.asarray(d["share"], dtype=float)
-        if share.size:
-            cum = np.cumsum(share) / share.sum()
-            ends.append(int(np.asarray(d["lengths"])[np.searchsorted(cum, COVERED - 1e-12)]))
+    end = covering_length(dists)
     marker = " (marker not counted)" if dists and dists[0]["without_marker"] else ""
     annotations = [{"name": f"lengths-{k}", "text": f"{d['name']} (|V| = {d['size']:,}, mean "
                     f"{d['mean']:.2f})", "x": 1.0, "y": 1.0 - 0.08 * k, "xref": "paper",
@@ -150,7 +145,7 @@ def plotly_length_distributions(dists: Sequence[Mapping[str, Any]]) -> Any:
               "annotations": annotations,
               "title": {"text": "Figure 7: token lengths of the vocabulary", "x": 0.01},
               "xaxis": {"title": {"text": f"token length in characters{marker}"}, "dtick": 1,
-                        **({"range": [0.4, max(ends) + 0.6]} if ends else {})},
+                        **({"range": [0.4, end + 0.6]} if end is not None else {})},
               "yaxis": {"title": {"text": "share of types"}, "rangemode": "tozero"}}
     return plotly_figure({"data": traces, "layout": layout})
 

@@ -52,7 +52,7 @@ def plot_mass(comparison: Any, *, title: str | None = None) -> Any:
 
     segs = comparison.segmentations
     counts = comparison.token_counts
-    text = ["|".join(s) for s in segs]
+    text = np.array(["|".join(s) for s in segs])  # an array: plotly checks no string one by one
     x = np.arange(len(segs))
     kinds = sorted(set(counts.tolist()))
     first = {k: int(np.searchsorted(counts, k, "left")) for k in kinds}

@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 
 from .common import ACCENT, GREEN, GREY, PINK, SAMPLE
 
-__all__ = ["plot_length_distributions", "plot_segmentation_fraction"]
+__all__ = ["COVERED", "covering_length", "plot_length_distributions", "plot_segmentation_fraction"]
 
 
 def plot_length_distributions(dists: Sequence[Mapping[str, Any]]) -> Figure:
@@ -38,7 +38,7 @@ def plot_length_distributions(dists: Sequence[Mapping[str, Any]]) -> Figure:
     marker = " (marker not counted)" if dists and dists[0]["without_marker"] else ""
     ax.set(xlabel=f"token length in characters{marker}", ylabel="share of types",
            title="Figure 7: token lengths of the vocabulary")
-    cut = _covering_length(dists)
+    cut = covering_length(dists)
     if cut is not None:
         hidden = [(d["name"], int(np.asarray(d["counts"])[np.asarray(d["lengths"]) > cut].sum()),
                    int(np.max(d["lengths"]))) for d in dists]
@@ -57,8 +57,9 @@ def plot_length_distributions(dists: Sequence[Mapping[str, Any]]) -> Figure:
 COVERED = 0.995
 
 
-def _covering_length(dists: Sequence[Mapping[str, Any]]) -> int | None:
-    """The smallest length below which :data:`COVERED` of each distribution's types lie."""
+def covering_length(dists: Sequence[Mapping[str, Any]]) -> int | None:
+    """The smallest length below which :data:`COVERED` of each distribution's types lie
+    (None for no distribution with types): where Figure 7's x axis ends, in both renderings."""
     ends = []
     for d in dists:
         share = np.asarray(d["share"], dtype=float)
