@@ -49,38 +49,13 @@ def _reading_cells(path: Path) -> list[str]:
     return code
 
 
-def _next_value(control, direction: int):
-    """The value one step from the control's in ``direction`` (+1/-1), or None."""
-    import ipywidgets as w
-
-    if isinstance(control, w.Checkbox):
-        return not control.value
-    if isinstance(control, (w.SelectionSlider, w.Dropdown, w.ToggleButtons, w.RadioButtons)):
-        values = [o[1] if isinstance(o, tuple) else o for o in control.options]
-        if len(values) < 2:
-            return None
-        i = values.index(control.value) + direction
-        return values[i if 0 <= i < len(values) else i - 2 * direction]
-    if isinstance(control, w.FloatLogSlider):
-        exponent = control.value and __import__("math").log(control.value, control.base)
-        e = exponent + direction * control.step
-        if not control.min <= e <= control.max:
-            e = exponent - direction * control.step
-        return control.base ** e
-    if isinstance(control, (w.IntSlider, w.FloatSlider)):
-        v = control.value + direction * control.step
-        if not control.min <= v <= control.max:
-            v = control.value - direction * control.step
-        return v
-    return None
-
-
 def bench_notebook(path: Path, steps: int) -> dict[str, dict]:
     """Run ``path``'s reading cells, step every control of its panels; per panel the steps."""
     import ipywidgets as w
     from IPython.core.interactiveshell import InteractiveShell
 
     from workbench.figures.panel import panel_controls, set_panel_values
+    from workbench.figures.panel_neighbours import step_value
 
     shell = InteractiveShell.instance()
     shell.reset()
@@ -100,7 +75,7 @@ def bench_notebook(path: Path, steps: int) -> dict[str, dict]:
         for control_name, control in panel_controls(panel).items():
             times = []
             for step in range(steps):
-                value = _next_value(control, 1 if step % 2 == 0 else -1)
+                value = step_value(control, 1 if step % 2 == 0 else -1)
                 if value is None:
                     break
                 t0 = time.perf_counter()
