@@ -74,9 +74,12 @@ def bench_notebook(path: Path, steps: int) -> dict[str, dict]:
     for name, panel in panels.items():
         for control_name, control in panel_controls(panel).items():
             times = []
+            # forth to the next value, back to the one the control had, forth again
+            # (stepping "back" from the next value would leave the setting at a list's end)
+            origin, forth = control.value, step_value(control, 1)
             for step in range(steps):
-                value = step_value(control, 1 if step % 2 == 0 else -1)
-                if value is None:
+                value = forth if step % 2 == 0 else origin
+                if forth is None:
                     break
                 t0 = time.perf_counter()
                 with contextlib.redirect_stdout(io.StringIO()):  # outputs, without a kernel
