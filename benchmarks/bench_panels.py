@@ -4,7 +4,8 @@ Runs each notebook's code cells in an IPython shell (working directory ``noteboo
 Jupyter does) up to its "Checks" heading, then, for every panel made by
 :func:`workbench.figures.panel.interactive_panel` that the notebook binds to a name (the
 panels of the Checks cells are not run), steps every control forth, back and forth again
-(a slider or selection by one step, a dropdown to the next option, a checkbox toggled) and
+(a slider or selection by one step, a dropdown to the next option, a checkbox toggled; back
+is to the value it had) and
 prints, per control, the seconds each step spent in ``compute``, in ``draw`` and in updating
 the widgets (``panel.last_timing``), and the whole step. It does not time the browser's part
 (sending, plotly.js, layout): ``tests/app/test_browser.py`` does, in JupyterLab and Voilà.
