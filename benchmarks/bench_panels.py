@@ -4,7 +4,8 @@ Runs each notebook's code cells in an IPython shell (working directory ``noteboo
 Jupyter does) up to its "Checks" heading, then, for every panel made by
 :func:`workbench.figures.panel.interactive_panel` that the notebook binds to a name (the
 panels of the Checks cells are not run), steps every control forth, back and forth again
-(a slider or selection by one step, a dropdown to the next option, a checkbox toggled) and
+(a slider or selection by one step, a dropdown to the next option, a checkbox toggled; back
+is to the value it had) and
 prints, per control, the seconds each step spent in ``compute``, in ``draw`` and in updating
 the widgets (``panel.last_timing``), and the whole step. It does not time the browser's part
 (sending, plotly.js, layout): ``tests/app/test_browser.py`` does, in JupyterLab and Voilà.
@@ -49,38 +50,13 @@ def _reading_cells(path: Path) -> list[str]:
     return code
 
 
-def _next_value(control, direction: int):
-    """The value one step from the control's in ``direction`` (+1/-1), or None."""
-    import ipywidgets as w
-
-    if isinstance(control, w.Checkbox):
-        return not control.value
-    if isinstance(control, (w.SelectionSlider, w.Dropdown, w.ToggleButtons, w.RadioButtons)):
-        values = [o[1] if isinstance(o, tuple) else o for o in control.options]
-        if len(values) < 2:
-            return None
-        i = values.index(control.value) + direction
-        return values[i if 0 <= i < len(values) else i - 2 * direction]
-    if isinstance(control, w.FloatLogSlider):
-        exponent = control.value and __import__("math").log(control.value, control.base)
-        e = exponent + direction * control.step
-        if not control.min <= e <= control.max:
-            e = exponent - direction * control.step
-        return control.base ** e
-    if isinstance(control, (w.IntSlider, w.FloatSlider)):
-        v = control.value + direction * control.step
-        if not control.min <= v <= control.max:
-            v = control.value - direction * control.step
-        return v
-    return None
-
-
 def bench_notebook(path: Path, steps: int) -> dict[str, dict]:
     """Run ``path``'s reading cells, step every control of its panels; per panel the steps."""
     import ipywidgets as w
     from IPython.core.interactiveshell import InteractiveShell
 
     from workbench.figures.panel import panel_controls, set_panel_values
+    from workbench.figures.panel_neighbours import step_value
 
     shell = InteractiveShell.instance()
     shell.reset()
@@ -99,9 +75,12 @@ def bench_notebook(path: Path, steps: int) -> dict[str, dict]:
     for name, panel in panels.items():
         for control_name, control in panel_controls(panel).items():
             times = []
+            # forth to the next value, back to the one the control had, forth again
+            # (stepping "back" from the next value would leave the setting at a list's end)
+            origin, forth = control.value, step_value(control, 1)
             for step in range(steps):
-                value = _next_value(control, 1 if step % 2 == 0 else -1)
-                if value is None:
+                value = forth if step % 2 == 0 else origin
+                if forth is None:
                     break
                 t0 = time.perf_counter()
                 with contextlib.redirect_stdout(io.StringIO()):  # outputs, without a kernel

@@ -125,3 +125,15 @@ def test_lock_histogram_validates() -> None:
         grampa_lock.lock_histogram(grampa_lock.MAX_HISTOGRAM_N + 1, n_samples=10, bins=4)
     h = grampa_lock.lock_histogram(1, n_samples=10, bins=1)
     assert h["counts"].tolist() == [10] and h["m_counts"].tolist() == [10]
+
+
+@pytest.mark.parametrize("n, bins", [(5, 3), (9, 7), (12, 1 << 11), (29, 512), (29, 2048),
+                                     (62, 5), (62, 1 << 10)])
+def test_lock_histogram_spans_are_the_edges_searched(n, bins) -> None:
+    """A key's span, computed as ((k+1)·B − 1) // N (or, past int64, by searching the edges),
+    is the span whose edges hold it: counts equal a search of the edges, key by key."""
+    h = grampa_lock.lock_histogram(n, tau=2.0, n_samples=3000, bins=bins, seed=1)
+    keys, _, _ = grampa_lock._lock_sample(n, 2.0, 3000, 1)
+    spans = np.searchsorted(h["edges"], keys, side="right") - 1
+    assert np.array_equal(h["counts"], np.bincount(spans, minlength=bins))
+    assert np.all(h["edges"][spans] <= keys) and np.all(keys < h["edges"][spans + 1])

@@ -100,3 +100,15 @@ def test_length_law_errors() -> None:
         assert e["rel27"][row, row] == -0.25
     with pytest.raises(ValueError):
         grampa_uniform_laws.length_law_errors(0)
+
+
+def test_uniform_laws_panel_is_cached_and_safe_to_change() -> None:
+    """Equal arguments give the cached result's arrays (read-only) in fresh dicts: a caller
+    changing its copy changes no later result."""
+    first = grampa_uniform_laws.uniform_laws_panel(6, n_samples=500, seed=3)
+    second = grampa_uniform_laws.uniform_laws_panel(6, n_samples=500, seed=3)
+    assert same_result(first, second) and first is not second and first["m"] is not second["m"]
+    assert first["m"]["counts"] is second["m"]["counts"]
+    assert not first["m"]["counts"].flags.writeable
+    first["m"]["tv"] = -1.0
+    assert grampa_uniform_laws.uniform_laws_panel(6, n_samples=500, seed=3)["m"]["tv"] >= 0

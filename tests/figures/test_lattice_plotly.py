@@ -220,11 +220,18 @@ def test_skew_widget_shows_plotly_lattice_and_curve() -> None:
     assert table["tau"] == -10.0
     assert np.array_equal(_trace(figs["curve"], "mean").y, direct.curve.mean)
     assert _trace(figs["curve"], "current τ").y == (direct.current[0],)
-    # Figure 3 does not depend on τ or p: the same figure (and PNG) is shown again
+    # Figure 3 does not depend on τ or p, the lattice not on p: the same figures are shown
+    # again (the panel's view leaves them untouched)
     first = figs["per_tau"]
     set_panel_values(panel, tau=5.0, p=0.5)
-    assert panel.last_figures["per_tau"] is first and hasattr(first, "workbench_png")
+    assert panel.last_figures["per_tau"] is first
     assert panel.last_figures["curve"] is not figs["curve"]
+    moved = panel.last_figures
+    set_panel_values(panel, p=0.25)
+    assert all(panel.last_figures[name] is moved[name] for name in ("curve", "lattice", "per_tau"))
+    assert panel.last_figures["histograms"] is not moved["histograms"]
+    set_panel_values(panel, tau=-10.0, p=1.0)  # back: the same figures as first drawn
+    assert all(panel.last_figures[name] is figs[name] for name in figs)
     result = set_panel_values(panel, tau=math.inf, ell_min=2, direction="r2l", p=1.0)
     assert panel.last_figures["per_tau"] is not first  # a new setting: drawn again
     assert result == (skew.skew_summary("abcabca", SMALL, math.inf, 2, "r2l", 1.0,

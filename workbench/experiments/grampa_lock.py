@@ -181,8 +181,13 @@ def lock_histogram(n: int = 29, tau: float = 1.0, n_samples: int = 100_000, bins
     seed = check_int(seed, "seed", minimum=0)
     keys, m, m_pmf = _lock_sample(n, float(tau), size, seed)
     edges = np.array([(b * n_keys) // bins for b in range(bins + 1)], dtype=np.int64)
-    counts = np.bincount(np.searchsorted(edges, keys, side="right") - 1,
-                         minlength=bins).astype(np.int64)
+    if n_keys * bins < 1 << 62:
+        # the span of a key k: the largest b with ⌊b·N/B⌋ <= k, i.e. b < (k+1)·B/N, so
+        # b = ⌈(k+1)·B/N⌉ − 1 = ((k+1)·B − 1) // N, in exact int64 ((k+1)·B <= N·B)
+        span = ((keys + 1) * bins - 1) // n_keys
+    else:  # the product would overflow: search the edges
+        span = np.searchsorted(edges, keys, side="right") - 1
+    counts = np.bincount(span, minlength=bins).astype(np.int64)
     uniform = np.diff(edges) / n_keys
     freq = counts / size
     m_edges = np.array([lock_f1(j, n) for j in range(1, n + 1)] + [n_keys], dtype=np.int64)

@@ -91,6 +91,10 @@ TAU_SLIDER_GRID: tuple[float, ...] = (
 )
 
 _CACHE = 256  # entries per cached part: a reader's session of slider steps
+# the moments and curves of Figure 4 over many words (notebook 02: 100 words, 4 settings,
+# 12 τ) must not push out the reader's panel: a small entry each, more of them kept
+_CURVE_CACHE = 1024
+_MOMENTS_CACHE = 16384
 
 
 @dataclass(frozen=True, eq=False)
@@ -219,7 +223,7 @@ def segmentality_moments(word: str, vocab: Vocabulary, tau: float = 1.0, ell_min
     return _moments(check_word(word), check_vocab(vocab), tau, ell_min, direction)
 
 
-@lru_cache(maxsize=_CACHE)
+@lru_cache(maxsize=_MOMENTS_CACHE)
 def _moments(word: str, vocab: Vocabulary, tau: float, ell_min: int, direction: str
              ) -> tuple[float, float]:
     return grampa_segmentality_moments(
@@ -238,7 +242,7 @@ def segmentality_curve(
                   direction)
 
 
-@lru_cache(maxsize=_CACHE)
+@lru_cache(maxsize=_CURVE_CACHE)
 def _curve(word: str, vocab: Vocabulary, taus: tuple[float, ...], ell_min: int,
            direction: str) -> SegmentalityCurve:
     ordered = sorted(taus, key=skew_coordinate)

@@ -8,7 +8,8 @@
 
 This module implements no sampler or closed form itself (it calls :class:`workbench.Grampa`
 and :mod:`workbench.theory.laws`), draws nothing (:mod:`workbench.figures.uniform_laws`
-does) and does not assert: the notebook and the tests do.
+does) and does not assert: the notebook and the tests do. :func:`uniform_laws_panel` is
+cached by its arguments (a slider step back samples nothing).
 
 Example
 -------
@@ -21,6 +22,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable
 from fractions import Fraction
@@ -99,6 +101,15 @@ def uniform_laws_panel(n: int = 29, n_samples: int = 100_000, seed: int = 0) -> 
                 why=f" (the panel holds n_samples * n token lengths; cap {MAX_PANEL_N})")
     size = check_samples(n_samples)
     seed = check_int(seed, "seed", minimum=0)
+    cached = _uniform_laws_panel(n, size, seed)
+    return {key: dict(value) if isinstance(value, dict) else value
+            for key, value in cached.items()}
+
+
+@functools.lru_cache(maxsize=64)
+def _uniform_laws_panel(n: int, size: int, seed: int) -> dict[str, Any]:
+    """:func:`uniform_laws_panel` once per argument (a slider step back samples nothing);
+    its arrays read-only, its dicts copied by the caller."""
     word = demo_word(n)
     lengths, offsets = Grampa(Vocabulary.infinite(), tau=1.0, seed=seed).sample_lengths(word, size)
     m = np.diff(offsets)
@@ -116,7 +127,7 @@ def uniform_laws_panel(n: int = 29, n_samples: int = 100_000, seed: int = 0) -> 
 
     r = n / m
     s_law = segmentality_pmf(n)
-    return {
+    panel = {
         "n": n,
         "n_samples": size,
         "seed": seed,
@@ -134,6 +145,11 @@ def uniform_laws_panel(n: int = 29, n_samples: int = 100_000, seed: int = 0) -> 
         "S": {"values": _floats(s_law), "counts": m_counts, "freq": m_freq,
               "pmf": _floats(s_law.values()), "tv": tv_distance(m_freq, m_pmf)},
     }
+    for view in ("m", "ell", "R", "S"):
+        for value in panel[view].values():
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+    return panel
 
 
 def length_law_errors(n_max: int = 40) -> dict[str, Any]:

@@ -38,7 +38,8 @@ argument checks (``experiments.grampa_lattice``, ``grampa_skew``, ``grampa_unifo
 modules draw their results.
 
 The widgets binding them are :mod:`.panel` (UI only: it imports none of the notebook
-modules, they import it); the statistics they report are :mod:`workbench.stats`. Nothing
+modules, they import it; :mod:`.panel_neighbours` warms a panel's caches for one step of each
+control); the statistics they report are :mod:`workbench.stats`. Nothing
 in the package imports this subpackage; notebooks, the CLI and tests do. The notebook
 modules import matplotlib (:mod:`.panel` only when it renders); ``import workbench`` does not.
 """

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from .common import ACCENT, LAW, SAMPLE, tau_label
+from .common import ACCENT, LAW, SAMPLE, plotly_figure, tau_label
 from .lock_keys import ZOOM_SHARE, lock_view
 
 __all__ = ["plotly_lock_histogram"]
@@ -40,21 +40,20 @@ def plotly_lock_histogram(hist: Mapping[str, Any], label_blocks: int = 8) -> Any
     plotly.graph_objects.Figure
         Traces ``lock-samples`` (y = ``freq``) and ``lock-uniform`` (y = ``uniform``).
     """
-    import plotly.graph_objects as go
-
     edges = np.asarray(hist["edges"], dtype=float)
     freq, uniform = np.asarray(hist["freq"], float), np.asarray(hist["uniform"], float)
     top = max(float(freq.max()), float(uniform.max()))
     floor = 0.5 / hist["n_samples"]
     first, stop = lock_view(hist)
     lo, hi = float(edges[first]), float(edges[stop])
+    # traces as plain dicts, made a figure once (graph objects validate every property)
     traces = [
-        go.Bar(x=(edges[:-1] + edges[1:]) / 2, y=freq, width=np.diff(edges), base=None,
-               name="lock-samples", marker={"color": SAMPLE, "line": {"width": 0}},
-               hovertemplate="LOCK span at %{x:.4g}: share %{y:.3g}<extra></extra>"),
-        go.Scatter(x=edges[:-1], y=uniform, mode="lines", line_shape="hv", name="lock-uniform",
-                   line={"color": ACCENT, "width": 1},
-                   hovertemplate="uniform (τ = 1): %{y:.3g}<extra></extra>"),
+        {"type": "bar", "x": (edges[:-1] + edges[1:]) / 2, "y": freq, "width": np.diff(edges),
+         "name": "lock-samples", "marker": {"color": SAMPLE, "line": {"width": 0}},
+         "hovertemplate": "LOCK span at %{x:.4g}: share %{y:.3g}<extra></extra>"},
+        {"type": "scatter", "x": edges[:-1], "y": uniform, "mode": "lines",
+         "line": {"color": ACCENT, "width": 1, "shape": "hv"}, "name": "lock-uniform",
+         "hovertemplate": "uniform (τ = 1): %{y:.3g}<extra></extra>"},
     ]
     m_edges = np.asarray(hist["m_edges"], dtype=float)
     shown = np.clip(m_edges, lo, hi)
@@ -89,4 +88,4 @@ def plotly_lock_histogram(hist: Mapping[str, Any], label_blocks: int = 8) -> Any
         "width": 900, "height": 380, "plot_bgcolor": "white",
         "margin": {"l": 70, "r": 20, "t": 70, "b": 50},
     }
-    return go.Figure(data=traces, layout=layout)
+    return plotly_figure({"data": traces, "layout": layout})

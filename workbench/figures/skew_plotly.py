@@ -227,42 +227,45 @@ def plotly_m_histograms_per_tau(per_tau: Mapping[float, SkewPanel],
         Per τ, in skew order: a trace ``"pmf-<τ label>"`` (y = ``m_pmf[1:]``, m = 1..n) and,
         when there are samples, ``"samples-<τ label>"`` (sampled frequencies).
     """
-    import plotly.graph_objects as go
-
-    from ..experiments.grampa_skew import skew_coordinate as coordinate
-
-    taus = sorted(per_tau, key=coordinate)
+    taus = sorted(per_tau, key=skew_coordinate)
     palette = ["#1c7ed6", "black", "#e8590c", "#c92a2a", "#862e9c", "#2b8a3e"]
-    centre = coordinate(1.0)
-    fig = go.Figure()
+    centre = skew_coordinate(1.0)
+    # traces as plain dicts, made a figure once (adding traces one by one is slow)
+    traces: list[dict[str, Any]] = []
     hi = 1
     for k, tau in enumerate(taus):
         panel = per_tau[tau]
         pmf = np.asarray(panel.m_pmf, dtype=float)
         counts = np.asarray(panel.m_counts, dtype=float)
-        colour = "black" if coordinate(tau) == centre else palette[k % len(palette)]
+        colour = "black" if skew_coordinate(tau) == centre else palette[k % len(palette)]
         label = tau_label(tau)
         nonzero = np.flatnonzero(pmf > 0)
         if nonzero.size:
             hi = max(hi, int(nonzero.max()))
         values = np.arange(1, pmf.size)
         if counts.sum() > 0:
-            fig.add_trace(go.Bar(
-                x=values, y=counts[1:] / counts.sum(), name=f"samples-{label}",
-                marker={"color": colour, "opacity": 0.3}, showlegend=False,
-                hovertemplate=f"τ = {label}, m = %{{x}}: sampled %{{y:.4f}}<extra></extra>"))
-        fig.add_trace(go.Scatter(
-            x=values, y=pmf[1:], mode="lines+markers", name=f"pmf-{label}",
-            line={"color": colour}, marker={"size": 5},
-            hovertemplate=f"τ = {label}, m = %{{x}}: exact %{{y:.4f}}<extra></extra>"))
-    for trace in fig.data:  # legend entries read "τ = 5" for the exact laws
-        if trace.name.startswith("pmf-"):
-            trace.legendgroup = trace.name
-    fig.update_layout(
-        width=760, height=360, barmode="group", plot_bgcolor="white",
-        legend={"title": {"text": "exact (lines), samples (bars)"}},
-        margin={"l": 60, "r": 20, "t": 50 if title else 20, "b": 50},
-        title={"text": title, "x": 0.01, "font": {"size": 13}} if title else None,
-        xaxis={"title": "number of tokens m", "range": [0.4, hi + 0.6]},
-        yaxis={"title": "probability", "gridcolor": "#e9ecef"})
-    return fig
+            traces.append({
+                "type": "bar", "x": values, "y": counts[1:] / counts.sum(),
+                "name": f"samples-{label}", "marker": {"color": colour, "opacity": 0.3},
+                "showlegend": False, "legendgroup": "samples",
+                "hovertemplate": f"τ = {label}, m = %{{x}}: sampled %{{y:.4f}}<extra></extra>"})
+        # legend entries read "τ = 5" for the exact laws
+        traces.append({
+            "type": "scatter", "x": values, "y": pmf[1:], "mode": "lines+markers",
+            "name": f"pmf-{label}", "legendgroup": f"pmf-{label}", "line": {"color": colour},
+            "marker": {"size": 5},
+            "hovertemplate": f"τ = {label}, m = %{{x}}: exact %{{y:.4f}}<extra></extra>"})
+    layout: dict[str, Any] = {
+        "width": 760, "height": 360, "barmode": "group", "plot_bgcolor": "white",
+        "legend": {"title": {"text": "exact (lines), samples (bars)"}},
+        "margin": {"l": 60, "r": 20, "t": 50 if title else 20, "b": 50},
+        "xaxis": {"title": {"text": "number of tokens m"}, "range": [0.4, hi + 0.6]},
+        "yaxis": {"title": {"text": "probability"}, "gridcolor": "#e9ecef"}}
+    if any(trace["type"] == "bar" for trace in traces):  # the bars' key, a direct label
+        layout["annotations"] = [{
+            "name": "samples", "text": "bars: samples, in the colour of their τ", "x": 1.0,
+            "y": 1.0, "xref": "paper", "yref": "paper", "xanchor": "right",
+            "yanchor": "bottom", "showarrow": False, "font": {"size": 11}}]
+    if title:
+        layout["title"] = {"text": title, "x": 0.01, "font": {"size": 13}}
+    return plotly_figure({"data": traces, "layout": layout})

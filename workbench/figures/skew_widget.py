@@ -4,13 +4,13 @@
 :func:`workbench.experiments.grampa_skew.skew_summary`: everything the panel shows for one
 word, cached by what each part depends on) to controls and draws
 its result with plotly (hover shows the numbers; the browser draws them): the histograms,
-the lattice and the segmentality curve; Figure 3, which does not depend on τ or p, is a
-matplotlib picture drawn once per word and setting; a lattice past its readable size is a
-static matplotlib sketch.
+the lattice, the segmentality curve and Figure 3 (which does not depend on τ or p: drawn
+once per word and setting, the same figure shown again); a lattice past its readable size is
+a static matplotlib sketch.
 
 This module computes no law and draws no figure itself; those are in
-:mod:`workbench.experiments.grampa_skew`, :mod:`.skew_plotly`, :mod:`.skew_plots`,
-:mod:`.lattice` and :mod:`.lattice_plotly`.
+:mod:`workbench.experiments.grampa_skew`, :mod:`.skew_plotly`, :mod:`.lattice`
+ and :mod:`.lattice_plotly`.
 """
 
 from __future__ import annotations
@@ -25,8 +25,12 @@ from .common import tau_label
 from .lattice import draw_lattice
 from .lattice_plotly import plotly_lattice
 from .panel import add_vocabulary_upload, interactive_panel
-from .skew_plotly import plotly_segmentality_curve, plotly_skew_panel
-from .skew_plots import plot_m_histograms_per_tau
+from .panel_neighbours import warm_neighbours
+from .skew_plotly import (
+    plotly_m_histograms_per_tau,
+    plotly_segmentality_curve,
+    plotly_skew_panel,
+)
 
 __all__ = ["skew_widget"]
 
@@ -48,6 +52,7 @@ def skew_widget(
     seed: int = 0,
     figure_taus: Sequence[float] = PAPER_TAUS,
     tau_grid: Sequence[float] = TAU_SLIDER_GRID,
+    warm: bool = False,
 ) -> Any:
     """The interactive skew panel: word, vocabulary, τ, ℓ_min, direction and p.
 
@@ -59,8 +64,8 @@ def skew_widget(
     token-length histograms with their exact laws (:func:`~.skew_plotly.plotly_skew_panel`),
     the lattice with the current τ's arc probabilities
     (:func:`~.lattice_plotly.plotly_lattice`, with hover; a static :func:`draw_lattice`
-    sketch past its size limit) and Figure 3 (:func:`plot_m_histograms_per_tau`, a picture:
-    it does not change with τ or p).
+    sketch past its size limit) and Figure 3 (:func:`~.skew_plotly.plotly_m_histograms_per_tau`:
+    it does not change with τ or p, so the same figure is shown again).
 
     ``panel.result`` is the :func:`~workbench.experiments.grampa_skew.skew_summary` shown,
     so after setting the controls, ``panel.result == skew_summary(word, vocab, tau, ell_min,
@@ -80,6 +85,12 @@ def skew_widget(
         Passed to ``summarise``.
     tau_grid : sequence of float
         The τ slider's values (put in footnote 10's order).
+    warm : bool, default False
+        Also compute the summaries one step of one control away
+        (:func:`~.panel_neighbours.warm_neighbours`: a neighbouring vocabulary loaded, its
+        tries built, the laws and samples cached, the figures drawn), so that the first
+        move of any control only updates what is shown. A reader's panel warms; a panel
+        made for checks need not.
 
     Returns
     -------
@@ -103,23 +114,45 @@ def skew_widget(
         return summarise(word, vocab, tau, ell_min, direction, p, n_samples, seed,
                          figure_taus)
 
-    memo: dict[tuple[int, ...], tuple[Any, Any]] = {}  # Figure 3 by its panels: (data, figure)
+    memo = _FigureMemo()
+
+    def figures(result: SkewSummary) -> dict[str, Any]:
+        return _skew_figures(result, memo)
+
     panel = interactive_panel(
-        summary, lambda result: _skew_figures(result, memo),
+        summary, figures,
         **_controls(opts, word, vocabulary, tau_opts, tau, ell_min, direction, p))
     add_vocabulary_upload(panel, opts)
+    if warm:
+        warm_neighbours(panel, summary, figures)
     return panel
 
 
-_FIGURE3_KEPT = 8  # Figure 3 drawings kept per panel (words and settings a reader goes back to)
+_KEPT = 64  # figures kept per panel (settings a reader goes back to)
 
 
-def _skew_figures(summary: SkewSummary, memo: dict[tuple[int, ...], tuple[Any, Any]]
-                  ) -> dict[str, Any]:
+class _FigureMemo:
+    """The figures a panel drew, by the identity of the cached, read-only data each was
+    drawn from (and the scalars it shows): a figure whose data did not change with the
+    control moved is the same object again, which the panel's view leaves untouched. Each
+    entry keeps its data, so the identities in the keys stay taken."""
+
+    def __init__(self) -> None:
+        self.entries: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+
+    def get(self, key: tuple[Any, ...], data: Any, make: Callable[[], Any]) -> Any:
+        if key not in self.entries:
+            if len(self.entries) >= _KEPT:
+                del self.entries[next(iter(self.entries))]
+            self.entries[key] = (data, make())
+        return self.entries[key][1]
+
+
+def _skew_figures(summary: SkewSummary, memo: _FigureMemo) -> dict[str, Any]:
     """Print the header and samples of a skew summary; its figures by name, in display
-    order. ``memo`` keeps the last Figure 3 drawings by the identity of their cached,
-    read-only panels, each with its data so that the identities stay taken: Figure 3 is
-    drawn once per word and setting (the cached summary hands back the same panels)."""
+    order. The parts of a summary are cached (the same objects for the same setting), so
+    each figure is drawn once per part it shows (``memo``): a p step redraws the
+    histograms only, Figure 3 is drawn once per word and setting."""
     figures: dict[str, Any] = {}
     s = summary
     tau = s.tau
@@ -132,32 +165,35 @@ def _skew_figures(summary: SkewSummary, memo: dict[tuple[int, ...], tuple[Any, A
         print("GRaMPa samples:")
         for seg in panel.examples:
             print("   ", " | ".join(seg))
-        figures["histograms"] = plotly_skew_panel(
-            panel, title=f"{s.word!r}, τ = {tau_label(tau)}, ℓ_min = {s.ell_min}, "
-                         f"{s.direction}, p = {s.p:g}: E[m] = {panel.expected_m:.3f}")
+        title = (f"{s.word!r}, τ = {tau_label(tau)}, ℓ_min = {s.ell_min}, {s.direction}, "
+                 f"p = {s.p:g}: E[m] = {panel.expected_m:.3f}")
+        figures["histograms"] = memo.get(("histograms", id(panel), title), panel,
+                                         lambda: plotly_skew_panel(panel, title=title))
     if s.error:
         print("error:", s.error)
     if s.lattice is not None:
+        lattice = s.lattice
         try:  # interactive: hover an arc for its token, counts and probability at τ
-            figures["lattice"] = plotly_lattice(s.lattice)
+            figures["lattice"] = memo.get(("lattice", id(lattice)), lattice,
+                                          lambda: plotly_lattice(lattice))
         except ValueError as err:  # too large to read: a static sketch instead
             print(f"(lattice sketched without hover: {err})")
-            figures["lattice"] = draw_lattice(s.lattice)
-    if s.per_tau is not None:  # independent of τ and p: drawn once per word
-        # and setting, as a picture (cheap in the browser; the PNG is kept, see
-        # workbench.figures.panel.render_outputs)
-        key = tuple(id(panel) for panel in s.per_tau.values())
-        if key not in memo:
-            if len(memo) >= _FIGURE3_KEPT:
-                del memo[next(iter(memo))]
-            memo[key] = (s.per_tau, plot_m_histograms_per_tau(
-                s.per_tau, title="Figure 3 for this word (GRaMPa alone, p = 1)"))
-        figures["per_tau"] = memo[key][1]
+            figures["lattice"] = memo.get(("sketch", id(lattice)), lattice,
+                                          lambda: draw_lattice(lattice))
+    if s.per_tau is not None:  # independent of τ and p: drawn once per word and setting
+        per_tau = s.per_tau
+        figures["per_tau"] = memo.get(
+            ("per_tau", *(id(panel) for panel in per_tau.values())), per_tau,
+            lambda: plotly_m_histograms_per_tau(
+                per_tau, title="Figure 3 for this word (GRaMPa alone, p = 1)"))
     if s.curve is not None:
-        figures["curve"] = plotly_segmentality_curve(
-            s.curve, current_tau=tau, current=s.current,
-            title="Figures 4 and 8 for this word: exact mean ± sd of S (p = 1); "
-                  "hover the points")
+        curve, current = s.curve, s.current
+        figures["curve"] = memo.get(
+            ("curve", id(curve), tau, current), curve,
+            lambda: plotly_segmentality_curve(
+                curve, current_tau=tau, current=current,
+                title="Figures 4 and 8 for this word: exact mean ± sd of S (p = 1); "
+                      "hover the points"))
     # the curve with the current τ's marker first, right under the τ slider; then the
     # histograms it moves, the lattice and Figure 3 (which τ does not change)
     order = ("curve", "histograms", "lattice", "per_tau")

@@ -26,26 +26,23 @@ from typing import Any
 
 import numpy as np
 
-from .common import ACCENT, LAW, SAMPLE
+from .common import ACCENT, LAW, SAMPLE, plotly_figure
 
 __all__ = ["plotly_uniform_laws"]
 
 
-def _law(x: np.ndarray, y: np.ndarray, name: str, what: str) -> Any:
-    import plotly.graph_objects as go
-
-    return go.Scatter(x=x, y=y, mode="markers", name=name, legendgroup="key",
-                      marker={"symbol": "line-ew", "size": 16,
-                              "line": {"width": 2.5, "color": LAW}},
-                      hovertemplate=f"{what}: %{{y:.5f}}<extra></extra>")
+def _law(x: np.ndarray, y: np.ndarray, name: str, what: str) -> dict[str, Any]:
+    return {"type": "scatter", "x": x, "y": y, "mode": "markers", "name": name,
+            "legendgroup": "key",
+            "marker": {"symbol": "line-ew", "size": 16, "line": {"width": 2.5, "color": LAW}},
+            "hovertemplate": f"{what}: %{{y:.5f}}<extra></extra>"}
 
 
-def _vline(x: float, top: float, name: str, text: str, colour: str, dash: str) -> Any:
-    import plotly.graph_objects as go
-
-    return go.Scatter(x=[x, x], y=[0.0, top], mode="lines", name=name, meta="vline",
-                      line={"color": colour, "dash": dash, "width": 1.5},
-                      hovertemplate=f"{text}<extra></extra>")
+def _vline(x: float, top: float, name: str, text: str, colour: str, dash: str
+           ) -> dict[str, Any]:
+    return {"type": "scatter", "x": [x, x], "y": [0.0, top], "mode": "lines", "name": name,
+            "meta": "vline", "line": {"color": colour, "dash": dash, "width": 1.5},
+            "hovertemplate": f"{text}<extra></extra>"}
 
 
 def plotly_uniform_laws(panel: Mapping[str, Any]) -> Any:
@@ -62,8 +59,6 @@ def plotly_uniform_laws(panel: Mapping[str, Any]) -> Any:
         (y = closed form), ``ell-limit`` and the vertical lines ``R-mean``, ``R-expected``
         (``meta="vline"``, x = the value).
     """
-    import plotly.graph_objects as go
-
     n, size = panel["n"], panel["n_samples"]
     m, ell, r, s = (panel[k] for k in ("m", "ell", "R", "S"))
     # a 2 x 2 grid of axes laid out by hand (make_subplots costs ~0.1 s per call)
@@ -93,43 +88,43 @@ def plotly_uniform_laws(panel: Mapping[str, Any]) -> Any:
     layout["xaxis3"]["ticktext"] = [f"{v:g}" for v in layout["xaxis3"]["tickvals"]]
     layout["xaxis4"]["range"] = [-0.05, 1.05]
 
-    def on(k: int, trace: Any) -> Any:
+    def on(k: int, trace: dict[str, Any]) -> dict[str, Any]:
         ax = "" if k == 1 else str(k)
-        trace.update(xaxis=f"x{ax}", yaxis=f"y{ax}")
-        return trace
+        return {**trace, "xaxis": f"x{ax}", "yaxis": f"y{ax}"}
 
     bar = {"color": SAMPLE, "opacity": 0.6}
     top = float(max(np.max(r["freq"]), np.max(r["pmf"]))) * 1.05
+    # traces as plain dicts, made a figure once (graph objects validate every property)
     traces = [
-        on(1, go.Bar(x=m["values"], y=m["freq"], name="m-samples", marker=bar,
-                     hovertemplate="m = %{x}: sampled %{y:.5f}<extra></extra>")),
+        on(1, {"type": "bar", "x": m["values"], "y": m["freq"], "name": "m-samples",
+               "marker": bar, "legendgroup": "key",
+               "hovertemplate": "m = %{x}: sampled %{y:.5f}<extra></extra>"}),
         on(1, _law(m["values"], m["pmf"], "m-law", "1 + Binom(n−1, ½)")),
-        on(2, go.Bar(x=ell["values"], y=ell["freq"], name="ell-samples", marker=bar,
-                     hovertemplate="ℓ = %{x}: sampled share %{y:.5f}<extra></extra>")),
+        on(2, {"type": "bar", "x": ell["values"], "y": ell["freq"], "name": "ell-samples",
+               "marker": bar, "legendgroup": "key",
+               "hovertemplate": "ℓ = %{x}: sampled share %{y:.5f}<extra></extra>"}),
         on(2, _law(ell["values"], ell["pmf"], "ell-law", "Eq. 12")),
-        on(2, go.Scatter(x=ell["values"], y=ell["limit"], mode="lines", name="ell-limit",
-                         legendgroup="key",
-                         line={"color": ACCENT, "dash": "dash", "width": 1},
-                         hovertemplate="Eq. 28, 2^−ℓ: %{y:.5f}<extra></extra>")),
-        on(3, go.Scatter(
-            x=r["values"], y=r["freq"], mode="markers", name="R-samples",
-            marker={"color": SAMPLE, "opacity": 0.6, "size": 1},
-            error_y={"type": "data", "symmetric": False, "array": np.zeros(len(r["freq"])),
-                     "arrayminus": r["freq"], "width": 0, "thickness": 5, "color": SAMPLE},
-            hovertemplate="R = %{x:.4f}: sampled %{y:.5f}<extra></extra>")),
+        on(2, {"type": "scatter", "x": ell["values"], "y": ell["limit"], "mode": "lines",
+               "name": "ell-limit", "legendgroup": "key",
+               "line": {"color": ACCENT, "dash": "dash", "width": 1},
+               "hovertemplate": "Eq. 28, 2^−ℓ: %{y:.5f}<extra></extra>"}),
+        on(3, {"type": "scatter", "x": r["values"], "y": r["freq"], "mode": "markers",
+               "name": "R-samples", "legendgroup": "key",
+               "marker": {"color": SAMPLE, "opacity": 0.6, "size": 1},
+               "error_y": {"type": "data", "symmetric": False,
+                           "array": np.zeros(len(r["freq"])), "arrayminus": r["freq"],
+                           "width": 0, "thickness": 5, "color": SAMPLE},
+               "hovertemplate": "R = %{x:.4f}: sampled %{y:.5f}<extra></extra>"}),
         on(3, _law(r["values"], r["pmf"], "R-law", "law of n/m")),
         on(3, _vline(r["mean"], top, "R-mean",
                      f"sample mean {r['mean']:.4f} ± {r['sem']:.4f} (s.e.)", SAMPLE, "dot")),
         on(3, _vline(r["expected_mean"], top, "R-expected",
                      f"Eq. 36: 2(1 − 2^−n) = {r['expected_mean']:.4f}", ACCENT, "dash")),
-        on(4, go.Bar(x=s["values"], y=s["freq"], name="S-samples", marker=bar,
-                     width=0.8 / (n - 1),
-                     hovertemplate="S = %{x:.4f}: sampled %{y:.5f}<extra></extra>")),
+        on(4, {"type": "bar", "x": s["values"], "y": s["freq"], "name": "S-samples",
+               "marker": bar, "width": 0.8 / (n - 1), "legendgroup": "key",
+               "hovertemplate": "S = %{x:.4f}: sampled %{y:.5f}<extra></extra>"}),
         on(4, _law(s["values"], s["pmf"], "S-law", "Binom(n−1, ½)/(n−1)")),
     ]
-    for trace in traces:
-        if trace.name.endswith("-samples"):
-            trace.legendgroup = "key"
     # direct labels instead of a legend: the two lines of (c) at their tops, and one key
     for name, x, text, colour, shift in (
             ("R-mean", r["mean"], "sample mean", SAMPLE, -4),
@@ -149,4 +144,4 @@ def plotly_uniform_laws(panel: Mapping[str, Any]) -> Any:
         title={"text": f"Uniform segmentations of a {n}-character word: {size:,} GRaMPa "
                        "samples (τ = 1, infinite vocabulary); hover "
                        "for values", "x": 0.01, "font": {"size": 13}})
-    return go.Figure(data=traces, layout=layout)
+    return plotly_figure({"data": traces, "layout": layout})
