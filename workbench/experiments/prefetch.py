@@ -21,8 +21,8 @@ Example
 >>> ahead = Prefetch()
 >>> ahead.add({"far": lambda: done.append("far")}, priority=2)
 >>> ahead.add({"near": lambda: done.append("near")}, priority=1)
->>> ahead.join(), sorted(done)
-(True, ['far', 'near'])
+>>> ahead.join(up_to=1), ahead.join(), sorted(done)
+(True, True, ['far', 'near'])
 >>> ahead.settle("a")      # run already: returns at once
 """
 
@@ -41,6 +41,7 @@ class Prefetch:
         self._pending: dict[Hashable, tuple[float, int, Callable[[], object]]] = {}
         self._added = 0
         self._running: Hashable | None = None
+        self._running_rank = 0.0
         self._cond = threading.Condition()
         self._thread: threading.Thread | None = None
         self.errors: dict[Hashable, BaseException] = {}
@@ -73,11 +74,15 @@ class Prefetch:
             while self._running == key:
                 self._cond.wait()
 
-    def join(self, timeout: float | None = None) -> bool:
-        """Wait until every queued call has run; return whether they all have."""
+    def join(self, up_to: float = float("inf"), timeout: float | None = None) -> bool:
+        """Wait until every queued call of priority ``<= up_to`` has run (at most ``timeout``
+        seconds); return whether they all have."""
+        def done() -> bool:
+            return (all(rank > up_to for rank, _, _ in self._pending.values())
+                    and (self._running is None or self._running_rank > up_to))
+
         with self._cond:
-            return self._cond.wait_for(lambda: not self._pending and self._running is None,
-                                       timeout)
+            return self._cond.wait_for(done, timeout)
 
     @property
     def pending(self) -> int:
@@ -93,7 +98,7 @@ class Prefetch:
                     self._cond.notify_all()
                     return
                 key = min(self._pending, key=lambda k: self._pending[k][:2])
-                call = self._pending.pop(key)[2]
+                self._running_rank, _, call = self._pending.pop(key)
                 self._running = key
             try:
                 call()
