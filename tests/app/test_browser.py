@@ -101,16 +101,14 @@ LATENCIES: dict[str, dict[str, list[float]]] = {}  # notebook -> control -> step
 VOILA_LATENCIES: dict[str, dict[str, list[float]]] = {}  # the same in Voilà
 CONSOLE_ERRORS: list[str] = []  # the browser console's errors, for failure messages
 NONDETERMINISTIC: dict[str, str] = {  # notebook name -> why a step back may show other data
-    # Found by the whole-suite run of 2026-11-26 (every control stepped): the step back shows
-    # other plotly data (09: the graph's layout; 10: floats in the last digits), not yet
-    # diagnosed -- suspected: a float slider's step back lands an ulp away. Issue 27.
-    "09_partition_cover.ipynb": "step back not restored exactly (undiagnosed, issue 27)",
-    "10_renyi_counterexamples.ipynb": "step back not restored exactly (undiagnosed, issue 27)",
+    # Found by the whole-suite run of 2026-11-26 (every control stepped): 09's step back shows
+    # another graph layout. The kernel sends the same JSON back
+    # (tests/notebooks/test_panel_step_back.py): page side, undiagnosed. (10's was kernel side:
+    # a FloatLogSlider's step back landed an ulp away; now an exact selection slider.) Issue 27.
+    "09_partition_cover.ipynb": "step back not restored in the page (kernel JSON is; issue 27)",
 }
 #: Notebooks whose panels are not yet fast (issue 27 item 5): their own step bound, seconds.
-SLOW_PANELS: dict[str, float] = {
-    "11_efficiency_vs_regularisation.ipynb": 10.0,  # matplotlib, uncached: 0.5-1.5 s quiet
-}
+SLOW_PANELS: dict[str, float] = {}
 #: Notebooks that display exercises (their source names ``Exercise``).
 WITH_EXERCISES = [p.name for p in NOTEBOOKS if "Exercise." in p.read_text(encoding="utf-8")]
 #: Per notebook, per displayed exercise: {"right", "wrong", "message"} (from JupyterLab's kernel;

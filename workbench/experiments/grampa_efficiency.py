@@ -17,10 +17,11 @@ curve does not have. BPE-dropout and ULM are sampled only. Efficiencies divide b
 distribution's support includes tokens no finite sample shows).
 
 Count arrays are cached per setup and knob (the α of E_α only changes the metric, so its
-slider recomputes nothing). :func:`main` (``python -m workbench experiments --only
-efficiency``) writes CSV and a Markdown summary into ``results/efficiency``; the figures
-(PNG) are drawn by :mod:`workbench.figures.efficiency`, which the CLI passes in. This module
-draws nothing.
+slider recomputes nothing), and so are the figures' data (``compute_*``: a setting seen
+before is not computed again; the arrays returned are read-only, shared by the cache).
+:func:`main` (``python -m workbench experiments --only efficiency``) writes CSV and a
+Markdown summary into ``results/efficiency``; the figures (PNG) are drawn by
+:mod:`workbench.figures.efficiency`, which the CLI passes in. This module draws nothing.
 """
 
 from __future__ import annotations
@@ -82,6 +83,14 @@ def efficiency(counts: np.ndarray, setup: Setup, alpha: float = ALPHA) -> float:
 def _frozen(a: np.ndarray) -> np.ndarray:
     a.flags.writeable = False
     return a
+
+
+def _frozen_values(data: dict) -> dict:
+    """``data`` with its arrays read-only (a cached result is shared by every caller)."""
+    for value in data.values():
+        if isinstance(value, np.ndarray):
+            _frozen(value)
+    return data
 
 
 @lru_cache(maxsize=1024)
@@ -176,6 +185,14 @@ def compute_tau(setup: Setup, ell_min: int = 1, direction: str = "l2r", alpha: f
         ``curve_x``, ``curve_tau``, ``curve`` (exact E_α); ``tau``, ``x`` (the points),
         ``exact`` (E_α at them), ``sampled`` (``len(seeds) × len(taus)``), ``seeds``.
     """
+    return _tau_data(setup, ell_min, direction, float(alpha), tuple(map(float, taus)),
+                     tuple(seeds), n_curve)
+
+
+@lru_cache(maxsize=2048)
+def _tau_data(setup: Setup, ell_min: int, direction: str, alpha: float,
+              taus: tuple[float, ...], seeds: tuple[int, ...], n_curve: int
+              ) -> dict[str, np.ndarray]:
     xs = np.array([-check_tau(t) for t in taus]) + 0.0
     grid = np.linspace(xs.min(), xs.max(), check_int(n_curve, "n_curve", minimum=2))
     grid = np.union1d(grid, xs)
@@ -186,9 +203,10 @@ def compute_tau(setup: Setup, ell_min: int = 1, direction: str = "l2r", alpha: f
              for t in taus]
     sampled = [[efficiency(sampled_grampa(setup, float(t), ell_min, direction, s), setup,
                            alpha) for t in taus] for s in seeds]
-    return {"curve_x": grid, "curve_tau": np.array(curve_tau), "curve": np.array(curve),
-            "tau": np.array(taus, dtype=float), "x": xs, "exact": np.array(exact),
-            "sampled": np.array(sampled), "seeds": np.array(seeds)}
+    return _frozen_values({"curve_x": grid, "curve_tau": np.array(curve_tau),
+                           "curve": np.array(curve), "tau": np.array(taus, dtype=float),
+                           "x": xs, "exact": np.array(exact), "sampled": np.array(sampled),
+                           "seeds": np.array(seeds)})
 
 
 # --------------------------------------------------------------------------- Figure 11
@@ -202,12 +220,19 @@ def compute_regulariser(setup: Setup, alpha: float = ALPHA, *,
     GRaMPa τ = 1 over the same vocabulary, for scale) and ``seeds``.
     """
     params = REGULARISER_POINTS[setup.kind] if params is None else tuple(params)
+    return _regulariser_data(setup, float(alpha), tuple(map(float, params)), tuple(seeds))
+
+
+@lru_cache(maxsize=1024)
+def _regulariser_data(setup: Setup, alpha: float, params: tuple[float, ...],
+                      seeds: tuple[int, ...]) -> dict[str, np.ndarray]:
     sampled = [[efficiency(sampled_regulariser(setup, float(a), s), setup, alpha)
                 for a in params] for s in seeds]
-    return {"param": np.array(params, dtype=float), "sampled": np.array(sampled),
-            "deterministic": efficiency(setup.deterministic_counts, setup, alpha),
-            "grampa_uniform": efficiency(expected_counts(setup, 1.0), setup, alpha),
-            "seeds": np.array(seeds), "kind": setup.kind}
+    return _frozen_values({
+        "param": np.array(params, dtype=float), "sampled": np.array(sampled),
+        "deterministic": efficiency(setup.deterministic_counts, setup, alpha),
+        "grampa_uniform": efficiency(expected_counts(setup, 1.0), setup, alpha),
+        "seeds": np.array(seeds), "kind": setup.kind})
 
 
 # --------------------------------------------------------------------------- Figure 12: p
@@ -224,17 +249,25 @@ def compute_multiplex(setup: Setup, alpha: float = ALPHA, tau: float = 1.0, ell_
     Returns ``curve_p``, ``curve``, ``p``, ``exact``, ``sampled`` (seeds × ps), ``seeds``,
     ``argmax_p`` (the p of the highest exact E_α on the curve).
     """
-    grampa = expected_counts(setup, float(tau), ell_min, direction)
+    return _multiplex_data(setup, float(alpha), float(tau), ell_min, direction,
+                           tuple(map(float, ps)), tuple(seeds), n_curve)
+
+
+@lru_cache(maxsize=4096)
+def _multiplex_data(setup: Setup, alpha: float, tau: float, ell_min: int, direction: str,
+                    ps: tuple[float, ...], seeds: tuple[int, ...], n_curve: int
+                    ) -> dict[str, np.ndarray]:
+    grampa = expected_counts(setup, tau, ell_min, direction)
     det = setup.deterministic_counts
     grid = np.union1d(np.linspace(0.0, 1.0, check_int(n_curve, "n_curve", minimum=2)), ps)
     curve = np.array([efficiency(mix(p, grampa, det), setup, alpha) for p in grid])
     exact = np.array([efficiency(mix(p, grampa, det), setup, alpha) for p in ps])
-    sampled = [[efficiency(sampled_multiplexed(setup, float(p), float(tau), ell_min,
-                                               direction, s), setup, alpha) for p in ps]
-               for s in seeds]
-    return {"curve_p": grid, "curve": curve, "p": np.array(ps, dtype=float), "exact": exact,
-            "sampled": np.array(sampled), "seeds": np.array(seeds),
-            "argmax_p": float(grid[int(np.argmax(curve))]), "kind": setup.kind}
+    sampled = [[efficiency(sampled_multiplexed(setup, p, tau, ell_min, direction, s), setup,
+                           alpha) for p in ps] for s in seeds]
+    return _frozen_values({"curve_p": grid, "curve": curve, "p": np.array(ps, dtype=float),
+                           "exact": exact, "sampled": np.array(sampled),
+                           "seeds": np.array(seeds),
+                           "argmax_p": float(grid[int(np.argmax(curve))]), "kind": setup.kind})
 
 
 # --------------------------------------------------------------------------- CLI

@@ -226,12 +226,15 @@ def cover_demo_words(model: GreedTokModel, counts: Mapping[str, int], n: int = 4
     n = check_int(n, "n", minimum=1)
     min_bytes = check_int(min_bytes, "min_bytes", minimum=1)
     min_steps = check_int(min_steps, "min_steps", minimum=0)
+    candidates = [w for w, _ in sorted(counts.items(), key=lambda kv: -kv[1])
+                  if (w[1:] if w.startswith(" ") else w).isalpha()
+                  and (w[1:] if w.startswith(" ") else w).islower()
+                  and len(w.encode()) >= min_bytes]
+    # one batched encode for the token counts (a call per word costs the parallel launch)
+    _, offsets = model.encode_ids(candidates)
     words: list[str] = []
-    for word, _ in sorted(counts.items(), key=lambda kv: -kv[1]):
-        letters = word[1:] if word.startswith(" ") else word
-        if not (letters.isalpha() and letters.islower() and len(word.encode()) >= min_bytes):
-            continue
-        if len(model.encode(word)) < 2 or len(compute_cover_steps(model, word)) - 1 < min_steps:
+    for word, n_tokens in zip(candidates, np.diff(offsets).tolist()):
+        if n_tokens < 2 or len(compute_cover_steps(model, word)) - 1 < min_steps:
             continue
         words.append(word)
         if len(words) == n:
