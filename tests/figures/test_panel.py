@@ -231,3 +231,49 @@ def test_panel_updates_figures_in_place() -> None:
     assert len(pngs) == 5  # n = 3, 4, 5, 2, 7: the PNG follows the slider
     assert len(views) == 1  # one view, its figure replaced (Plotly.react), never re-displayed
     assert panel.clear_output is False  # the view is displayed once, never cleared
+
+
+def test_panel_steps_outside_its_output_area(monkeypatch) -> None:
+    """Issue 27 item 5: a step enters the panel's output area (an ``Output`` widget: two
+    messages to the page, ``msg_id`` set and cleared) only to show something new there: the
+    first result, a traceback, the widgets again after it. An exception keeps the last
+    result; text written to stderr (a warning) is shown with the printed text; plotly
+    figures are updated after the other items (a table does not wait for the page's
+    ``Plotly.react``)."""
+    import ipywidgets as widgets
+    import pandas as pd
+    import plotly.graph_objects as go
+
+    from workbench.figures.panel import set_panel_values
+
+    entered: list[object] = []
+    enter = widgets.Output.__enter__
+    monkeypatch.setattr(widgets.Output, "__enter__",
+                        lambda self: (entered.append(self), enter(self))[1])
+    def compute(n: int) -> int:
+        if n == 3:
+            raise ValueError("three")
+        if n == 4:
+            print("four", file=sys.stderr)  # as a warning is shown
+        return n
+
+    def draw(n: int) -> dict:
+        return {"graph": go.Figure(go.Scatter(y=[0, n])), "table": pd.DataFrame({"n": [n]})}
+
+    panel = interactive_panel(compute, draw, n=widgets.IntSlider(value=1, min=0, max=9))
+    assert entered.count(panel.out) == 1  # the first display
+    set_panel_values(panel, n=2)
+    set_panel_values(panel, n=5)
+    assert entered.count(panel.out) == 1 and panel.result == 5
+    table = panel.view.widgets["table"]
+    view = panel.view.slots[0]["view"]
+    order: list[str] = []
+    table.observe(lambda _c: order.append("table"), names="value")
+    view.observe(lambda _c: order.append("graph"), names="figure")
+    set_panel_values(panel, n=6)
+    assert order == ["table", "graph"]
+    set_panel_values(panel, n=3)  # the traceback is shown in the area; the result kept
+    assert entered.count(panel.out) == 2 and panel.result == 6
+    set_panel_values(panel, n=4)  # displayed anew after the error
+    assert entered.count(panel.out) == 3 and panel.result == 4
+    assert "four" in panel.view.text.value
