@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import shutil
 import socket
 import subprocess
@@ -142,6 +143,34 @@ def serving(cmd: list[str], env: dict, log_path: Path, ready_url: str, what: str
             server.kill()
             server.wait()
         log.close()
+
+
+def _on_a_copy(base: Path) -> tuple[Path, int, str, str]:
+    """A copy of notebooks/ under ``base``, a free port and a random token: (root, port,
+    token, base URL)."""
+    port = free_port()
+    return copy_notebooks(base), port, secrets.token_hex(16), f"http://127.0.0.1:{port}"
+
+
+@contextlib.contextmanager
+def lab_server(base: Path, env: dict) -> Iterator[tuple[str, str, Path]]:
+    """JupyterLab (:func:`lab_command`) on a copy of notebooks/ under ``base`` (its working
+    directory, log ``lab.log``): yields (base URL, token, the copy's root)."""
+    root, port, token, url = _on_a_copy(base)
+    with serving(lab_command(root, port, token), env, base / "lab.log",
+                 f"{url}/api/status?token={token}", "JupyterLab", cwd=base):
+        yield url, token, root
+
+
+@contextlib.contextmanager
+def voila_server(base: Path, env: dict,
+                 *extra: str) -> Iterator[tuple[str, str, subprocess.Popen]]:
+    """Plain Voilà (:func:`voila_command`, options ``extra``) on a copy of notebooks/ under
+    ``base`` (its working directory, log ``voila.log``): yields (base URL, token, process)."""
+    root, port, token, url = _on_a_copy(base)
+    with serving(voila_command(root, port, token, *extra), env, base / "voila.log",
+                 f"{url}/?token={token}", "Voilà", cwd=base) as server:
+        yield url, token, server
 
 
 def kernels_idle(server: subprocess.Popen, count: int, timeout: float = 900) -> bool:

@@ -25,8 +25,9 @@ Latency bounds (issue 27 item 5): every step must take less than ``$BROWSER_MAX_
 ``$BROWSER_LATENCY_STRICT`` set (the quiet-machine measurement of BENCHMARKS.md) also the
 must of the issue: per notebook and front end, median ≤ 250 ms and every step ≤ 500 ms.
 A panel's "figure data" (``_FINGERPRINT_JS``) is what its output area shows: image sources
-(the PNG bytes), plotly figures' data and layout as the graph holds them (without the random
-``uid`` s), and the text of everything else.
+(the PNG bytes), plotly figures as the kernel sent them to the graph once it has drawn them
+(``workbench.figures.plotly_view``'s ``graph.workbenchFigure``: not ``graph.layout``, into
+which plotly.js writes what it computed, e.g. autoranges), and the text of everything else.
 
 The server is JupyterLab on 127.0.0.1 with a free port and a random token, serving a
 temporary copy of ``notebooks/`` (so autosave never writes outputs into the repository), with
@@ -60,7 +61,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import statistics
 import time
 from pathlib import Path
@@ -74,21 +74,18 @@ from browserkit import (
     ROOT,
     chromium,
     chromium_missing,
-    copy_notebooks,
     drive_exercise,
-    free_port,
     kernels_idle,
-    lab_command,
     lab_execute,
     lab_run_all,
+    lab_server,
     lab_settings,
     lab_shutdown,
     open_voila,
     preheat_only,
     selected_notebooks,
     server_env,
-    serving,
-    voila_command,
+    voila_server,
 )
 
 pytestmark = pytest.mark.browser
@@ -100,13 +97,7 @@ STRICT_MEDIAN_SECONDS, STRICT_MAX_SECONDS = 0.25, 0.5
 LATENCIES: dict[str, dict[str, list[float]]] = {}  # notebook -> control -> steps (JupyterLab)
 VOILA_LATENCIES: dict[str, dict[str, list[float]]] = {}  # the same in Voilà
 CONSOLE_ERRORS: list[str] = []  # the browser console's errors, for failure messages
-NONDETERMINISTIC: dict[str, str] = {  # notebook name -> why a step back may show other data
-    # Found by the whole-suite run of 2026-11-26 (every control stepped): the step back shows
-    # other plotly data (09: the graph's layout; 10: floats in the last digits), not yet
-    # diagnosed -- suspected: a float slider's step back lands an ulp away. Issue 27.
-    "09_partition_cover.ipynb": "step back not restored exactly (undiagnosed, issue 27)",
-    "10_renyi_counterexamples.ipynb": "step back not restored exactly (undiagnosed, issue 27)",
-}
+NONDETERMINISTIC: dict[str, str] = {}  # notebook name -> why a step back may show other data
 #: Notebooks whose panels are not yet fast (issue 27 item 5): their own step bound, seconds.
 SLOW_PANELS: dict[str, float] = {
     "11_efficiency_vs_regularisation.ipynb": 10.0,  # matplotlib, uncached: 0.5-1.5 s quiet
@@ -126,13 +117,8 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in t
 def lab(tmp_path_factory: pytest.TempPathFactory):
     """A JupyterLab server on a copy of notebooks/: yields (base_url, token, root)."""
     base = tmp_path_factory.mktemp("lab")
-    root = copy_notebooks(base)
-    port, token = free_port(), secrets.token_hex(16)
-    url = f"http://127.0.0.1:{port}"
     try:
-        with serving(lab_command(root, port, token), server_env(base, **lab_settings(base)),
-                     base / "server.log", f"{url}/api/status?token={token}", "JupyterLab",
-                     cwd=base):
+        with lab_server(base, server_env(base, **lab_settings(base))) as (url, token, root):
             yield url, token, root
     finally:
         if LATENCIES:
@@ -230,8 +216,9 @@ _WAIT_JS = """async ([quiet, limit]) => {
   }
 }"""
 # What a panel's output area shows, as one string: per widget of the panel's view (the text
-# printed by draw, then each figure or table), a plotly graph's data and layout as plotly.js
-# holds them, without the random trace `uid`s; image sources (the PNG bytes); else the text.
+# printed by draw, then each figure or table), a plotly graph's figure JSON as the kernel sent
+# it, once drawn (a graph of plotly's mime renderer: data and layout as plotly.js holds them,
+# without the random trace `uid`s); image sources (the PNG bytes); else the text.
 # Null while a plotly figure widget has not created its graph yet (plotly.js loads
 # asynchronously). Anything outside the view (a traceback) is text.
 _FINGERPRINT_JS = "([pi]) => {" + _CONTROLS_JS + """
@@ -242,7 +229,8 @@ _FINGERPRINT_JS = "([pi]) => {" + _CONTROLS_JS + """
     if (item.classList.contains('workbench-plotly')) {
       const gd = item.matches('.js-plotly-plot') ? item : item.querySelector('.js-plotly-plot');
       if (!gd || !gd.data) return null;
-      parts.push('plotly:' + JSON.stringify([gd.data, gd.layout], noUid));
+      parts.push('plotly:' + (gd.workbenchFigure !== undefined ? gd.workbenchFigure
+                              : JSON.stringify([gd.data, gd.layout], noUid)));
     } else if (item.querySelectorAll('img').length) {
       for (const img of item.querySelectorAll('img')) parts.push('img:' + img.src);
     } else {
@@ -510,8 +498,6 @@ def voila(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureReque
     pre-heated (the others are on Voilà's pre-heat deny list)."""
     pytest.importorskip("voila", reason="voila is in the [dev] extra")
     base = tmp_path_factory.mktemp("voila")
-    root = copy_notebooks(base)
-    port, token = free_port(), secrets.token_hex(16)
     extra = [f"--Voila.config_file_paths={VOILA_CONFIG}"]
     preheat = os.environ.get("VOILA_PREHEAT", "1") != "0"
     selected = selected_notebooks(request, "test_notebook_as_voila_app")
@@ -522,10 +508,8 @@ def voila(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureReque
         if int(os.environ.get("VOILA_REPEATS", "1")) == 1:
             # each page is opened once: no pool refills competing with the next page for CPU
             extra.append("--VoilaKernelManager.fill_delay=86400")
-    url = f"http://127.0.0.1:{port}"
     try:
-        with serving(voila_command(root, port, token, *extra), server_env(base),
-                     base / "voila.log", f"{url}/?token={token}", "Voilà", cwd=base) as server:
+        with voila_server(base, server_env(base), *extra) as (url, token, server):
             if preheat:  # as a classroom server, started before the students arrive
                 start = time.monotonic()
                 _wait_until_kernels_idle(server, len(selected))

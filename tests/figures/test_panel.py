@@ -277,3 +277,34 @@ def test_panel_steps_outside_its_output_area(monkeypatch) -> None:
     set_panel_values(panel, n=4)  # displayed anew after the error
     assert entered.count(panel.out) == 3 and panel.result == 4
     assert "four" in panel.view.text.value
+
+
+def test_float_sliders_reach_compute_on_their_step_grid() -> None:
+    """Issue 27: in the page, 3.0 → 3.1 → back is 3.0000000000000004 (noUiSlider's binary
+    arithmetic): notebook 10's panel computed other floats after a step back. A value within
+    1e-9 of a step of the grid is put on it; one off the grid (set by code) is left alone."""
+    import ipywidgets as widgets
+
+    from workbench.figures.panel import on_step_grid, set_panel_values
+
+    assert on_step_grid(3.0000000000000004, 1.1, 0.1) == 3.0
+    assert on_step_grid(0.30000000000000004, 0.0, 0.005) == 0.3
+    assert on_step_grid(2.5e-05 + 1e-16, 0.0, 1e-05) == 2.5e-05
+    assert on_step_grid(0.1 + 1e-6, 0.0, 0.1) == 0.1 + 1e-6  # off the grid
+    assert on_step_grid(0.2345678, 0.0, 0.005) == 0.2345678
+    assert on_step_grid(7.0000001, 0.0, 0.0) == 7.0000001
+    assert np.isnan(on_step_grid(float("nan"), 0.0, 0.1))
+    seen: list[object] = []
+
+    def compute(a: float, r: tuple[float, float], n: int) -> float:
+        seen.append((a, r, n))
+        return a
+
+    panel = interactive_panel(
+        compute, lambda a: None, a=widgets.FloatSlider(value=3.0, min=1.1, max=6.0, step=0.1),
+        r=widgets.FloatRangeSlider(value=(0.2, 0.4), min=0.0, max=1.0, step=0.1),
+        n=widgets.IntSlider(value=3))
+    set_panel_values(panel, a=3.0000000000000004, r=(0.30000000000000004, 0.4))
+    assert seen[-1] == (3.0, (0.3, 0.4), 3) and panel.result == 3.0
+    set_panel_values(panel, a=2.34567)  # set by code, off the grid: as it is
+    assert seen[-1][0] == 2.34567

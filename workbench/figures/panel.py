@@ -7,6 +7,7 @@
   clearing and re-rendering the whole output;
 * :func:`panel_controls` — a panel's control widgets by argument name;
 * :func:`set_panel_values` — set several controls, re-run once;
+* :func:`on_step_grid` — a float slider's value on its step grid (what ``compute`` gets);
 * :func:`same_result` — deep equality of results holding arrays, for checking a panel's
   result against a direct call of its ``compute`` function;
 * :func:`add_vocabulary_upload` — an upload box and a paste box beside a panel's
@@ -49,6 +50,7 @@ __all__ = [
     "PANEL_MIN_HEIGHT",
     "add_vocabulary_upload",
     "interactive_panel",
+    "on_step_grid",
     "panel_controls",
     "render_outputs",
     "same_result",
@@ -181,7 +183,9 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
     unchanged (the same object: cache the figures that do not depend on every control) is
     not touched (:class:`~workbench.figures.panel_view.PanelView`). The
     area keeps the height of the tallest result it has shown (it never shrinks), so moving
-    a control never makes the page below jump. A
+    a control never makes the page below jump. A float slider's value reaches ``compute``
+    on the slider's step grid (:func:`on_step_grid`: a step forth and back in the page
+    computes what was shown before). A
     "save" button writes the figures shown (PNG or SVG, :func:`save_figures`) to
     ``figures/`` in the working directory.
 
@@ -270,6 +274,42 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
     return panel
 
 
+def _decimals(x: float) -> int:
+    """The decimal places of ``x`` as Python writes it (``0.1`` → 1, ``1e-05`` → 5)."""
+    mantissa, _, exponent = repr(float(x)).partition("e")
+    return max(0, len(mantissa.partition(".")[2].rstrip("0")) - int(exponent or 0))
+
+
+def on_step_grid(value: float, start: float, step: float) -> float:
+    """``value`` put on the grid ``start + k·step`` (to the grid's decimal places) when it is
+    within 1e-9 of a step of it, else ``value`` unchanged.
+
+    A slider in the page steps with binary floats: 3.0 → 3.1 → back gives
+    3.0000000000000004, and a panel would compute something else than it showed at 3.0.
+
+    >>> on_step_grid(3.0000000000000004, 1.1, 0.1), on_step_grid(0.2345678, 0.0, 0.005)
+    (3.0, 0.2345678)
+    """
+    if not (step > 0 and math.isfinite(value) and math.isfinite(start)):
+        return value
+    grid = round(start + round((value - start) / step) * step,
+                 max(_decimals(start), _decimals(step)))
+    return grid if abs(value - grid) <= 1e-9 * step else value
+
+
+def _on_step_grid(widget: Any) -> Any:
+    """A control's value for ``compute``: a float slider's (or float range slider's) values
+    :func:`on_step_grid` of its ``min`` and ``step``; any other value as it is."""
+    import ipywidgets
+
+    value = widget.get_interact_value()
+    if isinstance(widget, (ipywidgets.FloatSlider, ipywidgets.FloatRangeSlider)):
+        if isinstance(value, tuple):
+            return tuple(on_step_grid(v, widget.min, widget.step) for v in value)
+        return on_step_grid(value, widget.min, widget.step)
+    return value
+
+
 @functools.cache
 def _panel_class() -> type:
     """``ipywidgets.interactive`` whose update runs the function outside the output area.
@@ -290,7 +330,7 @@ def _panel_class() -> type:
         after_update: Callable[[Any], None] | None = None
 
         def update(self, *args: Any) -> None:
-            self.kwargs = {w._kwarg: w.get_interact_value() for w in self.kwargs_widgets}
+            self.kwargs = {w._kwarg: _on_step_grid(w) for w in self.kwargs_widgets}
             try:
                 self.result = self.f(**self.kwargs)
             except Exception as err:
