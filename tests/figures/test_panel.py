@@ -289,7 +289,7 @@ def test_float_sliders_reach_compute_on_their_step_grid() -> None:
 
     assert on_step_grid(3.0000000000000004, 1.1, 0.1) == 3.0
     assert on_step_grid(0.30000000000000004, 0.0, 0.005) == 0.3
-    assert on_step_grid(2.5e-05 + 1e-16, 0.0, 1e-05) == 2.5e-05
+    assert on_step_grid(3e-05 + 1e-16, 0.0, 1e-05) == 3e-05
     assert on_step_grid(0.1 + 1e-6, 0.0, 0.1) == 0.1 + 1e-6  # off the grid
     assert on_step_grid(0.2345678, 0.0, 0.005) == 0.2345678
     assert on_step_grid(7.0000001, 0.0, 0.0) == 7.0000001
