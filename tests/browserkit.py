@@ -145,7 +145,7 @@ def serving(cmd: list[str], env: dict, log_path: Path, ready_url: str, what: str
         log.close()
 
 
-def _on_a_copy(base: Path) -> tuple[Path, int, str, str]:
+def on_a_copy(base: Path) -> tuple[Path, int, str, str]:
     """A copy of notebooks/ under ``base``, a free port and a random token: (root, port,
     token, base URL)."""
     port = free_port()
@@ -156,7 +156,7 @@ def _on_a_copy(base: Path) -> tuple[Path, int, str, str]:
 def lab_server(base: Path, env: dict) -> Iterator[tuple[str, str, Path]]:
     """JupyterLab (:func:`lab_command`) on a copy of notebooks/ under ``base`` (its working
     directory, log ``lab.log``): yields (base URL, token, the copy's root)."""
-    root, port, token, url = _on_a_copy(base)
+    root, port, token, url = on_a_copy(base)
     with serving(lab_command(root, port, token), env, base / "lab.log",
                  f"{url}/api/status?token={token}", "JupyterLab", cwd=base):
         yield url, token, root
@@ -167,7 +167,7 @@ def voila_server(base: Path, env: dict,
                  *extra: str) -> Iterator[tuple[str, str, subprocess.Popen]]:
     """Plain Voilà (:func:`voila_command`, options ``extra``) on a copy of notebooks/ under
     ``base`` (its working directory, log ``voila.log``): yields (base URL, token, process)."""
-    root, port, token, url = _on_a_copy(base)
+    root, port, token, url = on_a_copy(base)
     with serving(voila_command(root, port, token, *extra), env, base / "voila.log",
                  f"{url}/?token={token}", "Voilà", cwd=base) as server:
         yield url, token, server
@@ -233,7 +233,7 @@ def chromium(sync_api) -> Iterator:
 
 # The notebook panel of JupyterLab showing `name`: JupyterLab is started with the app object
 # exposed to the page (lab_command).
-_LAB_PANEL_JS = """(name) => {
+LAB_PANEL_JS = """(name) => {
   for (const x of window.jupyterapp.shell.widgets('main'))
     if (x.context && x.context.path === name) return x;
   return null;
@@ -242,7 +242,7 @@ _LAB_PANEL_JS = """(name) => {
 #: stderr texts, widget outputs.
 LAB_STATE_JS = """(name) => {
   if (!window.jupyterapp) return null;
-  const w = (""" + _LAB_PANEL_JS + """)(name);
+  const w = (""" + LAB_PANEL_JS + """)(name);
   if (!w || !w.content || !w.content.model || !w.sessionContext) return null;
   const kernel = w.sessionContext.session && w.sessionContext.session.kernel;
   const cells = w.content.model.cells;
@@ -263,7 +263,7 @@ LAB_STATE_JS = """(name) => {
 }"""
 # Runs `code` in the notebook's kernel; resolves with its stdout (and any error as text).
 _LAB_EXECUTE_JS = """async ([name, code]) => {
-  const w = (""" + _LAB_PANEL_JS + """)(name);
+  const w = (""" + LAB_PANEL_JS + """)(name);
   const future = w.sessionContext.session.kernel.requestExecute(
     {code: code, silent: false, store_history: false});
   let out = '';
@@ -286,7 +286,7 @@ def lab_run_all(page, url: str, token: str, name: str, timeout: float) -> dict:
     page.wait_for_function(f"() => {{ const s = ({LAB_STATE_JS})({arg}); "
                            "return s && s.status === 'idle'; }", timeout=120_000)
     page.evaluate(f"""async () => {{
-      const w = ({_LAB_PANEL_JS})({arg});
+      const w = ({LAB_PANEL_JS})({arg});
       window.jupyterapp.shell.activateById(w.id);
       await window.jupyterapp.commands.execute('notebook:run-all-cells');
     }}""")
@@ -304,7 +304,7 @@ def lab_execute(page, name: str, code: str) -> str:
 
 def lab_shutdown(page, name: str) -> None:
     """Shut the notebook's kernel down (JupyterLab keeps it when the page closes)."""
-    page.evaluate(f"async () => {{ await ({_LAB_PANEL_JS})({json.dumps(name)})"
+    page.evaluate(f"async () => {{ await ({LAB_PANEL_JS})({json.dumps(name)})"
                   ".sessionContext.shutdown(); }")
 
 

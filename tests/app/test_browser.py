@@ -13,8 +13,9 @@ click (``browserkit.drive_exercise``). Then, in every notebook with an
 other way round at its maximum), a dropdown to the next option and back, a checkbox clicked
 twice; for each step assert that the "computing…" cue appeared and is gone again, and record
 the update latency (time from the key press until the output stops changing); assert that
-the first step changed the figure data and that the step back restored it exactly (the
-panels compute deterministically: fixed seeds; exceptions are listed in
+the first step changed the figure data, that the step back returned the control to its value
+(a value off the slider's step grid cannot be returned to) and restored the figure data
+exactly (the panels compute deterministically: fixed seeds; exceptions are listed in
 :data:`NONDETERMINISTIC`). Finally click the "save figures" button of the first panel showing
 a figure and assert that the file named after ``saved:`` exists, and shut the notebook's kernel
 down. Notebooks whose widgets are not ``interactive_panel`` s are checked for rendering but not
@@ -260,6 +261,18 @@ _CONTROL_LIST_JS = "() => {" + _CONTROLS_JS + """
     return {kind: 'checkbox', label: label.trim(), atMax: false};
   }));
 }""".replace("PANELS", _PANELS)
+# What control ci of panel pi shows as its value: a slider's readout (else its position, to 9
+# digits: the page's float arithmetic drifts by an ulp), a dropdown's selected index, a
+# checkbox's state.
+_VALUE_JS = "([pi, ci]) => {" + _CONTROLS_JS + """
+  const el = workbenchControls(workbenchPanel(pi))[ci];
+  if (el.matches('select')) return 'option ' + el.selectedIndex;
+  if (el.matches('input[type=checkbox]')) return 'checked ' + el.checked;
+  const box = el.closest('.widget-inline-hbox') || el.parentElement;
+  const readout = box && box.querySelector('.widget-readout');
+  if (readout && readout.textContent) return 'readout ' + readout.textContent;
+  return 'position ' + Number(el.getAttribute('aria-valuenow')).toPrecision(9);
+}"""
 # Marks control ci of panel pi (data-workbench-target), so that a locator finds it.
 _MARK_JS = "([pi, ci]) => {" + _CONTROLS_JS + """
   for (const el of document.querySelectorAll('[data-workbench-target]'))
@@ -303,6 +316,7 @@ def _step_every_control(page, name: str, deterministic: bool = True) -> dict[str
         for ci, control in enumerate(controls):
             key = f"{pi}.{ci} {control['label'] or control['kind']}"
             shown, steps = [_fingerprint(page, pi, f"{name} {key}")], []
+            value = page.evaluate(_VALUE_JS, [pi, ci])
             for step, forth in enumerate((not control["atMax"], control["atMax"])):
                 what = f"{name}: control {key}, step {step + 1}"
                 page.evaluate(_ARM_JS, [pi])
@@ -316,6 +330,10 @@ def _step_every_control(page, name: str, deterministic: bool = True) -> dict[str
             assert shown[1] != shown[0], (
                 f"{name}: control {key}: the step did not change the figure data; the output "
                 "area: " + page.evaluate(_AREA_HTML_JS, [pi]))
+            back = page.evaluate(_VALUE_JS, [pi, ci])
+            assert back == value, (
+                f"{name}: control {key}: a step forth and back left it at {back!r}, not at "
+                f"{value!r} (its value is not on its step grid: a reader cannot return to it)")
             if deterministic:
                 assert shown[2] == shown[0], \
                     f"{name}: control {key}: stepping back did not restore the figure data"
