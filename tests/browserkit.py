@@ -5,9 +5,10 @@ Run All, the exercises through :data:`EXERCISE_ANSWERS_CODE` and :func:`drive_ex
 panel control) and ``tests/app/test_voila_plain.py`` (plain ``voila notebooks/`` and JupyterLab's
 Voilà preview).
 
-A server is started on a temporary copy of ``notebooks/`` (nothing is written into the
-repository), listens on 127.0.0.1 with a free port and a random token, and is stopped through
-its own process handle. The browser is the Debian ``chromium``; Playwright never downloads one.
+A server (:func:`lab_server`, :func:`voila_server`) is started on a temporary copy of
+``notebooks/`` (nothing is written into the repository), listens on 127.0.0.1 with a free
+port and a random token, and is stopped through its own process handle. The browser is the
+Debian ``chromium``; Playwright never downloads one.
 What this module does not do: assert anything about the notebooks (the test modules do).
 """
 

@@ -132,6 +132,8 @@ class PanelView:
     slot starts as the view. An item that is the same object as the one shown before in its
     slot (``draw`` returned a cached figure: it does not depend on the control moved) is not
     touched. A slot whose kind changes (a sketch instead of a graph) gets a new widget.
+    Plotly figures are updated after the other items: the page redraws a graph as its
+    message arrives, and what is sent after it waits for that.
     """
 
     def __init__(self) -> None:
