@@ -5,9 +5,10 @@ Run All, the exercises through :data:`EXERCISE_ANSWERS_CODE` and :func:`drive_ex
 panel control) and ``tests/app/test_voila_plain.py`` (plain ``voila notebooks/`` and JupyterLab's
 Voilà preview).
 
-A server is started on a temporary copy of ``notebooks/`` (nothing is written into the
-repository), listens on 127.0.0.1 with a free port and a random token, and is stopped through
-its own process handle. The browser is the Debian ``chromium``; Playwright never downloads one.
+A server (:func:`lab_server`, :func:`voila_server`) is started on a temporary copy of
+``notebooks/`` (nothing is written into the repository), listens on 127.0.0.1 with a free
+port and a random token, and is stopped through its own process handle. The browser is the
+Debian ``chromium``; Playwright never downloads one.
 What this module does not do: assert anything about the notebooks (the test modules do).
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import shutil
 import socket
 import subprocess
@@ -144,6 +146,34 @@ def serving(cmd: list[str], env: dict, log_path: Path, ready_url: str, what: str
         log.close()
 
 
+def on_a_copy(base: Path) -> tuple[Path, int, str, str]:
+    """A copy of notebooks/ under ``base``, a free port and a random token: (root, port,
+    token, base URL)."""
+    port = free_port()
+    return copy_notebooks(base), port, secrets.token_hex(16), f"http://127.0.0.1:{port}"
+
+
+@contextlib.contextmanager
+def lab_server(base: Path, env: dict) -> Iterator[tuple[str, str, Path]]:
+    """JupyterLab (:func:`lab_command`) on a copy of notebooks/ under ``base`` (its working
+    directory, log ``lab.log``): yields (base URL, token, the copy's root)."""
+    root, port, token, url = on_a_copy(base)
+    with serving(lab_command(root, port, token), env, base / "lab.log",
+                 f"{url}/api/status?token={token}", "JupyterLab", cwd=base):
+        yield url, token, root
+
+
+@contextlib.contextmanager
+def voila_server(base: Path, env: dict,
+                 *extra: str) -> Iterator[tuple[str, str, subprocess.Popen]]:
+    """Plain Voilà (:func:`voila_command`, options ``extra``) on a copy of notebooks/ under
+    ``base`` (its working directory, log ``voila.log``): yields (base URL, token, process)."""
+    root, port, token, url = on_a_copy(base)
+    with serving(voila_command(root, port, token, *extra), env, base / "voila.log",
+                 f"{url}/?token={token}", "Voilà", cwd=base) as server:
+        yield url, token, server
+
+
 def kernels_idle(server: subprocess.Popen, count: int, timeout: float = 900) -> bool:
     """Wait until the server has at least ``count`` kernels and none has used CPU for 2 s
     (every pre-heated kernel has run its notebook); ``False`` if that did not happen within
@@ -204,7 +234,7 @@ def chromium(sync_api) -> Iterator:
 
 # The notebook panel of JupyterLab showing `name`: JupyterLab is started with the app object
 # exposed to the page (lab_command).
-_LAB_PANEL_JS = """(name) => {
+LAB_PANEL_JS = """(name) => {
   for (const x of window.jupyterapp.shell.widgets('main'))
     if (x.context && x.context.path === name) return x;
   return null;
@@ -213,7 +243,7 @@ _LAB_PANEL_JS = """(name) => {
 #: stderr texts, widget outputs.
 LAB_STATE_JS = """(name) => {
   if (!window.jupyterapp) return null;
-  const w = (""" + _LAB_PANEL_JS + """)(name);
+  const w = (""" + LAB_PANEL_JS + """)(name);
   if (!w || !w.content || !w.content.model || !w.sessionContext) return null;
   const kernel = w.sessionContext.session && w.sessionContext.session.kernel;
   const cells = w.content.model.cells;
@@ -234,7 +264,7 @@ LAB_STATE_JS = """(name) => {
 }"""
 # Runs `code` in the notebook's kernel; resolves with its stdout (and any error as text).
 _LAB_EXECUTE_JS = """async ([name, code]) => {
-  const w = (""" + _LAB_PANEL_JS + """)(name);
+  const w = (""" + LAB_PANEL_JS + """)(name);
   const future = w.sessionContext.session.kernel.requestExecute(
     {code: code, silent: false, store_history: false});
   let out = '';
@@ -257,7 +287,7 @@ def lab_run_all(page, url: str, token: str, name: str, timeout: float) -> dict:
     page.wait_for_function(f"() => {{ const s = ({LAB_STATE_JS})({arg}); "
                            "return s && s.status === 'idle'; }", timeout=120_000)
     page.evaluate(f"""async () => {{
-      const w = ({_LAB_PANEL_JS})({arg});
+      const w = ({LAB_PANEL_JS})({arg});
       window.jupyterapp.shell.activateById(w.id);
       await window.jupyterapp.commands.execute('notebook:run-all-cells');
     }}""")
@@ -275,7 +305,7 @@ def lab_execute(page, name: str, code: str) -> str:
 
 def lab_shutdown(page, name: str) -> None:
     """Shut the notebook's kernel down (JupyterLab keeps it when the page closes)."""
-    page.evaluate(f"async () => {{ await ({_LAB_PANEL_JS})({json.dumps(name)})"
+    page.evaluate(f"async () => {{ await ({LAB_PANEL_JS})({json.dumps(name)})"
                   ".sessionContext.shutdown(); }")
 
 

@@ -13,8 +13,9 @@ click (``browserkit.drive_exercise``). Then, in every notebook with an
 other way round at its maximum), a dropdown to the next option and back, a checkbox clicked
 twice; for each step assert that the "computing…" cue appeared and is gone again, and record
 the update latency (time from the key press until the output stops changing); assert that
-the first step changed the figure data and that the step back restored it exactly (the
-panels compute deterministically: fixed seeds; exceptions are listed in
+the first step changed the figure data, that the step back returned the control to its value
+(a value off the slider's step grid cannot be returned to) and restored the figure data
+exactly (the panels compute deterministically: fixed seeds; exceptions are listed in
 :data:`NONDETERMINISTIC`). Finally click the "save figures" button of the first panel showing
 a figure and assert that the file named after ``saved:`` exists, and shut the notebook's kernel
 down. Notebooks whose widgets are not ``interactive_panel`` s are checked for rendering but not
@@ -25,8 +26,9 @@ Latency bounds (issue 27 item 5): every step must take less than ``$BROWSER_MAX_
 ``$BROWSER_LATENCY_STRICT`` set (the quiet-machine measurement of BENCHMARKS.md) also the
 must of the issue: per notebook and front end, median ≤ 250 ms and every step ≤ 500 ms.
 A panel's "figure data" (``_FINGERPRINT_JS``) is what its output area shows: image sources
-(the PNG bytes), plotly figures' data and layout as the graph holds them (without the random
-``uid`` s), and the text of everything else.
+(the PNG bytes), plotly figures as the kernel sent them to the graph once it has drawn them
+(``workbench.figures.plotly_view``'s ``graph.workbenchFigure``: not ``graph.layout``, into
+which plotly.js writes what it computed, e.g. autoranges), and the text of everything else.
 
 The server is JupyterLab on 127.0.0.1 with a free port and a random token, serving a
 temporary copy of ``notebooks/`` (so autosave never writes outputs into the repository), with
@@ -60,7 +62,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import statistics
 import time
 from pathlib import Path
@@ -74,21 +75,18 @@ from browserkit import (
     ROOT,
     chromium,
     chromium_missing,
-    copy_notebooks,
     drive_exercise,
-    free_port,
     kernels_idle,
-    lab_command,
     lab_execute,
     lab_run_all,
+    lab_server,
     lab_settings,
     lab_shutdown,
     open_voila,
     preheat_only,
     selected_notebooks,
     server_env,
-    serving,
-    voila_command,
+    voila_server,
 )
 
 pytestmark = pytest.mark.browser
@@ -100,13 +98,7 @@ STRICT_MEDIAN_SECONDS, STRICT_MAX_SECONDS = 0.25, 0.5
 LATENCIES: dict[str, dict[str, list[float]]] = {}  # notebook -> control -> steps (JupyterLab)
 VOILA_LATENCIES: dict[str, dict[str, list[float]]] = {}  # the same in Voilà
 CONSOLE_ERRORS: list[str] = []  # the browser console's errors, for failure messages
-NONDETERMINISTIC: dict[str, str] = {  # notebook name -> why a step back may show other data
-    # Found by the whole-suite run of 2026-11-26 (every control stepped): 09's step back shows
-    # another graph layout. The kernel sends the same JSON back
-    # (tests/notebooks/test_panel_step_back.py): page side, undiagnosed. (10's was kernel side:
-    # a FloatLogSlider's step back landed an ulp away; now an exact selection slider.) Issue 27.
-    "09_partition_cover.ipynb": "step back not restored in the page (kernel JSON is; issue 27)",
-}
+NONDETERMINISTIC: dict[str, str] = {}  # notebook name -> why a step back may show other data
 #: Notebooks whose panels are not yet fast (issue 27 item 5): their own step bound, seconds.
 SLOW_PANELS: dict[str, float] = {}
 #: Notebooks that display exercises (their source names ``Exercise``).
@@ -124,13 +116,8 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in t
 def lab(tmp_path_factory: pytest.TempPathFactory):
     """A JupyterLab server on a copy of notebooks/: yields (base_url, token, root)."""
     base = tmp_path_factory.mktemp("lab")
-    root = copy_notebooks(base)
-    port, token = free_port(), secrets.token_hex(16)
-    url = f"http://127.0.0.1:{port}"
     try:
-        with serving(lab_command(root, port, token), server_env(base, **lab_settings(base)),
-                     base / "server.log", f"{url}/api/status?token={token}", "JupyterLab",
-                     cwd=base):
+        with lab_server(base, server_env(base, **lab_settings(base))) as (url, token, root):
             yield url, token, root
     finally:
         if LATENCIES:
@@ -228,8 +215,9 @@ _WAIT_JS = """async ([quiet, limit]) => {
   }
 }"""
 # What a panel's output area shows, as one string: per widget of the panel's view (the text
-# printed by draw, then each figure or table), a plotly graph's data and layout as plotly.js
-# holds them, without the random trace `uid`s; image sources (the PNG bytes); else the text.
+# printed by draw, then each figure or table), a plotly graph's figure JSON as the kernel sent
+# it, once drawn (a graph of plotly's mime renderer: data and layout as plotly.js holds them,
+# without the random trace `uid`s); image sources (the PNG bytes); else the text.
 # Null while a plotly figure widget has not created its graph yet (plotly.js loads
 # asynchronously). Anything outside the view (a traceback) is text.
 _FINGERPRINT_JS = "([pi]) => {" + _CONTROLS_JS + """
@@ -240,7 +228,8 @@ _FINGERPRINT_JS = "([pi]) => {" + _CONTROLS_JS + """
     if (item.classList.contains('workbench-plotly')) {
       const gd = item.matches('.js-plotly-plot') ? item : item.querySelector('.js-plotly-plot');
       if (!gd || !gd.data) return null;
-      parts.push('plotly:' + JSON.stringify([gd.data, gd.layout], noUid));
+      parts.push('plotly:' + (gd.workbenchFigure !== undefined ? gd.workbenchFigure
+                              : JSON.stringify([gd.data, gd.layout], noUid)));
     } else if (item.querySelectorAll('img').length) {
       for (const img of item.querySelectorAll('img')) parts.push('img:' + img.src);
     } else {
@@ -270,6 +259,18 @@ _CONTROL_LIST_JS = "() => {" + _CONTROLS_JS + """
     return {kind: 'checkbox', label: label.trim(), atMax: false};
   }));
 }""".replace("PANELS", _PANELS)
+# What control ci of panel pi shows as its value: a slider's readout (else its position, to 9
+# digits: the page's float arithmetic drifts by an ulp), a dropdown's selected index, a
+# checkbox's state.
+_VALUE_JS = "([pi, ci]) => {" + _CONTROLS_JS + """
+  const el = workbenchControls(workbenchPanel(pi))[ci];
+  if (el.matches('select')) return 'option ' + el.selectedIndex;
+  if (el.matches('input[type=checkbox]')) return 'checked ' + el.checked;
+  const box = el.closest('.widget-inline-hbox') || el.parentElement;
+  const readout = box && box.querySelector('.widget-readout');
+  if (readout && readout.textContent) return 'readout ' + readout.textContent;
+  return 'position ' + Number(el.getAttribute('aria-valuenow')).toPrecision(9);
+}"""
 # Marks control ci of panel pi (data-workbench-target), so that a locator finds it.
 _MARK_JS = "([pi, ci]) => {" + _CONTROLS_JS + """
   for (const el of document.querySelectorAll('[data-workbench-target]'))
@@ -313,6 +314,7 @@ def _step_every_control(page, name: str, deterministic: bool = True) -> dict[str
         for ci, control in enumerate(controls):
             key = f"{pi}.{ci} {control['label'] or control['kind']}"
             shown, steps = [_fingerprint(page, pi, f"{name} {key}")], []
+            value = page.evaluate(_VALUE_JS, [pi, ci])
             for step, forth in enumerate((not control["atMax"], control["atMax"])):
                 what = f"{name}: control {key}, step {step + 1}"
                 page.evaluate(_ARM_JS, [pi])
@@ -326,6 +328,10 @@ def _step_every_control(page, name: str, deterministic: bool = True) -> dict[str
             assert shown[1] != shown[0], (
                 f"{name}: control {key}: the step did not change the figure data; the output "
                 "area: " + page.evaluate(_AREA_HTML_JS, [pi]))
+            back = page.evaluate(_VALUE_JS, [pi, ci])
+            assert back == value, (
+                f"{name}: control {key}: a step forth and back left it at {back!r}, not at "
+                f"{value!r} (its value is not on its step grid: a reader cannot return to it)")
             if deterministic:
                 assert shown[2] == shown[0], \
                     f"{name}: control {key}: stepping back did not restore the figure data"
@@ -508,8 +514,6 @@ def voila(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureReque
     pre-heated (the others are on Voilà's pre-heat deny list)."""
     pytest.importorskip("voila", reason="voila is in the [dev] extra")
     base = tmp_path_factory.mktemp("voila")
-    root = copy_notebooks(base)
-    port, token = free_port(), secrets.token_hex(16)
     extra = [f"--Voila.config_file_paths={VOILA_CONFIG}"]
     preheat = os.environ.get("VOILA_PREHEAT", "1") != "0"
     selected = selected_notebooks(request, "test_notebook_as_voila_app")
@@ -520,10 +524,8 @@ def voila(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureReque
         if int(os.environ.get("VOILA_REPEATS", "1")) == 1:
             # each page is opened once: no pool refills competing with the next page for CPU
             extra.append("--VoilaKernelManager.fill_delay=86400")
-    url = f"http://127.0.0.1:{port}"
     try:
-        with serving(voila_command(root, port, token, *extra), server_env(base),
-                     base / "voila.log", f"{url}/?token={token}", "Voilà", cwd=base) as server:
+        with voila_server(base, server_env(base), *extra) as (url, token, server):
             if preheat:  # as a classroom server, started before the students arrive
                 start = time.monotonic()
                 _wait_until_kernels_idle(server, len(selected))

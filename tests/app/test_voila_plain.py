@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import shutil
 import time
 import urllib.error
@@ -43,17 +42,14 @@ from browserkit import (
     NOTEBOOKS,
     chromium,
     chromium_missing,
-    copy_notebooks,
-    free_port,
     install_voila_config,
     kernels_idle,
-    lab_command,
+    lab_server,
     open_voila,
     preheat_only,
     selected_notebooks,
     server_env,
-    serving,
-    voila_command,
+    voila_server,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -114,15 +110,6 @@ def _env(base: Path, config_path: Path) -> dict[str, str]:
                       JUPYTERLAB_WORKSPACES_DIR=str(base / "workspaces"))
 
 
-def _voila(tmp_path_factory, config_path: Path, *extra: str):
-    base = tmp_path_factory.mktemp("voila")
-    root = copy_notebooks(base)
-    port, token = free_port(), secrets.token_hex(16)
-    url = f"http://127.0.0.1:{port}"
-    return (voila_command(root, port, token, *extra), _env(base, config_path),
-            base / "server.log", f"{url}/?token={token}", base, url, token)
-
-
 def _check(browser, front: str, page_url: str, name: str, bound: float) -> None:
     """Open the page; record and bound its time to interactive; no traceback shown."""
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
@@ -149,8 +136,8 @@ def _check(browser, front: str, page_url: str, name: str, bound: float) -> None:
 @pytest.fixture(scope="class")
 def plain_voila(tmp_path_factory, config_path):
     """Plain `voila notebooks/`: yields (base_url, token)."""
-    cmd, env, log, ready, base, url, token = _voila(tmp_path_factory, config_path)
-    with serving(cmd, env, log, ready, "voila", cwd=base):
+    base = tmp_path_factory.mktemp("voila")
+    with voila_server(base, _env(base, config_path)) as (url, token, _server):
         yield url, token
 
 
@@ -168,10 +155,10 @@ def preheated_voila(tmp_path_factory, config_path, request):
     """`voila notebooks/` with pre-heated kernels, every kernel settled: (base_url, token).
     Only the notebooks whose test is selected are pre-heated."""
     selected = selected_notebooks(request, "test_interactive_preheated")
-    cmd, env, log, ready, base, url, token = _voila(
-        tmp_path_factory, config_path, "--VoilaConfiguration.preheat_kernel=True",
-        "--VoilaKernelManager.fill_delay=86400", *preheat_only(selected))
-    with serving(cmd, env, log, ready, "voila (pre-heated)", cwd=base) as process:
+    base = tmp_path_factory.mktemp("voila")
+    with voila_server(base, _env(base, config_path), "--VoilaConfiguration.preheat_kernel=True",
+                      "--VoilaKernelManager.fill_delay=86400",
+                      *preheat_only(selected)) as (url, token, process):
         start = time.monotonic()
         assert kernels_idle(process, len(selected)), "the pre-heated kernels did not settle"
         print(f"\nvoila: {len(selected)} kernels pre-heated in {time.monotonic() - start:.0f} s")
@@ -193,11 +180,7 @@ class TestPreheatedVoila:
 def lab_preview(tmp_path_factory, config_path):
     """JupyterLab with the Voilà server extension: (base_url, token)."""
     base = tmp_path_factory.mktemp("lab")
-    root = copy_notebooks(base)
-    port, token = free_port(), secrets.token_hex(16)
-    url = f"http://127.0.0.1:{port}"
-    with serving(lab_command(root, port, token), _env(base, config_path), base / "lab.log",
-                 f"{url}/api/status?token={token}", "JupyterLab", cwd=base):
+    with lab_server(base, _env(base, config_path)) as (url, token, _root):
         try:
             urllib.request.urlopen(f"{url}/voila/tree?token={token}", timeout=30).close()
         except urllib.error.HTTPError as err:

@@ -231,3 +231,80 @@ def test_panel_updates_figures_in_place() -> None:
     assert len(pngs) == 5  # n = 3, 4, 5, 2, 7: the PNG follows the slider
     assert len(views) == 1  # one view, its figure replaced (Plotly.react), never re-displayed
     assert panel.clear_output is False  # the view is displayed once, never cleared
+
+
+def test_panel_steps_outside_its_output_area(monkeypatch) -> None:
+    """Issue 27 item 5: a step enters the panel's output area (an ``Output`` widget: two
+    messages to the page, ``msg_id`` set and cleared) only to show something new there: the
+    first result, a traceback, the widgets again after it. An exception keeps the last
+    result; text written to stderr (a warning) is shown with the printed text; plotly
+    figures are updated after the other items (a table does not wait for the page's
+    ``Plotly.react``)."""
+    import ipywidgets as widgets
+    import pandas as pd
+    import plotly.graph_objects as go
+
+    from workbench.figures.panel import set_panel_values
+
+    entered: list[object] = []
+    enter = widgets.Output.__enter__
+    monkeypatch.setattr(widgets.Output, "__enter__",
+                        lambda self: (entered.append(self), enter(self))[1])
+    def compute(n: int) -> int:
+        if n == 3:
+            raise ValueError("three")
+        if n == 4:
+            print("four", file=sys.stderr)  # as a warning is shown
+        return n
+
+    def draw(n: int) -> dict:
+        return {"graph": go.Figure(go.Scatter(y=[0, n])), "table": pd.DataFrame({"n": [n]})}
+
+    panel = interactive_panel(compute, draw, n=widgets.IntSlider(value=1, min=0, max=9))
+    assert entered.count(panel.out) == 1  # the first display
+    set_panel_values(panel, n=2)
+    set_panel_values(panel, n=5)
+    assert entered.count(panel.out) == 1 and panel.result == 5
+    table = panel.view.widgets["table"]
+    view = panel.view.slots[0]["view"]
+    order: list[str] = []
+    table.observe(lambda _c: order.append("table"), names="value")
+    view.observe(lambda _c: order.append("graph"), names="figure")
+    set_panel_values(panel, n=6)
+    assert order == ["table", "graph"]
+    set_panel_values(panel, n=3)  # the traceback is shown in the area; the result kept
+    assert entered.count(panel.out) == 2 and panel.result == 6
+    set_panel_values(panel, n=4)  # displayed anew after the error
+    assert entered.count(panel.out) == 3 and panel.result == 4
+    assert "four" in panel.view.text.value
+
+
+def test_float_sliders_reach_compute_on_their_step_grid() -> None:
+    """Issue 27: in the page, 3.0 → 3.1 → back is 3.0000000000000004 (noUiSlider's binary
+    arithmetic): notebook 10's panel computed other floats after a step back. A value within
+    1e-9 of a step of the grid is put on it; one off the grid (set by code) is left alone."""
+    import ipywidgets as widgets
+
+    from workbench.figures.panel import on_step_grid, set_panel_values
+
+    assert on_step_grid(3.0000000000000004, 1.1, 0.1) == 3.0
+    assert on_step_grid(0.30000000000000004, 0.0, 0.005) == 0.3
+    assert on_step_grid(3e-05 + 1e-16, 0.0, 1e-05) == 3e-05
+    assert on_step_grid(0.1 + 1e-6, 0.0, 0.1) == 0.1 + 1e-6  # off the grid
+    assert on_step_grid(0.2345678, 0.0, 0.005) == 0.2345678
+    assert on_step_grid(7.0000001, 0.0, 0.0) == 7.0000001
+    assert np.isnan(on_step_grid(float("nan"), 0.0, 0.1))
+    seen: list[object] = []
+
+    def compute(a: float, r: tuple[float, float], n: int) -> float:
+        seen.append((a, r, n))
+        return a
+
+    panel = interactive_panel(
+        compute, lambda a: None, a=widgets.FloatSlider(value=3.0, min=1.1, max=6.0, step=0.1),
+        r=widgets.FloatRangeSlider(value=(0.2, 0.4), min=0.0, max=1.0, step=0.1),
+        n=widgets.IntSlider(value=3))
+    set_panel_values(panel, a=3.0000000000000004, r=(0.30000000000000004, 0.4))
+    assert seen[-1] == (3.0, (0.3, 0.4), 3) and panel.result == 3.0
+    set_panel_values(panel, a=2.34567)  # set by code, off the grid: as it is
+    assert seen[-1][0] == 2.34567

@@ -7,6 +7,7 @@
   clearing and re-rendering the whole output;
 * :func:`panel_controls` — a panel's control widgets by argument name;
 * :func:`set_panel_values` — set several controls, re-run once;
+* :func:`on_step_grid` — a float slider's value on its step grid (what ``compute`` gets);
 * :func:`same_result` — deep equality of results holding arrays, for checking a panel's
   result against a direct call of its ``compute`` function;
 * :func:`add_vocabulary_upload` — an upload box and a paste box beside a panel's
@@ -31,6 +32,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 from collections.abc import Callable, Mapping
@@ -48,6 +50,7 @@ __all__ = [
     "PANEL_MIN_HEIGHT",
     "add_vocabulary_upload",
     "interactive_panel",
+    "on_step_grid",
     "panel_controls",
     "render_outputs",
     "same_result",
@@ -180,7 +183,9 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
     unchanged (the same object: cache the figures that do not depend on every control) is
     not touched (:class:`~workbench.figures.panel_view.PanelView`). The
     area keeps the height of the tallest result it has shown (it never shrinks), so moving
-    a control never makes the page below jump. A
+    a control never makes the page below jump. A float slider's value reaches ``compute``
+    on the slider's step grid (:func:`on_step_grid`: a step forth and back in the page
+    computes what was shown before). A
     "save" button writes the figures shown (PNG or SVG, :func:`save_figures`) to
     ``figures/`` in the working directory.
 
@@ -191,8 +196,8 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
     draw : callable
         Takes ``compute``'s result and returns what to show: a figure (matplotlib or
         plotly, or anything ``display`` shows, e.g. a ``pandas.DataFrame``), a dict of
-        those by name (shown in order), or None. It may print text; the text is shown
-        above the figures.
+        those by name (shown in order), or None. It may print text (and warnings); the
+        text is shown above the figures.
     **controls
         Argument names of ``compute`` mapped to widgets (or ``ipywidgets.fixed`` values).
 
@@ -219,52 +224,131 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
     unknown = [name for name in controls if name not in params]
     if unknown:
         raise TypeError(f"{compute.__name__} has no argument(s) {unknown}")
-    holder: list[Any] = []
     view = PanelView()
     state: dict[str, Any] = {"shown": None, "height": PANEL_MIN_HEIGHT, "displayed": (),
-                             "timing": {}}
+                             "timing": {}, "failed": True}
     status = ipywidgets.HTML(value="", layout=ipywidgets.Layout(min_width="7em"))
     status.add_class("workbench-status")
 
     def show(**values: Any) -> Any:
-        # runs inside the panel's output area (ipywidgets.interactive.update); the view's
-        # widgets are displayed there once and then updated in place; they are displayed
-        # again only when they change (a slot of another kind) or after an error (whose
-        # traceback the panel shows below them)
+        # runs outside the panel's output area (_panel_class().update): the view's widgets
+        # are updated in place; `after_update` displays them in the area when they change
         status.value = "<i>computing…</i>"
         try:
             result, shown, height, state["timing"] = _run(compute, draw, values, view)
         except Exception:
-            state["displayed"] = ()
+            state["failed"] = True  # the traceback is shown below the widgets, kept
+            state["displayed"] = ()  # until the next update displays them anew
             raise
         finally:
             status.value = ""
-        if state["displayed"] != view.children:
-            clear_output(wait=True)
-            for widget in view.children:
-                display(widget)
-            state["displayed"] = view.children
-        state["shown"] = shown
+        state["shown"], state["failed"] = shown, False
         # the area never shrinks: a shorter result keeps the height of the tallest one
         # shown so far, so moving a control never makes the page jump up
         state["height"] = max(state["height"], height)
-        if holder:
-            _remember(holder[0], shown)
-            holder[0].last_timing = state["timing"]
-            holder[0].out.layout.min_height = f"{state['height']}px"
         return result
 
-    panel = ipywidgets.interactive(show, **controls)  # runs show() once, before `holder` is set
+    def after_update(panel: Any) -> None:
+        # the view's widgets are displayed in the area once and then updated in place;
+        # they are displayed again only when they change (a slot of another kind) or after
+        # an error
+        if not state["failed"] and state["displayed"] != view.children:
+            with panel.out:
+                clear_output(wait=True)
+                for widget in view.children:
+                    display(widget)
+            state["displayed"] = view.children
+        _remember(panel, state["shown"])
+        panel.last_timing = state["timing"]
+        if panel.out.layout.min_height != f"{state['height']}px":
+            panel.out.layout.min_height = f"{state['height']}px"
+
+    panel = _panel_class()(show, **controls)  # runs show() once, before after_update is set
     panel.clear_output = False  # the view is updated in place, never cleared
-    holder.append(panel)
-    _remember(panel, state["shown"])
-    panel.last_timing = state["timing"]
     panel.view = view
-    panel.out.layout.min_height = f"{state['height']}px"
     panel.out.add_class("workbench-output")
+    panel.after_update = after_update
+    after_update(panel)
 
     _add_save_button(panel, status, getattr(compute, "__name__", "panel"))
     return panel
+
+
+def _decimals(x: float) -> int:
+    """The decimal places of ``x`` as Python writes it (``0.1`` → 1, ``1e-05`` → 5)."""
+    mantissa, _, exponent = repr(float(x)).partition("e")
+    return max(0, len(mantissa.partition(".")[2].rstrip("0")) - int(exponent or 0))
+
+
+def on_step_grid(value: float, start: float, step: float) -> float:
+    """``value`` put on the grid ``start + k·step`` (to the grid's decimal places) when it is
+    within 1e-9 of a step of it, else ``value`` unchanged.
+
+    A slider in the page steps with binary floats: 3.0 → 3.1 → back gives
+    3.0000000000000004, and a panel would compute something else than it showed at 3.0.
+
+    >>> on_step_grid(3.0000000000000004, 1.1, 0.1), on_step_grid(0.2345678, 0.0, 0.005)
+    (3.0, 0.2345678)
+    """
+    if not (step > 0 and math.isfinite(value) and math.isfinite(start)):
+        return value
+    grid = round(start + round((value - start) / step) * step,
+                 max(_decimals(start), _decimals(step)))
+    return grid if abs(value - grid) <= 1e-9 * step else value
+
+
+def _on_step_grid(widget: Any) -> Any:
+    """A control's value for ``compute``: a float slider's (or float range slider's) values
+    :func:`on_step_grid` of its ``min`` and ``step``; any other value as it is."""
+    import ipywidgets
+
+    value = widget.get_interact_value()
+    if isinstance(widget, (ipywidgets.FloatSlider, ipywidgets.FloatRangeSlider)):
+        if isinstance(value, tuple):
+            return tuple(on_step_grid(v, widget.min, widget.step) for v in value)
+        return on_step_grid(value, widget.min, widget.step)
+    return value
+
+
+@functools.cache
+def _panel_class() -> type:
+    """``ipywidgets.interactive`` whose update runs the function outside the output area.
+
+    ``interactive.update`` runs the function inside ``with self.out`` (two messages to the
+    page per step, setting and clearing the area's ``msg_id``, for output a panel does not
+    make: its ``draw`` updates widgets in place and its printed text is captured). Here the
+    area is entered only to show a traceback, figures left open in pyplot, and (by the
+    instance's ``after_update(panel)``, called after every update) widgets displayed anew.
+    """
+    import sys
+
+    import ipywidgets
+    from IPython import get_ipython
+    from ipywidgets.widgets.interaction import show_inline_matplotlib_plots
+
+    class Panel(ipywidgets.interactive):
+        after_update: Callable[[Any], None] | None = None
+
+        def update(self, *args: Any) -> None:
+            self.kwargs = {w._kwarg: _on_step_grid(w) for w in self.kwargs_widgets}
+            try:
+                self.result = self.f(**self.kwargs)
+            except Exception as err:
+                shell = get_ipython()
+                with self.out:
+                    if shell is None:
+                        self.log.warning("Exception in panel callback: %s", err,
+                                         exc_info=True)
+                    else:
+                        shell.showtraceback()
+            pyplot = sys.modules.get("matplotlib.pyplot")
+            if pyplot is not None and pyplot.get_fignums():
+                with self.out:
+                    show_inline_matplotlib_plots()
+            if self.after_update is not None:
+                self.after_update(self)
+
+    return Panel
 
 
 def _run(compute: Callable[..., Any], draw: Callable[[Any], Any], values: dict[str, Any],
@@ -276,7 +360,7 @@ def _run(compute: Callable[..., Any], draw: Callable[[Any], Any], values: dict[s
     import time
 
     text = io.StringIO()
-    with contextlib.redirect_stdout(text):
+    with contextlib.redirect_stdout(text), contextlib.redirect_stderr(text):
         start = time.perf_counter()
         result = compute(**values)
         computed = time.perf_counter()

@@ -132,6 +132,8 @@ class PanelView:
     slot starts as the view. An item that is the same object as the one shown before in its
     slot (``draw`` returned a cached figure: it does not depend on the control moved) is not
     touched. A slot whose kind changes (a sketch instead of a graph) gets a new widget.
+    Plotly figures are updated after the other items: the page redraws a graph as its
+    message arrives, and what is sent after it waits for that.
     """
 
     def __init__(self) -> None:
@@ -155,13 +157,18 @@ class PanelView:
 
         self.text.value = f"<pre>{html.escape(text.rstrip(chr(10)))}</pre>" if text else ""
         self.text.layout.display = None if text else "none"
-        items = (list(shown.items()) if isinstance(shown, Mapping)
-                 else [("figure", shown)])
-        slots, height = [], 22 * text.count("\n")
-        for index, (name, item) in enumerate((n, i) for n, i in items if i is not None):
+        items = [(n, i) for n, i in (list(shown.items()) if isinstance(shown, Mapping)
+                                      else [("figure", shown)]) if i is not None]
+        kinds = [_kind(item) for _, item in items]
+        # plotly figures last: the page redraws a changed one (Plotly.react) as its message
+        # arrives, and a text or table sent after it would wait for that
+        order = sorted(range(len(items)), key=lambda k: kinds[k] == "plotly")
+        slots: list[dict[str, Any]] = [{}] * len(items)
+        height = 22 * text.count("\n")
+        for index in order:
+            (name, item), kind = items[index], kinds[index]
             with warnings.catch_warnings():
                 warnings.filterwarnings("ignore", message=_GLYPH_WARNING)
-                kind = _kind(item)
                 old = self.slots[index] if index < len(self.slots) else None
                 if old is not None and old["kind"] == kind and old["item"] is item:
                     slot = old
@@ -170,7 +177,7 @@ class PanelView:
                 else:
                     slot = {"name": name, "kind": kind, "item": item, **_create(kind, item)}
             _close_pyplot(item)
-            slots.append(slot)
+            slots[index] = slot
             height += slot["height"]
         self.slots = slots
         self.children = (self.text, *(slot["widget"] for slot in slots))
