@@ -241,11 +241,13 @@ def test_panel_steps_outside_its_output_area(monkeypatch) -> None:
     figures are updated after the other items (a table does not wait for the page's
     ``Plotly.react``)."""
     import ipywidgets as widgets
+    import matplotlib.pyplot as plt
     import pandas as pd
     import plotly.graph_objects as go
 
     from workbench.figures.panel import set_panel_values
 
+    plt.close("all")  # figures another test left open in pyplot would be shown (entered)
     entered: list[object] = []
     enter = widgets.Output.__enter__
     monkeypatch.setattr(widgets.Output, "__enter__",
