@@ -326,7 +326,7 @@ def _verdicts(case: dict, key: tuple, med: dict, ours_s: float, reported: float 
                             f"> 1×: {'met' if med['hf'] > ours_s else 'NOT met'}")
         if "sentencepiece" in med:
             r = med["sentencepiece"] / ours_s
-            verdicts.append(f"- {key[0]} {key[1]:,}: {r:.2f}× SentencePiece → Must ≥ 1× (issue 29): "
+            verdicts.append(f"- {key[0]} {key[1]:,}: {r:.2f}× SentencePiece → Must ≥ 1×: "
                             f"{'met' if r >= 1 else 'not met'}")
     elif case["kind"] == "text" and "rustbpe" in med:
         r = med["rustbpe"] / ours_s
