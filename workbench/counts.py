@@ -79,14 +79,7 @@ def read_counts(path: str | os.PathLike, *, budget: int = MEMORY_BUDGET) -> dict
         the line number.
     """
     path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"no count table at {path}")
-    # A line is at least 4 bytes ("a\t1\n"); the estimate is generous on purpose.
-    data = _decompressed(path, budget) if path.suffix == ".xz" else None
-    size = path.stat().st_size if data is None else len(data)
-    check_budget(size // 4 * _BYTES_PER_ENTRY, f"reading {path}", budget=budget)
-    raw = strip_bom(path.read_bytes() if data is None else data)  # both routes: after a BOM
-    del data
+    raw, size = _table_bytes(path, budget)
     if "numba" in sys.modules or size > _SCAN_MIN_BYTES:  # the kernel's start is paid
         scanned = _scanned(raw, budget)
         if scanned is not None:
@@ -132,16 +125,21 @@ def read_count_arrays(path: str | os.PathLike, *, budget: int = MEMORY_BUDGET
     file outside its common shape or an empty one; :func:`read_counts` then reads it and
     names what is wrong. Same checks before reading as :func:`read_counts`.
     """
-    path = Path(path)
+    from ._core.tsv import scan_count_arrays
+
+    return scan_count_arrays(_table_bytes(Path(path), budget)[0], budget=budget)
+
+
+def _table_bytes(path: Path, budget: int) -> tuple[bytes, int]:
+    """A count table's bytes (decompressed, without a BOM) and its size, after checking
+    that the file exists and that its entries fit the memory budget."""
     if not path.is_file():
         raise FileNotFoundError(f"no count table at {path}")
+    # A line is at least 4 bytes ("a\t1\n"); the estimate is generous on purpose.
     data = _decompressed(path, budget) if path.suffix == ".xz" else None
     size = path.stat().st_size if data is None else len(data)
     check_budget(size // 4 * _BYTES_PER_ENTRY, f"reading {path}", budget=budget)
-    from ._core.tsv import scan_count_arrays
-
-    return scan_count_arrays(strip_bom(path.read_bytes() if data is None else data),
-                             budget=budget)
+    return strip_bom(path.read_bytes() if data is None else data), size
 
 
 def _decompressed(path: Path, budget: int) -> bytes:
