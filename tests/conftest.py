@@ -35,3 +35,18 @@ def warm_kernels():
     for direction in ("l2r", "r2l"):
         count_segmentations("abab", v, 2, direction)
     return True
+
+
+@pytest.fixture(autouse=True)
+def main_module_kept():
+    """Every test leaves ``sys.modules["__main__"]`` as it found it.
+
+    An in-process IPython shell once left its (reset, ``__spec__``-less) user module there,
+    and every later test that spawned processes (Dask's default scheduler) failed in CI far
+    from the cause. This names the test that did it and puts ``__main__`` back.
+    """
+    main = sys.modules.get("__main__")
+    yield
+    if sys.modules.get("__main__") is not main:
+        sys.modules["__main__"] = main
+        pytest.fail("the test replaced sys.modules['__main__'] and did not put it back")

@@ -19,6 +19,7 @@ import contextlib
 import io
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,50 @@ pytest.importorskip("ipywidgets")
 
 NOTEBOOK_DIR = Path(__file__).resolve().parents[2] / "notebooks"
 STEPPED = ["09_partition_cover", "10_renyi_counterexamples", "11_efficiency_vs_regularisation"]
+
+
+@contextlib.contextmanager
+def _isolated_shell() -> Any:
+    """A reset IPython shell that leaves the test process as it found it.
+
+    ``InteractiveShell.instance()`` puts its user module in ``sys.modules["__main__"]`` and
+    ``reset()`` clears that module's ``__dict__`` (``__spec__`` included); left there, every
+    later test that spawns processes (Dask's default scheduler, ``multiprocessing``) failed
+    with "module '__main__' has no attribute '__spec__'", and ``get_ipython()`` kept
+    answering with this shell. So ``__main__`` is put back and the singleton cleared.
+    """
+    from IPython.core.interactiveshell import InteractiveShell
+
+    main = sys.modules["__main__"]
+    had_shell = InteractiveShell.initialized()
+    try:
+        shell = InteractiveShell.instance()
+        shell.reset()
+        yield shell
+    finally:
+        sys.modules["__main__"] = main
+        if not had_shell:
+            InteractiveShell.clear_instance()
+
+
+@pytest.fixture
+def ipython_shell() -> Any:
+    with _isolated_shell() as shell:
+        yield shell
+
+
+def test_shell_left_main_without_spec() -> None:
+    """The bug ``_isolated_shell`` mends: after the step-back test, CI's dask tests failed."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    main = sys.modules["__main__"]
+    had_shell = InteractiveShell.initialized()
+    with _isolated_shell() as shell:
+        assert sys.modules["__main__"] is shell.user_module
+        assert sys.modules["__main__"] is not main
+    assert sys.modules["__main__"] is main
+    assert hasattr(sys.modules["__main__"], "__spec__")
+    assert InteractiveShell.initialized() == had_shell
 
 
 def _reading_cells(path: Path) -> list[str]:
@@ -85,16 +130,15 @@ def _shown(panel: Any) -> dict[str, str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("stem", STEPPED)
-def test_step_back_restores_the_figures(stem: str, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_step_back_restores_the_figures(stem: str, monkeypatch: pytest.MonkeyPatch,
+                                        ipython_shell: Any) -> None:
     import ipywidgets as w
-    from IPython.core.interactiveshell import InteractiveShell
 
     from workbench.figures.panel import panel_controls
 
     monkeypatch.setenv("MPLBACKEND", "agg")
     monkeypatch.chdir(NOTEBOOK_DIR)
-    shell = InteractiveShell.instance()
-    shell.reset()
+    shell = ipython_shell
     for source in _reading_cells(NOTEBOOK_DIR / f"{stem}.ipynb"):
         with contextlib.redirect_stdout(io.StringIO()):
             result = shell.run_cell(source, silent=True)
