@@ -79,12 +79,21 @@ def _png_bundle(fig: Any) -> tuple[dict, dict]:
 
 def _plotly_bundle(fig: Any) -> tuple[dict, dict]:
     """A plotly figure as the display bundle of plotly's mime renderer (what JupyterLab's
-    plotly extension draws), whatever ``plotly.io.renderers.default`` is."""
+    plotly extension draws and ``make site`` turns into HTML), whatever
+    ``plotly.io.renderers.default`` is.
+
+    The bundle is made here, as plotly's ``plotly_mimetype`` renderer (without a config)
+    makes it, not by that renderer: ``plotly.io.renderers`` imports nbformat, and with it
+    jsonschema, whose format checkers take seconds to import (a kernel without a live
+    front end, e.g. nbconvert's, pays that on its first figure).
+    """
+    import json
+
     import plotly.io as pio
 
-    data = dict(pio.renderers["plotly_mimetype"].to_mimebundle(fig.to_dict()))
-    data["text/plain"] = f"<plotly figure: {len(fig.data)} traces>"
-    return data, {}
+    figure = json.loads(pio.to_json(fig, validate=False, remove_uids=False))
+    return ({"application/vnd.plotly.v1+json": figure,
+             "text/plain": f"<plotly figure: {len(fig.data)} traces>"}, {})
 
 
 def _close_pyplot(item: Any) -> None:
