@@ -13,6 +13,10 @@ space of their position (``▁word`` for SentencePiece, ``Ġword`` byte-level):
   words, BPE-dropout its :meth:`~workbench.bpe.BPEModel.encode_chunks` with ``dropout = p_d``;
   GRaMPa runs over :meth:`~workbench.bpe.BPEModel.to_vocabulary`.
 
+Every count array is indexed by token id, one slot per id up to the largest: a vocabulary
+with sparse, huge ids is refused (:class:`~workbench._core.validate.BudgetError`, when the
+:class:`Setup` is made) where one count's arrays would pass the memory budget.
+
 This module computes no efficiency and samples nothing: it builds the corpus, the
 vocabularies, the models and the deterministic baselines once per text (cached).
 """
@@ -25,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from .._core.validate import check_choice, check_int
+from .._core.validate import check_budget, check_choice, check_int
 from ..datasets.corpora import whitespace_word_counts
 from ..vocab import Vocabulary
 from .training import train_serial_bpe
@@ -33,6 +37,9 @@ from .training import train_serial_bpe
 __all__ = ["KINDS", "Setup", "make_setup"]
 
 KINDS = ("bpe", "ulm")
+#: Bytes per id slot at the peak of one count: an int64 ``bincount``, its float64 copy and
+#: one float64 temporary of E_α (:data:`Setup.size` is checked against the memory budget).
+BYTES_PER_ID = 24
 
 
 @dataclass(eq=False)
@@ -55,6 +62,12 @@ class Setup:
     dropped : int
         Distinct words left out (ULM only: words SentencePiece would normalise or that are
         not segmentable by single-character tokens of the vocabulary).
+
+    Raises
+    ------
+    BudgetError
+        When ``vocab``'s largest id makes the count arrays (:attr:`size` slots of
+        :data:`BYTES_PER_ID` bytes) exceed the memory budget.
     """
 
     kind: str
@@ -66,6 +79,12 @@ class Setup:
     model: Any = field(repr=False)
     dropped: int = 0
 
+    def __post_init__(self) -> None:
+        size = int(self.vocab.ids.max(initial=-1)) + 1
+        check_budget(BYTES_PER_ID * size, f"count arrays by id (one slot per id up to the "
+                     f"largest, {size - 1:,}, for {len(self.vocab):,} tokens)",
+                     hint="; renumber the vocabulary's ids densely (ids=range(len(tokens)))")
+
     @cached_property
     def table(self) -> dict[str, int]:
         """Spelled word → count (what :func:`expected_token_counts` takes)."""
@@ -73,7 +92,8 @@ class Setup:
 
     @cached_property
     def size(self) -> int:
-        """Length of every count array: the largest id plus one."""
+        """Length of every count array: the largest id plus one (checked against the memory
+        budget when the setup is made)."""
         return int(self.vocab.ids.max()) + 1
 
     @cached_property
