@@ -11,11 +11,13 @@ the widgets (``panel.last_timing``), and the whole step. It does not time the br
 (sending, plotly.js, layout): ``tests/app/test_browser.py`` does, in JupyterLab and Voilà.
 
 Timings on a shared machine are noisy: the summary gives the median and the maximum of the
-steps of each panel; repeat the run (``--repeats``) for minima.
+steps of each control; ``--repeats N`` (3) timed steps per control, alternately forth and
+back (``--repeats``, as the other benchmarks and ``bench_browser_step.py`` name it; ``--steps``
+is its older name, still accepted).
 
 Usage::
 
-    python benchmarks/bench_panels.py [NOTEBOOK_PREFIX ...] [--steps 3] [--repeats 1]
+    python benchmarks/bench_panels.py [NOTEBOOK_PREFIX ...] [--repeats 3] [--json FILE]
 
 e.g. ``python benchmarks/bench_panels.py 03 06`` for notebooks 03 and 06 only.
 """
@@ -50,8 +52,9 @@ def _reading_cells(path: Path) -> list[str]:
     return code
 
 
-def bench_notebook(path: Path, steps: int) -> dict[str, dict]:
-    """Run ``path``'s reading cells, step every control of its panels; per panel the steps."""
+def bench_notebook(path: Path, repeats: int) -> dict[str, dict]:
+    """Run ``path``'s reading cells, step every control of its panels ``repeats`` times
+    (forth, back, forth, ...); per control the steps."""
     import ipywidgets as w
     from IPython.core.interactiveshell import InteractiveShell
 
@@ -78,7 +81,7 @@ def bench_notebook(path: Path, steps: int) -> dict[str, dict]:
             # forth to the next value, back to the one the control had, forth again
             # (stepping "back" from the next value would leave the setting at a list's end)
             origin, forth = control.value, step_value(control, 1)
-            for step in range(steps):
+            for step in range(repeats):
                 value = forth if step % 2 == 0 else origin
                 if forth is None:
                     break
@@ -101,7 +104,8 @@ def bench_notebook(path: Path, steps: int) -> dict[str, dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("prefixes", nargs="*", help="notebook name prefixes (default: all)")
-    parser.add_argument("--steps", type=int, default=3)
+    parser.add_argument("--repeats", "--steps", dest="repeats", type=int, default=3,
+                        help="timed steps per control, alternately forth and back (3)")
     parser.add_argument("--json", help="also write the steps to this JSON file")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
@@ -110,7 +114,7 @@ def main() -> None:
              if not args.prefixes or p.name.startswith(tuple(args.prefixes))]
     rows: dict[str, dict] = {}
     for path in paths:
-        rows.update(bench_notebook(path, args.steps))
+        rows.update(bench_notebook(path, args.repeats))
     print("\n| notebook.panel.control | median ms | max ms | max compute | max draw |")
     print("|---|---:|---:|---:|---:|")
     for key, row in rows.items():
