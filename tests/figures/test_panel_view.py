@@ -41,14 +41,30 @@ def test_plotly_bundle_is_what_plotlys_mime_renderer_made() -> None:
     assert render_outputs({"figure": fig}) == [(data, meta)]
 
 
-def test_rendering_a_plotly_figure_imports_no_renderer_registry() -> None:
-    """``plotly.io.renderers`` imports nbformat → jsonschema (about 3 s in a fresh kernel);
-    rendering a figure must not."""
-    code = ("import sys, plotly.graph_objects as go\n"
-            "from workbench.figures.panel_view import render_outputs\n"
-            "render_outputs(go.Figure(go.Scatter(y=[1, 3, 2])))\n"
-            "print(sorted(m for m in ('plotly.io._renderers', 'nbformat', 'jsonschema')"
-            " if m in sys.modules))")
+def test_rendering_in_a_plain_process_leaves_it_as_it_was() -> None:
+    """Outside IPython (a script, pytest), rendering a plotly figure, a table and a number,
+    in bundles and in a panel's widgets, imports no ``plotly.io.renderers`` (it imports
+    nbformat → jsonschema: about 3 s in a fresh kernel) and makes no IPython shell (one
+    would replace ``sys.modules["__main__"]``: multiprocessing and Dask then fail)."""
+    code = """if True:
+        import sys
+        main = sys.modules["__main__"]
+        import plotly.graph_objects as go
+        from IPython.core.interactiveshell import InteractiveShell
+        from workbench.figures.panel_view import PanelView, render_outputs
+        class Table:
+            def _repr_html_(self):
+                return "<table><tr><td>1</td></tr></table>"
+        items = {"fig": go.Figure(go.Scatter(y=[1, 3, 2])), "table": Table(), "n": 7}
+        bundles = render_outputs(items)
+        view = PanelView()
+        view.show(items, "")
+        view.show({**items, "n": 8}, "")
+        print(sorted(m for m in ("plotly.io._renderers", "nbformat", "jsonschema")
+                     if m in sys.modules), InteractiveShell.initialized(),
+              sys.modules["__main__"] is main, [sorted(data) for data, _ in bundles])
+    """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.strip()
-    assert out == "[]"
+                         check=True).stdout.strip().splitlines()[-1]
+    assert out == ("[] False True [['application/vnd.plotly.v1+json', 'text/plain'], "
+                   "['text/html', 'text/plain'], ['text/plain']]")

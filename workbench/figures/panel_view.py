@@ -33,7 +33,6 @@ def render_outputs(items: Any) -> list[tuple[dict, dict]]:
     """
     import warnings
 
-    from IPython.core.formatters import format_display_data
     from matplotlib.figure import Figure
 
     bundles = []
@@ -47,7 +46,7 @@ def render_outputs(items: Any) -> list[tuple[dict, dict]]:
             elif hasattr(item, "to_plotly_json"):  # not format_display_data: it would
                 data, meta = _plotly_bundle(item)  # display plotly figures right away
             else:
-                data, meta = format_display_data(item)
+                data, meta = _format_display_data(item)
         _close_pyplot(item)
         bundles.append((data, meta))
     return bundles
@@ -94,6 +93,35 @@ def _plotly_bundle(fig: Any) -> tuple[dict, dict]:
     figure = json.loads(pio.to_json(fig, validate=False, remove_uids=False))
     return ({"application/vnd.plotly.v1+json": figure,
              "text/plain": f"<plotly figure: {len(fig.data)} traces>"}, {})
+
+
+def _format_display_data(item: Any) -> tuple[dict, dict]:
+    """IPython's display bundle of ``item``, by the running shell's formatter, or by a
+    formatter of its own in a plain Python process (a script, pytest).
+
+    Not ``IPython.core.formatters.format_display_data``: outside a shell it makes one
+    (``InteractiveShell.instance()``), which puts its user module in
+    ``sys.modules["__main__"]`` (``multiprocessing`` and Dask then fail) and stays.
+    """
+    from IPython import get_ipython
+    from IPython.core.formatters import DisplayFormatter
+
+    shell = get_ipython()
+    formatter = shell.display_formatter if shell is not None else DisplayFormatter()
+    return formatter.format(item)
+
+
+def _publish(data: dict, meta: dict) -> None:
+    """Publish a display bundle (into the ``Output`` widget being entered), or, in a plain
+    Python process, print its text as ``IPython.display.display`` does there (not
+    ``publish_display_data``: it would make a shell, see :func:`_format_display_data`)."""
+    from IPython import get_ipython
+    from IPython.display import publish_display_data
+
+    if get_ipython() is None:
+        print(data.get("text/plain", ""))
+    else:
+        publish_display_data(data, meta)
 
 
 def _close_pyplot(item: Any) -> None:
@@ -234,7 +262,7 @@ def _create(kind: str, item: Any) -> dict[str, Any]:
     import ipywidgets
 
     if kind == "plotly":
-        from IPython.display import display, publish_display_data
+        from IPython.display import display
 
         from .plotly_view import PlotlyView, figure_json
 
@@ -245,7 +273,7 @@ def _create(kind: str, item: Any) -> dict[str, Any]:
             if view is not None:
                 display(view)
             else:
-                publish_display_data(*_plotly_bundle(item))
+                _publish(*_plotly_bundle(item))
     elif kind == "matplotlib":
         value, height = _png_html(item)
         slot = {"widget": ipywidgets.HTML(value=value), "height": height}
@@ -286,10 +314,8 @@ def _other_slot(item: Any, widget: Any) -> dict[str, Any]:
     """A table as an ``HTML`` widget; anything else in an ``Output`` (``widget`` reused when
     it is of the right class)."""
     import ipywidgets
-    from IPython.core.formatters import format_display_data
-    from IPython.display import publish_display_data
 
-    data, meta = format_display_data(item)
+    data, meta = _format_display_data(item)
     if "text/html" in data:
         if not isinstance(widget, ipywidgets.HTML):
             widget = ipywidgets.HTML()
@@ -300,5 +326,5 @@ def _other_slot(item: Any, widget: Any) -> dict[str, Any]:
             widget = ipywidgets.Output()
         widget.clear_output(wait=True)
         with widget:
-            publish_display_data(data, meta)
+            _publish(data, meta)
     return {"widget": widget, "height": _bundle_height(data, meta)}
