@@ -50,3 +50,20 @@ def main_module_kept():
     if sys.modules.get("__main__") is not main:
         sys.modules["__main__"] = main
         pytest.fail("the test replaced sys.modules['__main__'] and did not put it back")
+
+
+@pytest.fixture(autouse=True)
+def pyplot_figures_closed():
+    """Every test leaves pyplot's figures as it found them: the ones it opened are closed.
+
+    The plotting functions return pyplot figures, and tests that inspect one left it open:
+    they piled up across the session (14 in ``tests/figures/``), and a panel's step shows
+    the figures open in pyplot (``tests/figures/test_panel.py`` had to close them all first).
+    """
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    before = set(pyplot.get_fignums()) if pyplot is not None else set()
+    yield
+    pyplot = sys.modules.get("matplotlib.pyplot")
+    if pyplot is not None:
+        for number in set(pyplot.get_fignums()) - before:
+            pyplot.close(number)

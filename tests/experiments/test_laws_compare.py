@@ -4,16 +4,12 @@ entropy matching, errors."""
 from __future__ import annotations
 
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from naive import samplers as naive  # importable: tests/conftest.py puts tests/ on sys.path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from naive import samplers as naive  # noqa: E402
-
-from workbench.experiments import laws_compare as L  # noqa: E402
+from workbench.experiments import laws_compare as L
 
 WORD = "▁token"
 #: Float agreement of the laws with the naive enumeration (sums of a few hundred terms).
