@@ -46,7 +46,7 @@ from operator import itemgetter
 import numpy as np
 
 from .._core.validate import BudgetError, check_work
-from . import _lawkernels
+from . import _hfkernel, _lawkernels
 
 #: Units per second of a BPE-dropout law (``states × (symbols + 8)`` units: propagation,
 #: spelling and the law's dict), measured with GPT-2's merges on the 2-core machine under
@@ -59,6 +59,9 @@ LAW_RATE = 2e6
 #: Largest number of reachable states :func:`dropout_law` accepts (memory: one dict entry
 #: per state of two adjacent levels, and the final law).
 MAX_STATES = 2_000_000
+#: The same for HF's compiled kernel (:mod:`workbench.bpe._hfkernel`), which keeps two
+#: levels' states (16 bytes each) and one segmentation's at a time.
+MAX_HF_STATES = 20_000_000
 
 #: subword-nmt's law branches on every subset of one pair type's kept occurrences: a word
 #: with more occurrences of one pair than this is refused.
@@ -307,17 +310,13 @@ def compiled_route(semantics: str, n: int) -> bool:
     return semantics in ("reference", "subword-nmt", "hf") and 2 <= n <= MAX_MASK_SYMBOLS
 
 
-#: Most merge places (a merge at one place: span ``i:j`` split at ``m``) HF's compiled law
-#: takes: its states carry the stale ones as bits of two int64.
-MAX_HF_PLACES = 128
-
-
 def _hf_states(n, span_sym, rank, p, segmentations):
-    """HF's law by the compiled kernel, or None where a span has two splits that merge (HF
-    then compares tokens, not places) or there are over :data:`MAX_HF_PLACES` places."""
+    """HF's law by the compiled kernel (:mod:`workbench.bpe._hfkernel`), or None where a
+    span has two splits that merge (HF then compares tokens, not places) or there are over
+    :data:`workbench.bpe._hfkernel.MAX_PLACES` places."""
     places = np.argwhere(rank >= 0)
     places = places[np.lexsort((places[:, 0], rank[rank >= 0]))]  # by (rank, start)
-    if len(places) > MAX_HF_PLACES:
+    if len(places) > _hfkernel.MAX_PLACES:
         return None
     tid = np.full((n + 1, n + 1), -1, dtype=np.int64)
     trip = np.empty((len(places), 4), dtype=np.int64)
@@ -326,15 +325,18 @@ def _hf_states(n, span_sym, rank, p, segmentations):
             return None
         tid[i, j] = e
         trip[e] = (i, m, j, rank[i, m, j])
-    room, status = min(40 * segmentations + 1024, MAX_STATES + 1), 2  # ~COMPILED_FACTOR
+    built = np.zeros((n + 1, n + 1), dtype=np.bool_)
+    for i, j in span_sym:
+        built[i, j] = True
+    delta, first, count = _hfkernel.hf_ids(n, built, trip)
+    room, local, status = min(8 * segmentations + 1024, MAX_HF_STATES + 1), 1024, 2
     while status == 2:
-        masks, masses, starts, status, _ = _lawkernels.hf_mask_law(
-            n, rank, tid, trip, float(p), room, segmentations, MAX_STATES)
-        if status == 2 and room > MAX_STATES:
-            status = 3
-        room = min(4 * room, MAX_STATES + 1)
+        masks, masses, starts, status, done = _hfkernel.hf_mask_law(
+            n, rank, tid, trip, delta, first, count, float(p), room, local, MAX_HF_STATES)
+        if status == 2:
+            room, local = min(4 * room, MAX_HF_STATES + 1), 4 * local
     if status == 3:
-        raise BudgetError(f"HF's BPE-dropout law needs more than {MAX_STATES:,} states "
+        raise BudgetError(f"HF's BPE-dropout law needs more than {MAX_HF_STATES:,} states "
                           "(stale heap entries multiply them); sample it instead")
     return MaskStates(n, span_sym, masks, masses, starts)
 

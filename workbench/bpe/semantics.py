@@ -104,7 +104,7 @@ STATE_FACTOR = {"reference": 1, "hf": 400, "sentencepiece": 8, "subword-nmt": 1}
 #: spelling the final segmentations costs most: SentencePiece's kernel meets ~8 states per
 #: segmentation (``Ġinternationalization``: 0.33 s of 2.2 s CPU on the loaded 2-core
 #: machine), so it counts 4 (this also bounds its tables: ~8 × 500,000 states); HF's
-#: canonical states (:func:`workbench.bpe._lawkernels._canonical`) are ~27 per segmentation
+#: canonical states (:func:`workbench.bpe._hfkernel._canonical`) are ~27 per segmentation
 #: (``Ġtokenization``: 42,070 for 1,566; ``Ġinformation``: 22,216 for 939), so it counts 30,
 #: and its kernel stops past :data:`workbench.bpe.laws.MAX_STATES` states.
 COMPILED_FACTOR = {"reference": 1, "hf": 30, "sentencepiece": 4, "subword-nmt": 1}
