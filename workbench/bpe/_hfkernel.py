@@ -11,7 +11,7 @@ How the kernel goes (about 10× fewer operations per state than hashing every st
 
 * a segmentation is a dense id: its rank among the segmentations into built spans,
   ``Σ term[c_t, c_t+1]`` over its pieces, so a merge at place ``e`` adds ``delta[e]`` to it
-  (:func:`hf_ids`); per id: the boundary mask, the live places and the stale entries'
+  (:func:`_ids`); per id: the boundary mask, the live places and the stale entries'
   states of the level;
 * level by level (a level: the number of merges), each segmentation *pulls* its incoming
   mass from its parents (one per piece that a place splits), whose states of the previous
@@ -29,6 +29,7 @@ This module does not build the rank cube, spell tokens, count segmentations or c
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
 from typing import NamedTuple
 
 import numpy as np
@@ -41,10 +42,33 @@ from ._lawkernels import _cuts_of, _full_mask, _slot
 MAX_PLACES = 63
 
 
-def hf_ids(n: int, built: np.ndarray, trip: np.ndarray) -> tuple[np.ndarray, int, int]:
+def hf_places(n: int, span_sym: Mapping[tuple[int, int], Hashable], rank: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int] | None:
+    """``(tid, trip, delta, first, segmentations)`` of :func:`hf_mask_law` for a chunk of
+    ``n`` symbols whose spans ``span_sym`` are built and ``rank[i, m, j]`` merge; None
+    where a span has two splits that merge (HF then compares tokens, not places) or there
+    are over :data:`MAX_PLACES` places."""
+    places = np.argwhere(rank >= 0)
+    places = places[np.lexsort((places[:, 0], rank[rank >= 0]))]  # by (rank, start)
+    if len(places) > MAX_PLACES:
+        return None
+    tid = np.full((n + 1, n + 1), -1, dtype=np.int64)
+    trip = np.empty((len(places), 4), dtype=np.int64)
+    for e, (i, m, j) in enumerate(places.tolist()):
+        if tid[i, j] >= 0:
+            return None
+        tid[i, j] = e
+        trip[e] = (i, m, j, rank[i, m, j])
+    built = np.zeros((n + 1, n + 1), dtype=np.bool_)
+    for i, j in span_sym:
+        built[i, j] = True
+    return (tid, trip, *_ids(n, built, trip))
+
+
+def _ids(n, built, trip):
     """``(delta, id of the single symbols, segmentations)``: a merge at place ``e`` adds
     ``delta[e]`` to a segmentation's id (its lexicographic rank among the segmentations
-    into the spans ``built[i, j]``)."""
+    into the spans ``built[i, j]``: ``Σ term[c_t, c_t+1]`` over its pieces)."""
     ways = [0] * n + [1]  # segmentations of j:n
     for j in range(n - 1, -1, -1):
         ways[j] = sum(ways[k] for k in range(j + 1, n + 1) if built[j, k])
@@ -57,8 +81,7 @@ def hf_ids(n: int, built: np.ndarray, trip: np.ndarray) -> tuple[np.ndarray, int
                 below += ways[j]
     delta = np.array([term[i, j] - term[i, m] - term[m, j] for i, m, j, _ in trip.tolist()],
                      dtype=np.int64)
-    first = sum(term[i, i + 1] for i in range(n))
-    return delta, first, ways[0]
+    return delta, sum(term[i, i + 1] for i in range(n)), ways[0]
 
 
 @njit(**JIT_INLINE)
@@ -340,17 +363,26 @@ def _levels(segmentations, room):
 
 
 @njit(**JIT)
+def _grown(lv, room):
+    """:class:`Levels` ``lv`` with buffers of ``room`` states (the states kept)."""
+    stale, mass = np.empty((2, room), dtype=np.int64), np.empty((2, room))
+    stale[:, :lv.stale.shape[1]] = lv.stale
+    mass[:, :lv.mass.shape[1]] = lv.mass
+    return Levels(lv.mask, lv.live, lv.seen, lv.at, lv.count, stale, mass, lv.todo)
+
+
+@njit(**JIT)
 def hf_mask_law(n, rank, tid, trip, delta, first, segmentations, p, room, local, max_states):
     """HF ``tokenizers``' law over boundary masks, exact up to float rounding (the law of
     :func:`workbench.bpe.semantics.hf_law`, summed in another order).
 
     ``rank[i, m, j]``: the rank of the merge of ``i:m`` and ``m:j`` (-1: none); ``tid[i,
     j]``: the place making ``i:j``; ``trip[e] = (i, m, j, rank)`` sorted by (rank, i), at
-    most :data:`MAX_PLACES`; ``delta``, ``first``, ``segmentations``: :func:`hf_ids`;
-    ``room``: states one level may hold; ``local``: states one segmentation may hold.
-    Returns ``(masks, masses, starts, status, states)``: level ``l``'s final states are
-    ``starts[l]:starts[l + 1]``; status 0, 2 (over ``room`` or ``local``: retry with more)
-    or 3 (more than ``max_states`` states).
+    most :data:`MAX_PLACES`; ``delta``, ``first``, ``segmentations``: :func:`hf_places`;
+    ``room``, ``local``: the states one level, one segmentation holds at first (the buffers
+    grow). Returns ``(masks,
+    masses, starts, status, states)``: level ``l``'s final states are
+    ``starts[l]:starts[l + 1]``; status 0, or 3 (more than ``max_states`` states).
     """
     w = _word(rank, tid, trip, delta, p, n)
     lv = _levels(segmentations, room)
@@ -368,16 +400,20 @@ def hf_mask_law(n, rank, tid, trip, delta, first, segmentations, p, room, local,
             g = lv.todo[x]
             lv.live[g] = _live(lv.mask[g], n, rank, tid, w.cuts)
             may = _may_live(lv.mask[g], n, trip, w.by_width, w.made)
-            size = _pull(w, lv, t, g, level, may, n)
-            if level == 0:
-                size = _insert(t, g, size, 0, 1.0)
-            if size < 0:
-                return masks[:0], masses[:0], starts, 2, done
             lv.at[g] = fill
-            fill, stop, more = _expand(w, lv, t, g, level, size, fill)
+            while True:  # a full local table: a larger one, and this segmentation again
+                if lv.stale.shape[1] - fill < t.keys.shape[0]:
+                    lv = _grown(lv, 2 * lv.stale.shape[1] + t.keys.shape[0])
+                size = _pull(w, lv, t, g, level, may, n)
+                if level == 0 and size >= 0:
+                    size = _insert(t, g, size, 0, 1.0)
+                if size >= 0:
+                    end, stop, more = _expand(w, lv, t, g, level, size, fill)
+                    if end >= 0:
+                        break
+                t = _local(4 * t.keys.shape[0], trip.shape[0])
+            fill = end
             done += more
-            if fill < 0:
-                return masks[:0], masses[:0], starts, 2, done
             if done > max_states:
                 return masks[:0], masses[:0], starts, 3, done
             lv.count[g] = fill - lv.at[g]

@@ -59,9 +59,6 @@ LAW_RATE = 2e6
 #: Largest number of reachable states :func:`dropout_law` accepts (memory: one dict entry
 #: per state of two adjacent levels, and the final law).
 MAX_STATES = 2_000_000
-#: The same for HF's compiled kernel (:mod:`workbench.bpe._hfkernel`), which keeps two
-#: levels' states (16 bytes each) and one segmentation's at a time.
-MAX_HF_STATES = 20_000_000
 
 #: subword-nmt's law branches on every subset of one pair type's kept occurrences: a word
 #: with more occurrences of one pair than this is refused.
@@ -109,15 +106,14 @@ def built_spans(symbols: Sequence[Hashable], ranks: Ranks, longest: int
     return built
 
 
-def check_states(states: int, what: str, n_symbols: int, factor: int = 1) -> None:
+def check_states(states: int, what: str, n_symbols: int, how: str = "") -> None:
     """Refuse a propagation over ``states`` states, saying how many (before any work).
 
-    ``factor`` > 1: ``states`` is that many per reachable segmentation, an estimate (the
-    refusal says so)."""
+    ``how``: how ``states`` was estimated (empty: an exact count; else the refusal says
+    so, e.g. :func:`workbench.bpe.semantics.estimated_states`)."""
     if states > MAX_STATES:
         many = f"more than {SATURATED:.0e}" if states >= SATURATED else f"{states:,}"
-        guess = ("" if factor == 1 else f"; estimated as {states // factor:,} reachable "
-                 f"segmentations × {factor}")
+        guess = f"; {how}" if how else ""
         raise BudgetError(f"the BPE-dropout law of {what} needs {many} states, over "
                           f"the budget of {MAX_STATES:,} (sample it instead{guess})")
     check_work(states * (n_symbols + 8), f"the BPE-dropout law of {what} ({states:,} states)",
@@ -310,33 +306,16 @@ def compiled_route(semantics: str, n: int) -> bool:
     return semantics in ("reference", "subword-nmt", "hf") and 2 <= n <= MAX_MASK_SYMBOLS
 
 
-def _hf_states(n, span_sym, rank, p, segmentations):
-    """HF's law by the compiled kernel (:mod:`workbench.bpe._hfkernel`), or None where a
-    span has two splits that merge (HF then compares tokens, not places) or there are over
-    :data:`workbench.bpe._hfkernel.MAX_PLACES` places."""
-    places = np.argwhere(rank >= 0)
-    places = places[np.lexsort((places[:, 0], rank[rank >= 0]))]  # by (rank, start)
-    if len(places) > _hfkernel.MAX_PLACES:
+def _hf_states(n, span_sym, rank, p):
+    """HF's law by the compiled kernel (:mod:`workbench.bpe._hfkernel`), or None where
+    :func:`workbench.bpe._hfkernel.hf_places` declines the chunk."""
+    places = _hfkernel.hf_places(n, span_sym, rank)
+    if places is None:
         return None
-    tid = np.full((n + 1, n + 1), -1, dtype=np.int64)
-    trip = np.empty((len(places), 4), dtype=np.int64)
-    for e, (i, m, j) in enumerate(places.tolist()):
-        if tid[i, j] >= 0:
-            return None
-        tid[i, j] = e
-        trip[e] = (i, m, j, rank[i, m, j])
-    built = np.zeros((n + 1, n + 1), dtype=np.bool_)
-    for i, j in span_sym:
-        built[i, j] = True
-    delta, first, count = _hfkernel.hf_ids(n, built, trip)
-    room, local, status = min(8 * segmentations + 1024, MAX_HF_STATES + 1), 1024, 2
-    while status == 2:
-        masks, masses, starts, status, done = _hfkernel.hf_mask_law(
-            n, rank, tid, trip, delta, first, count, float(p), room, local, MAX_HF_STATES)
-        if status == 2:
-            room, local = min(4 * room, MAX_HF_STATES + 1), 4 * local
+    masks, masses, starts, status, _ = _hfkernel.hf_mask_law(
+        n, rank, *places, float(p), 4 * places[-1] + 1024, 256, MAX_STATES)
     if status == 3:
-        raise BudgetError(f"HF's BPE-dropout law needs more than {MAX_HF_STATES:,} states "
+        raise BudgetError(f"HF's BPE-dropout law needs more than {MAX_STATES:,} states "
                           "(stale heap entries multiply them); sample it instead")
     return MaskStates(n, span_sym, masks, masses, starts)
 
@@ -379,7 +358,7 @@ def fast_dropout_states(symbols: Sequence[Hashable], ranks: Ranks, p: float, lon
     if semantics == "reference":
         masks, masses, starts = _lawkernels.mask_law(n, rank, float(p), capacity)
     elif semantics == "hf":
-        return _hf_states(n, span_sym, rank, p, capacity)
+        return _hf_states(n, span_sym, rank, p)
     elif semantics == "sentencepiece":
         room, status = 8 * capacity + 64, 2
         while status == 2:  # states per segmentation: a few blocked sets each
