@@ -280,9 +280,9 @@ def _pull(w, lv, t, g, level, may, n):
 @njit(**JIT_INLINE)
 def _expand(w, lv, t, g, level, size, fill):
     """Expand segmentation ``g``'s states in :class:`Local` ``t`` by decreasing number of
-    stale entries (a surviving stale entry: a child in ``t``), keeping those with a live
-    entry in the level's buffers from ``fill``. Returns ``(fill, stopped mass, states)``;
-    fill -1: a buffer is full."""
+    stale entries (a surviving stale entry: a child in ``t``; a live one: its child pulls
+    the mass), keeping those with a live entry in the level's buffers from ``fill``.
+    Returns ``(fill, stopped mass, states)``; fill -1: a buffer is full."""
     cur = level & 1
     live = lv.live[g]
     q = 1.0 - w.p
@@ -299,23 +299,20 @@ def _expand(w, lv, t, g, level, size, fill):
                 lv.stale[cur, fill] = stale
                 lv.mass[cur, fill] = share
                 fill += 1
-            heap = live | stale
-            while heap != 0 and share != 0.0:
-                b = heap & -heap
-                if stale & b:  # a run of stale entries: one child, one fewer
-                    run = ((stale + b) ^ stale) & stale
-                    held = w.ppow[_popcount(run)]
-                    if q != 0.0:
-                        size = _insert(t, g, size, stale & ~_top(run), share * (1.0 - held))
-                        if size < 0:
-                            return -1, stop, done
-                    share *= held
-                    heap &= ~run
-                else:  # a live entry: its child pulls the mass
-                    share *= w.p
-                    heap ^= b
-            if heap == 0:
-                stop += share
+            rest, below = stale, np.int64(0)  # stale bits to do; the bits passed
+            while rest != 0 and share != 0.0:  # each run of stale entries: one child
+                b = rest & -rest
+                share *= w.ppow[_popcount(live & (b - 1) & ~below)]  # live entries before
+                run = ((stale + b) ^ stale) & stale
+                held = w.ppow[_popcount(run)]
+                if q != 0.0 and share != 0.0:
+                    size = _insert(t, g, size, stale & ~_top(run), share * (1.0 - held))
+                    if size < 0:
+                        return -1, stop, done
+                share *= held
+                rest &= ~run
+                below = (_top(run) << 1) - 1
+            stop += share * w.ppow[_popcount(live & ~below)]  # every entry held
             s = t.nxt[s]
     return fill, stop, done
 
