@@ -105,7 +105,7 @@ STATE_FACTOR = {"reference": 1, "hf": 400, "sentencepiece": 8, "subword-nmt": 1}
 #: segmentation (``Ġinternationalization``: 0.33 s of 2.2 s CPU on the loaded 2-core
 #: machine), so it counts 4 (this also bounds its tables: ~8 × 500,000 states). HF's is
 #: not a factor: :data:`HF_STATES`.
-COMPILED_FACTOR = {"reference": 1, "hf": 1, "sentencepiece": 4, "subword-nmt": 1}
+COMPILED_FACTOR = {"reference": 1, "sentencepiece": 4, "subword-nmt": 1}
 
 #: HF's compiled kernel (:mod:`workbench.bpe._hfkernel`): its canonical states per
 #: segmentation grow with the word (GPT-2's merges, p = 0.1: ``Ġprogram`` 5, ``Ġinformation``
