@@ -269,6 +269,19 @@ def test_hf_kernel_grows_its_buffers_and_stops_at_max_states(merges):
     assert status == 3 and 20 < done < big[4]
 
 
+def test_hf_kernel_declines_over_63_places_and_a_span_two_places_make():
+    word = tuple("a" * 12)
+    merges = [("a", "a"), ("aa", "a"), ("aa", "aa"), ("aaa", "a"), ("aaaa", "a")]
+    sym, rank = _rank_cube(word, _ranks(merges))  # "aaaa": aa+aa and aaa+a
+    assert _hfkernel.hf_places(len(word), sym, rank) is None
+    rank = np.full((14, 14, 14), -1, dtype=np.int64)
+    places = [(i, i + 1, j) for i in range(13) for j in range(i + 2, 14)][:64]
+    assert len({(i, j) for i, _, j in places}) == 64 == _hfkernel.MAX_PLACES + 1
+    for r, (i, m, j) in enumerate(places):  # 64 places, each span made once
+        rank[i, m, j] = r
+    assert _hfkernel.hf_places(13, {}, rank) is None
+
+
 def test_hf_estimate_names_itself():
     states, how = semantics.estimated_states("hf", 232_530, True)
     assert 10**8 < states < 3 * 10**8 and "232,530 reachable segmentations" in how
