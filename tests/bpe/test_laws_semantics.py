@@ -269,7 +269,7 @@ def test_hf_kernel_grows_its_buffers_and_stops_at_max_states(merges):
     assert status == 3 and 20 < done < big[4]
 
 
-def test_hf_kernel_declines_over_63_places_and_a_span_two_places_make():
+def test_hf_kernel_declines_too_many_places_or_segmentations_and_a_span_two_places_make():
     word = tuple("a" * 12)
     merges = [("a", "a"), ("aa", "a"), ("aa", "aa"), ("aaa", "a"), ("aaaa", "a")]
     sym, rank = _rank_cube(word, _ranks(merges))  # "aaaa": aa+aa and aaa+a
@@ -280,6 +280,12 @@ def test_hf_kernel_declines_over_63_places_and_a_span_two_places_make():
     for r, (i, m, j) in enumerate(places):  # 64 places, each span made once
         rank[i, m, j] = r
     assert _hfkernel.hf_places(13, {}, rank) is None
+    word = tuple("a" * 47)  # Fibonacci(48) > 2^32 segmentations into "a" and "aa"
+    sym, rank = _rank_cube(word, _ranks([("a", "a")]))
+    assert bpe_laws._count(47, sym) > _hfkernel.MAX_SEGMENTATIONS
+    assert _hfkernel.hf_places(47, sym, rank) is None
+    sym, rank = _rank_cube(word[:40], _ranks([("a", "a")]))
+    assert _hfkernel.hf_places(40, sym, rank)[-1] == bpe_laws._count(40, sym) == 165580141
 
 
 def test_hf_estimate_names_itself():

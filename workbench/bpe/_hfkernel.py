@@ -43,14 +43,16 @@ from ._lawkernels import _cuts_of, _full_mask, _slot
 
 #: Most places the kernel takes: a state's stale entries are bits 0-62 of one int64.
 MAX_PLACES = 63
+#: Most segmentations it takes (ids index arrays; a caller checks the budget long before).
+MAX_SEGMENTATIONS = 1 << 32
 
 
 def hf_places(n: int, span_sym: Mapping[tuple[int, int], Hashable], rank: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int] | None:
     """``(tid, trip, delta, first, segmentations)`` of :func:`hf_mask_law` for a chunk of
     ``n`` symbols whose spans ``span_sym`` are built and ``rank[i, m, j]`` merge; None
-    where a span has two splits that merge (HF then compares tokens, not places) or there
-    are over :data:`MAX_PLACES` places."""
+    where a span has two splits that merge (HF then compares tokens, not places), there
+    are over :data:`MAX_PLACES` places or over :data:`MAX_SEGMENTATIONS` segmentations."""
     places = np.argwhere(rank >= 0)
     places = places[np.lexsort((places[:, 0], rank[rank >= 0]))]  # by (rank, start)
     if len(places) > MAX_PLACES:
@@ -65,16 +67,20 @@ def hf_places(n: int, span_sym: Mapping[tuple[int, int], Hashable], rank: np.nda
     built = np.zeros((n + 1, n + 1), dtype=np.bool_)
     for i, j in span_sym:
         built[i, j] = True
-    return (tid, trip, *_ids(n, built, trip))
+    ids = _ids(n, built, trip)
+    return None if ids is None else (tid, trip, *ids)
 
 
 def _ids(n, built, trip):
-    """``(delta, id of the single symbols, segmentations)``: a merge at place ``e`` adds
+    """``(delta, id of the single symbols, segmentations)`` (None: over
+    :data:`MAX_SEGMENTATIONS`): a merge at place ``e`` adds
     ``delta[e]`` to a segmentation's id (its lexicographic rank among the segmentations
     into the spans ``built[i, j]``: ``Σ term[c_t, c_t+1]`` over its pieces)."""
     ways = [0] * n + [1]  # segmentations of j:n
     for j in range(n - 1, -1, -1):
         ways[j] = sum(ways[k] for k in range(j + 1, n + 1) if built[j, k])
+    if ways[0] > MAX_SEGMENTATIONS:
+        return None
     term = {}
     for i in range(n):
         below = 0
