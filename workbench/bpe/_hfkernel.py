@@ -7,7 +7,8 @@ ids), each pushed once, when the later of its two pieces is made. A state is a
 segmentation and its *stale* entries (places whose pieces are gone), a set of bits of one
 int64 (at most :data:`MAX_PLACES` places), in canonical form (:func:`_canonical`).
 
-How the kernel goes (about 10× fewer operations per state than hashing every state):
+How the kernel goes (9-11× faster than the kernel it replaced, which hashed every state
+of a level by a key of three int64 in one table; the same states):
 
 * a segmentation is a dense id: its rank among the segmentations into built spans,
   ``Σ term[c_t, c_t+1]`` over its pieces, so a merge at place ``e`` adds ``delta[e]`` to it
