@@ -17,7 +17,7 @@ from naive import laws as naive
 
 from workbench import BPESampler, Vocabulary
 from workbench._core.validate import BudgetError
-from workbench.bpe import BPEModel, _lawkernels, semantics
+from workbench.bpe import BPEModel, _hfkernel, _lawkernels, semantics
 from workbench.bpe import laws as bpe_laws
 from workbench.datasets import resolve_vocabulary
 
@@ -234,6 +234,70 @@ def test_compiled_subword_nmt_refuses_many_repeats_and_sentencepiece_grows_its_t
     assert not bpe_laws.compiled_route("sentencepiece", 32)
     assert bpe_laws.compiled_route("sentencepiece", 31)
     assert bpe_laws.compiled_route("hf", 5) and not bpe_laws.compiled_route("hf", 64)
+
+
+def _rank_cube(word, ranks):
+    """The compiled route's ``(span_sym, rank)`` of ``word`` (each span one symbol)."""
+    n = len(word)
+    built = bpe_laws.built_spans(word, ranks, n)
+    sym = {span: next(iter(made)) for span, made in built.items()}
+    rank = np.full((n + 1, n + 1, n + 1), -1, dtype=np.int64)
+    for i, j in sym:
+        for m in range(i + 1, j):
+            if (i, m) in sym and (m, j) in sym and (hit := ranks.get((sym[i, m], sym[m, j]))):
+                rank[i, m, j] = hit[0]
+    return sym, rank
+
+
+@pytest.mark.parametrize("merges", MERGE_SETS[1:3])
+def test_hf_kernel_grows_its_buffers_and_stops_at_max_states(merges):
+    """Buffers of one state (level) and one state (segmentation) grow to the same law; a
+    segmentation's id is its rank among the segmentations (the kernel's table size)."""
+    word = tuple("abababab" if merges is MERGE_SETS[2] else "aaaaaab")
+    sym, rank = _rank_cube(word, _ranks(merges))
+    n = len(word)
+    places = _hfkernel.hf_places(n, sym, rank)
+    tid, trip, delta, first, count = places
+    assert count == bpe_laws._count(n, sym)
+    big = _hfkernel.hf_mask_law(n, rank, *places, 1 / 3, 10**5, 10**4, 10**9)
+    small = _hfkernel.hf_mask_law(n, rank, *places, 1 / 3, 1, 1, 10**9)
+    assert big[3] == small[3] == 0 and big[4] == small[4] > 50
+    assert big[0].tolist() == small[0].tolist() and big[1].tolist() == small[1].tolist()
+    assert big[2].tolist() == small[2].tolist()
+    assert sum(big[1]) == pytest.approx(1.0, abs=1e-12)
+    *_, status, done = _hfkernel.hf_mask_law(n, rank, *places, 1 / 3, 1, 1, 20)
+    assert status == 3 and 20 < done < big[4]
+
+
+def test_hf_kernel_declines_too_many_places_or_segmentations_and_a_span_two_places_make():
+    word = tuple("a" * 12)
+    merges = [("a", "a"), ("aa", "a"), ("aa", "aa"), ("aaa", "a"), ("aaaa", "a")]
+    sym, rank = _rank_cube(word, _ranks(merges))  # "aaaa": aa+aa and aaa+a
+    assert _hfkernel.hf_places(len(word), sym, rank) is None
+    rank = np.full((14, 14, 14), -1, dtype=np.int64)
+    places = [(i, i + 1, j) for i in range(13) for j in range(i + 2, 14)][:64]
+    assert len({(i, j) for i, _, j in places}) == 64 == _hfkernel.MAX_PLACES + 1
+    for r, (i, m, j) in enumerate(places):  # 64 places, each span made once
+        rank[i, m, j] = r
+    assert _hfkernel.hf_places(13, {}, rank) is None
+    word = tuple("a" * 47)  # Fibonacci(48) > 2^32 segmentations into "a" and "aa"
+    sym, rank = _rank_cube(word, _ranks([("a", "a")]))
+    assert bpe_laws._count(47, sym) > _hfkernel.MAX_SEGMENTATIONS
+    assert _hfkernel.hf_places(47, sym, rank) is None
+    sym, rank = _rank_cube(word[:40], _ranks([("a", "a")]))
+    assert _hfkernel.hf_places(40, sym, rank)[-1] == bpe_laws._count(40, sym) == 165580141
+
+
+def test_hf_estimate_names_itself():
+    states, how = semantics.estimated_states("hf", 232_530, True)
+    assert 10**8 < states < 3 * 10**8 and "232,530 reachable segmentations" in how
+    assert semantics.estimated_states("hf", 1, True)[0] == 1
+    assert semantics.estimated_states("reference", 7, True) == (7, "")
+    assert semantics.estimated_states("hf", 7, False) == (2800, "estimated as 7 reachable "
+                                                            "segmentations × 400")
+    with pytest.raises(BudgetError, match=r"needs 135,031,294 states.*estimated from"):
+        bpe_laws.check_states(*semantics.estimated_states("hf", 232_530, True)[:1], "w", 21,
+                              semantics.estimated_states("hf", 232_530, True)[1])
 
 
 def test_gpt2_long_words_under_the_compiled_semantics_are_answered_or_refused(gpt2):

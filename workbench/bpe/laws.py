@@ -46,7 +46,7 @@ from operator import itemgetter
 import numpy as np
 
 from .._core.validate import BudgetError, check_work
-from . import _lawkernels
+from . import _hfkernel, _lawkernels
 
 #: Units per second of a BPE-dropout law (``states × (symbols + 8)`` units: propagation,
 #: spelling and the law's dict), measured with GPT-2's merges on the 2-core machine under
@@ -106,15 +106,14 @@ def built_spans(symbols: Sequence[Hashable], ranks: Ranks, longest: int
     return built
 
 
-def check_states(states: int, what: str, n_symbols: int, factor: int = 1) -> None:
+def check_states(states: int, what: str, n_symbols: int, how: str = "") -> None:
     """Refuse a propagation over ``states`` states, saying how many (before any work).
 
-    ``factor`` > 1: ``states`` is that many per reachable segmentation, an estimate (the
-    refusal says so)."""
+    ``how``: how ``states`` was estimated (empty: an exact count; else the refusal says
+    so, e.g. :func:`workbench.bpe.semantics.estimated_states`)."""
     if states > MAX_STATES:
         many = f"more than {SATURATED:.0e}" if states >= SATURATED else f"{states:,}"
-        guess = ("" if factor == 1 else f"; estimated as {states // factor:,} reachable "
-                 f"segmentations × {factor}")
+        guess = f"; {how}" if how else ""
         raise BudgetError(f"the BPE-dropout law of {what} needs {many} states, over "
                           f"the budget of {MAX_STATES:,} (sample it instead{guess})")
     check_work(states * (n_symbols + 8), f"the BPE-dropout law of {what} ({states:,} states)",
@@ -307,32 +306,14 @@ def compiled_route(semantics: str, n: int) -> bool:
     return semantics in ("reference", "subword-nmt", "hf") and 2 <= n <= MAX_MASK_SYMBOLS
 
 
-#: Most merge places (a merge at one place: span ``i:j`` split at ``m``) HF's compiled law
-#: takes: its states carry the stale ones as bits of two int64.
-MAX_HF_PLACES = 128
-
-
-def _hf_states(n, span_sym, rank, p, segmentations):
-    """HF's law by the compiled kernel, or None where a span has two splits that merge (HF
-    then compares tokens, not places) or there are over :data:`MAX_HF_PLACES` places."""
-    places = np.argwhere(rank >= 0)
-    places = places[np.lexsort((places[:, 0], rank[rank >= 0]))]  # by (rank, start)
-    if len(places) > MAX_HF_PLACES:
+def _hf_states(n, span_sym, rank, p):
+    """HF's law by the compiled kernel (:mod:`workbench.bpe._hfkernel`), or None where
+    :func:`workbench.bpe._hfkernel.hf_places` declines the chunk."""
+    places = _hfkernel.hf_places(n, span_sym, rank)
+    if places is None:
         return None
-    tid = np.full((n + 1, n + 1), -1, dtype=np.int64)
-    trip = np.empty((len(places), 4), dtype=np.int64)
-    for e, (i, m, j) in enumerate(places.tolist()):
-        if tid[i, j] >= 0:
-            return None
-        tid[i, j] = e
-        trip[e] = (i, m, j, rank[i, m, j])
-    room, status = min(40 * segmentations + 1024, MAX_STATES + 1), 2  # ~COMPILED_FACTOR
-    while status == 2:
-        masks, masses, starts, status, _ = _lawkernels.hf_mask_law(
-            n, rank, tid, trip, float(p), room, segmentations, MAX_STATES)
-        if status == 2 and room > MAX_STATES:
-            status = 3
-        room = min(4 * room, MAX_STATES + 1)
+    masks, masses, starts, status, _ = _hfkernel.hf_mask_law(
+        n, rank, *places, float(p), 4 * places[-1] + 1024, 256, MAX_STATES)
     if status == 3:
         raise BudgetError(f"HF's BPE-dropout law needs more than {MAX_STATES:,} states "
                           "(stale heap entries multiply them); sample it instead")
@@ -377,7 +358,7 @@ def fast_dropout_states(symbols: Sequence[Hashable], ranks: Ranks, p: float, lon
     if semantics == "reference":
         masks, masses, starts = _lawkernels.mask_law(n, rank, float(p), capacity)
     elif semantics == "hf":
-        return _hf_states(n, span_sym, rank, p, capacity)
+        return _hf_states(n, span_sym, rank, p)
     elif semantics == "sentencepiece":
         room, status = 8 * capacity + 64, 2
         while status == 2:  # states per segmentation: a few blocked sets each

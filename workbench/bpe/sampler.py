@@ -277,8 +277,9 @@ class BPESampler(TokenSampler):
         semantics in :mod:`workbench.bpe.semantics`, whose states also carry the queue or the
         blocked pairs), counted first: a word needing more than
         :data:`workbench.bpe.laws.MAX_STATES` segmentations (or more time than the budget,
-        :data:`workbench.bpe.semantics.STATE_FACTOR` per segmentation) is refused at once with
-        that number; HF's propagation also stops at ``MAX_STATES`` states it meets.
+        states per segmentation as :func:`workbench.bpe.semantics.estimated_states` says) is
+        refused at once with that number; HF's propagation also stops at ``MAX_STATES``
+        states it meets.
         ``deterministic`` is the segmentation at ``p = 0``; ``n_segmentations`` counts the
         word's segmentations in the vocabulary (``None`` when the model makes tokens outside it).
 
@@ -300,9 +301,8 @@ class BPESampler(TokenSampler):
         ranks = self._piece_ranks if self.semantics == "sentencepiece" else self._ranks
         count = laws.count_states(tuple(raw), ranks, self._longest)
         fast = laws.compiled_route(self.semantics, len(raw))
-        factor = (semantics_.COMPILED_FACTOR if fast else semantics_.STATE_FACTOR)
-        laws.check_states(count * factor[self.semantics], repr(word)[:62], len(raw),
-                          factor[self.semantics])
+        states_, how = semantics_.estimated_states(self.semantics, count, fast)
+        laws.check_states(states_, repr(word)[:62], len(raw), how)
         token = self._sym_tokens
         syms = tuple(raw)
         propagate = semantics_.LAWS.get(self.semantics, laws.dropout_law)
@@ -313,9 +313,8 @@ class BPESampler(TokenSampler):
                 states = laws.fast_dropout_states(syms, ranks, self.dropout, self._longest,
                                                   self.semantics)
                 if states is None:  # declined (a span two merges make): the Python route's
-                    laws.check_states(count * semantics_.STATE_FACTOR[self.semantics],
-                                      repr(word)[:62], len(raw),
-                                      semantics_.STATE_FACTOR[self.semantics])
+                    states_, how = semantics_.estimated_states(self.semantics, count, False)
+                    laws.check_states(states_, repr(word)[:62], len(raw), how)
             if states is not None:
                 probs, odd, used = states.split_law(token.__getitem__,
                                                     self._suspect_spans(word, raw))
