@@ -54,30 +54,74 @@ function loadPlotly(model) {
   return window.workbenchPlotly;
 }
 
+// Every graph changed before the page's next frame is redrawn in that frame, one after
+// another in one task: the browser then lays out and paints the page once for all of them,
+// not once per graph (a panel's step changes up to four graphs, whose messages arrive while
+// the first one is drawn). A timer stands in for the frame in a hidden tab.
+function schedule(redraw) {
+  const q = window.workbenchPlotlyQueue || (window.workbenchPlotlyQueue = {
+    pending: new Set(), armed: false,
+    flush() {
+      if (!q.armed) return;
+      q.armed = false;
+      const due = [...q.pending];
+      q.pending.clear();
+      for (const f of due) f();
+    },
+  });
+  q.pending.add(redraw);
+  if (!q.armed) {
+    q.armed = true;
+    requestAnimationFrame(() => q.flush());
+    setTimeout(() => q.flush(), 100);
+  }
+}
+
 async function render({ model, el }) {
   const graph = document.createElement("div");
   graph.classList.add("workbench-plotly-view");
   el.appendChild(graph);
   const Plotly = await loadPlotly(model);
-  // one Plotly.react at a time; a change arriving meanwhile is drawn after it (the latest)
-  let busy = null, again = false;
-  const draw = async () => {
-    if (busy) { again = true; return busy; }
-    busy = (async () => {
-      do {
-        again = false;
-        const text = model.get("figure") || "{}";
-        const fig = JSON.parse(text);
-        // plotly's default config, as JupyterLab's plotly renderer draws the first figure
-        await Plotly.react(graph, fig.data || [], fig.layout || {}, fig.config || {});
-        // the figure as the kernel sent it, drawn (plotly.js writes what it computes, e.g.
-        // autoranges, into graph.layout; the browser test compares this instead)
-        graph.workbenchFigure = text;
-      } while (again);
-    })();
-    try { await busy; } finally { busy = null; }
+  // one Plotly.react at a time per graph; a change arriving meanwhile is drawn after it
+  // (the latest only)
+  let busy = null, again = false, drawn = null;
+  const react = async () => {
+    do {
+      again = false;
+      const text = model.get("figure") || "{}";
+      if (text === drawn) continue;
+      const fig = JSON.parse(text);
+      const layout = fig.layout || {};
+      // a figure of fixed size is laid out and painted on its own (CSS containment): the
+      // text plotly.js measures while it draws then lays out this graph, not the whole page
+      if (layout.width > 0 && layout.height > 0) {
+        graph.style.width = `${layout.width}px`;
+        graph.style.height = `${layout.height}px`;
+        graph.style.contain = "strict";
+      } else {
+        graph.style.width = graph.style.height = graph.style.contain = "";
+      }
+      // tick labels kept where plotly.js would measure each one against the div's edge to
+      // hide it (its default, "hide past div"): one forced layout per label
+      for (const key of Object.keys(layout)) {
+        if (/^[xy]axis[0-9]*$/.test(key) && layout[key].ticklabeloverflow === undefined) {
+          layout[key].ticklabeloverflow = "allow";
+        }
+      }
+      // plotly's default config, as JupyterLab's plotly renderer draws the first figure
+      await Plotly.react(graph, fig.data || [], layout, fig.config || {});
+      // the figure as the kernel sent it, drawn (plotly.js writes what it computes, e.g.
+      // autoranges, into graph.layout; the browser test compares this instead)
+      drawn = text;
+      graph.workbenchFigure = text;
+    } while (again);
   };
-  const onChange = () => { draw(); };
+  const draw = () => {
+    if (busy) { again = true; return busy; }
+    busy = react().finally(() => { busy = null; });
+    return busy;
+  };
+  const onChange = () => { schedule(draw); };
   model.on("change:figure", onChange);
   await draw();
   return () => {
