@@ -21,7 +21,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-__all__ = ["ESM", "PlotlyView", "figure_json"]
+__all__ = ["ESM", "PlotlyView", "figure_json", "freeze"]
 
 ESM = r"""
 function loadPlotly(model) {
@@ -137,10 +137,24 @@ export default { render };
 
 def figure_json(fig: Any) -> str:
     """A plotly figure as the JSON :class:`PlotlyView` sends (trace ``uid`` s left out, so
-    equal figures give equal strings)."""
+    equal figures give equal strings); for a figure :func:`freeze` has seen, the JSON it
+    stored."""
+    frozen = fig.__dict__.get("_workbench_json")
+    if frozen is not None:
+        return frozen
     import plotly.io as pio
 
     return pio.to_json(fig, validate=False, remove_uids=True)
+
+
+def freeze(fig: Any) -> Any:
+    """Store ``fig``'s :func:`figure_json` on it (once) and return ``fig``: a figure that
+    will not change again (one a panel drew and keeps) is serialised when it is drawn, e.g.
+    while a panel warms the settings next to its own, not again on the slider step that
+    shows it. Changing a frozen figure afterwards does not change what is sent."""
+    if fig.__dict__.get("_workbench_json") is None:
+        fig.__dict__["_workbench_json"] = figure_json(fig)
+    return fig
 
 
 class PlotlyView(anywidget.AnyWidget):
