@@ -6,6 +6,11 @@ graph it has instead of building a new one. plotly.js is the one the ``plotly`` 
 package ships: the view uses ``window.Plotly`` when the page has it (JupyterLab's and Voilà's
 plotly renderer set it once they have drawn a plotly figure), else asks the kernel once per
 page for ``plotly.min.js`` and runs it as a classic script. Nothing is downloaded.
+What the page does per update is kept small: every graph changed before the page's next
+frame is redrawn in that frame (one layout and paint of the page for a panel's step, not
+one per graph), a figure of fixed size is laid out on its own (CSS containment) and its tick
+labels are not measured one by one (``ticklabeloverflow`` "allow" unless the figure sets
+it). :func:`freeze` serialises a figure once, when it is drawn, not on the step showing it.
 
 It is not plotly's ``FigureWidget``: with plotly 7.1 and anywidget 0.11 in JupyterLab 4
 that widget's view draws the first figure and applies none of the updates the kernel sends.
