@@ -89,9 +89,10 @@ async function render({ model, el }) {
   const Plotly = await loadPlotly(model);
   // one Plotly.react at a time per graph; a change arriving meanwhile is drawn after it
   // (the latest only)
-  let busy = null, again = false, drawn = null;
+  let busy = null, again = false, drawn = null, gone = false;
   const react = async () => {
     do {
+      if (gone) return;  // the view was removed while its redraw waited for the frame
       again = false;
       const text = model.get("figure") || "{}";
       if (text === drawn) continue;
@@ -130,6 +131,7 @@ async function render({ model, el }) {
   model.on("change:figure", onChange);
   await draw();
   return () => {
+    gone = true;
     model.off("change:figure", onChange);
     Plotly.purge(graph);
   };
