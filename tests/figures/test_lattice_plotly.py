@@ -28,12 +28,14 @@ from workbench.figures import skew_plots  # noqa: E402
 from workbench.figures import skew_widget as sw  # noqa: E402
 from workbench.figures.common import (
     count_label,  # noqa: E402
+    fraction_label,  # noqa: E402
     tau_label,  # noqa: E402
 )
 from workbench.figures.lattice import lattice_panel, node_count_labels  # noqa: E402
 from workbench.figures.lattice_plotly import MAX_ARCS, MAX_CHARS, plotly_lattice  # noqa: E402
 from workbench.figures.panel import set_panel_values  # noqa: E402
 from workbench.figures.skew_plotly import plotly_segmentality_curve  # noqa: E402
+from workbench.grampa import arc_probabilities  # noqa: E402
 
 FIG1 = figure1_vocabulary()
 SMALL = Vocabulary(["a", "b", "c", "ab", "bc", "abc", "ca"], name="small")
@@ -117,6 +119,27 @@ def test_figure1_hover_shows_the_caption() -> None:
     assert len(_trace(fig, "path").x) == 2 * 12  # two arcs of 11 points, each closed by None
     # a view (as the panels pass it) draws the same numbers
     assert plotly_lattice(lattice_view("GRAMPA", FIG1, 1, "r2l")).layout.meta == fig.layout.meta
+
+
+def test_tokens_are_written_by_a_text_trace_not_annotations() -> None:
+    """Each token (with its probability) is text of the "arc labels" trace at its arc's apex:
+    the page draws one SVG text per token, not an annotation (a group, a box, a measured
+    text); a lattice past the label limit has the tokens on hover only."""
+    lat = Lattice.build("GRAMPA", FIG1, direction="r2l")
+    probs = arc_probabilities("GRAMPA", FIG1, tau=1.0, direction="r2l")
+    table = arc_table(lat.summary(), 1.0, probs)
+    fig = plotly_lattice(table)
+    labels = _trace(fig, "arc labels")
+    assert not fig.layout.annotations
+    assert labels.mode == "markers+text"
+    assert dict(zip(map(tuple, labels.customdata), labels.text))[(0, 4)] == "GRAM 1/7"
+    assert list(labels.text) == [f"{t} {fraction_label(p)}" for t, p in
+                                 zip(table.lattice.tokens, table.probability)]
+    assert list(labels.x) == [(i + j) / 2 for i, j in lat.arcs]
+    many = Lattice.build("ab" * 12, Vocabulary.infinite(), ell_min=1)
+    if len(many.arcs) <= MAX_ARCS:
+        wide = _trace(plotly_lattice(arc_table(many)), "arc labels")
+        assert wide.mode == "markers" and not plotly_lattice(arc_table(many)).layout.annotations
 
 
 def test_plotly_lattice_refuses_what_it_cannot_draw() -> None:

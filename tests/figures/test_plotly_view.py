@@ -11,7 +11,7 @@ import pytest
 go = pytest.importorskip("plotly.graph_objects")
 pytest.importorskip("anywidget")
 
-from workbench.figures.plotly_view import ESM, PlotlyView, figure_json  # noqa: E402
+from workbench.figures.plotly_view import ESM, PlotlyView, figure_json, freeze  # noqa: E402
 
 
 def test_figure_json_leaves_out_uids() -> None:
@@ -55,6 +55,10 @@ def test_view_updates_with_plotly_react() -> None:
     """The ESM changes the graph in place and loads plotly.js once per page."""
     assert "Plotly.react(" in ESM and "newPlot" not in ESM
     assert 'model.on("change:figure"' in ESM and "window.workbenchPlotly" in ESM
+    # graphs changed before the next frame are redrawn in it, together; tick labels are
+    # not measured one by one against the div's edge
+    assert "requestAnimationFrame" in ESM and "window.workbenchPlotlyQueue" in ESM
+    assert 'ticklabeloverflow = "allow"' in ESM
 
 
 def test_panel_starts_with_the_view_when_a_front_end_is_connected(monkeypatch) -> None:
@@ -86,3 +90,33 @@ def test_panel_starts_with_the_view_when_a_front_end_is_connected(monkeypatch) -
     assert isinstance(view, PlotlyView) and view.figure == figure_json(draw(2))
     set_panel_values(live, n=5)
     assert live.view.slots[0]["view"] is view and view.figure == figure_json(draw(5))
+
+
+def test_a_frozen_figure_is_serialised_once() -> None:
+    """freeze stores the JSON figure_json gives; figure_json then returns it (a panel's figure
+    drawn ahead costs the step that shows it no serialising); a copy is not frozen."""
+    import copy
+
+    fig = go.Figure(go.Scatter(y=[1, 2, 3]))
+    before = figure_json(fig)
+    assert freeze(fig) is fig and figure_json(fig) == before
+    fig.update_layout(title="changed after freezing")  # documented: not sent
+    assert figure_json(fig) == before
+    assert figure_json(copy.deepcopy(fig)) != before
+
+
+def test_a_panel_draw_freezes_its_plotly_figures() -> None:
+    """The panel's draw (what warm_neighbours is given) serialises each plotly figure once,
+    and what it stores is the figure's own JSON."""
+    import ipywidgets
+    import plotly.io as pio
+
+    from workbench.figures.panel import interactive_panel
+
+    panel = interactive_panel(lambda n: n, lambda n: {"a": go.Figure(go.Bar(y=[n])), "b": None},
+                              n=ipywidgets.IntSlider(value=2, min=0, max=5))
+    shown = panel.draw(4)["a"]
+    assert shown.__dict__["_workbench_json"] == pio.to_json(shown, validate=False,
+                                                            remove_uids=True)
+    assert panel.last_figures["a"].__dict__["_workbench_json"] == figure_json(
+        go.Figure(go.Bar(y=[2])))

@@ -54,6 +54,7 @@ MAX_ARCS = TABLE_MAX_ARCS
 
 _ARC_LABELS = 150  # beyond this many arcs the tokens are shown on hover only
 _PX_PER_CHAR = 72
+_HALO = "0 0 2px white, 0 0 2px white, 0 0 3px white"  # CSS text-shadow behind a token
 
 
 def _ends(table: ArcTable) -> tuple[Sequence[int], Sequence[int]]:
@@ -165,13 +166,10 @@ def plotly_lattice(
     for i, j in path:
         if not (0 <= i < j <= n):
             raise ValueError(f"arc ({i}, {j}) is not an arc of a word with {n} characters")
-    # traces and layout as plain dicts, made a figure once (add_trace and add_annotation
-    # one by one took a third of a slider step)
-    traces, annotations = _arc_traces(table, path)
-    traces += _node_traces(table)
+    # traces and layout as plain dicts, made a figure once (add_trace one by one took a
+    # third of a slider step)
+    traces = _arc_traces(table, path) + _node_traces(table)
     layout = _layout(table, error, title)
-    if annotations:  # (plotly drops an empty list)
-        layout["annotations"] = annotations
     return plotly_figure({"data": traces, "layout": layout})
 
 
@@ -200,10 +198,9 @@ def _curves(arcs: Sequence[tuple[int, int]], hover: Sequence[str] | None = None
     return xs, ys, texts
 
 
-def _arc_traces(table: ArcTable, path: list[tuple[int, int]]
-                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The traces "arcs", "path" (with a highlight) and "arc labels", and the annotations
-    writing each token at its apex (small lattices only)."""
+def _arc_traces(table: ArcTable, path: list[tuple[int, int]]) -> list[dict[str, Any]]:
+    """The traces "arcs", "path" (with a highlight) and "arc labels" (a point at each arc's
+    apex, with its hover; on small lattices also its token written there)."""
     arcs = table.lattice.arcs
     has_probs = any(p is not None for p in table.probability)
     arc_hover = [_arc_hover(table, k) for k in range(len(arcs))]
@@ -227,19 +224,22 @@ def _arc_traces(table: ArcTable, path: list[tuple[int, int]]
         labels.append(label)
     apex_x = [(i + j) / 2 for i, j in arcs]
     apex_y = [arc_height(j - i) for i, j in arcs]
-    traces.append({"type": "scatter", "x": apex_x, "y": apex_y, "mode": "markers",
-                   "name": "arc labels", "text": labels,
-                   "marker": {"size": 16, "color": "rgba(255,255,255,0.01)"},
-                   "customdata": [[i, j] for i, j in arcs], "hovertext": arc_hover,
-                   "hoverinfo": "text"})
-    annotations = []
-    if len(arcs) <= _ARC_LABELS:  # tokens written at the apexes, on a white box
-        font = {"family": "monospace", "size": 11,
-                "color": "#2b8a3e" if has_probs else "#343a40"}
-        annotations = [{"x": x, "y": y, "text": _escape(label), "showarrow": False,
-                        "bgcolor": "rgba(255,255,255,0.85)", "font": font}
-                       for x, y, label in zip(apex_x, apex_y, labels)]
-    return traces, annotations
+    trace: dict[str, Any] = {
+        "type": "scatter", "x": apex_x, "y": apex_y, "mode": "markers", "name": "arc labels",
+        "text": labels, "marker": {"size": 16, "color": "rgba(255,255,255,0.01)"},
+        "customdata": [[i, j] for i, j in arcs], "hovertext": arc_hover, "hoverinfo": "text"}
+    if len(arcs) <= _ARC_LABELS:
+        # tokens written at the apexes on a white halo, as text of this trace: one SVG text
+        # each, where an annotation per token (a group, a box and a measured text) made
+        # most of the page's redraw of the lattice
+        trace["mode"] = "markers+text"
+        trace["text"] = [_escape(label) for label in labels]
+        trace["textposition"] = "middle center"
+        trace["textfont"] = {"family": "monospace", "size": 11,
+                             "color": "#2b8a3e" if has_probs else "#343a40",
+                             "shadow": _HALO}
+    traces.append(trace)
+    return traces
 
 
 def _node_traces(table: ArcTable) -> list[dict[str, Any]]:

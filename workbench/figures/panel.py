@@ -35,6 +35,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -208,7 +209,9 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
         ``panel.last_figure`` what ``draw`` returned and ``panel.last_figures`` that dict
         (empty unless ``draw`` returned a dict), so a notebook can check
         ``same_result(panel.result, compute(...))`` and the figure's data;
-        ``panel.view.widgets`` the widgets showing them, by name; ``panel.last_timing``
+        ``panel.view.widgets`` the widgets showing them, by name; ``panel.draw`` the
+        ``draw`` it calls (which also serialises the plotly figures drawn, once: pass it to
+        :func:`~workbench.figures.panel_neighbours.warm_neighbours`); ``panel.last_timing``
         the seconds the last update spent in ``compute``, ``draw`` and updating the widgets
         (``{"compute_s", "draw_s", "show_s"}``, what ``benchmarks/bench_panels.py`` prints).
 
@@ -225,6 +228,7 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
     if unknown:
         raise TypeError(f"{compute.__name__} has no argument(s) {unknown}")
     view = PanelView()
+    draw = _freezing(draw)
     state: dict[str, Any] = {"shown": None, "height": PANEL_MIN_HEIGHT, "displayed": (),
                              "timing": {}, "failed": True}
     status = ipywidgets.HTML(value="", layout=ipywidgets.Layout(min_width="7em"))
@@ -266,12 +270,34 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
     panel = _panel_class()(show, **controls)  # runs show() once, before after_update is set
     panel.clear_output = False  # the view is updated in place, never cleared
     panel.view = view
+    panel.draw = draw
     panel.out.add_class("workbench-output")
     panel.after_update = after_update
     after_update(panel)
 
     _add_save_button(panel, status, getattr(compute, "__name__", "panel"))
     return panel
+
+
+def _freezing(draw: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``draw``, with each plotly figure it returns serialised once, when drawn
+    (:func:`~workbench.figures.plotly_view.freeze`): a figure drawn ahead (a warmed setting)
+    or drawn again from a cache costs the slider step that shows it no serialising."""
+
+    @functools.wraps(draw)
+    def drawn(result: Any) -> Any:
+        shown = draw(result)
+        if "plotly" in sys.modules:  # else no plotly figure can be among them
+            from plotly.basedatatypes import BaseFigure
+
+            from .plotly_view import freeze
+
+            for item in (shown.values() if isinstance(shown, Mapping) else [shown]):
+                if isinstance(item, BaseFigure):
+                    freeze(item)
+        return shown
+
+    return drawn
 
 
 def _decimals(x: float) -> int:

@@ -6,6 +6,11 @@ graph it has instead of building a new one. plotly.js is the one the ``plotly`` 
 package ships: the view uses ``window.Plotly`` when the page has it (JupyterLab's and Voilà's
 plotly renderer set it once they have drawn a plotly figure), else asks the kernel once per
 page for ``plotly.min.js`` and runs it as a classic script. Nothing is downloaded.
+What the page does per update is kept small: every graph changed before the page's next
+frame is redrawn in that frame (one layout and paint of the page for a panel's step, not
+one per graph), a figure of fixed size is laid out on its own (CSS containment) and its tick
+labels are not measured one by one (``ticklabeloverflow`` "allow" unless the figure sets
+it). :func:`freeze` serialises a figure once, when it is drawn, not on the step showing it.
 
 It is not plotly's ``FigureWidget``: with plotly 7.1 and anywidget 0.11 in JupyterLab 4
 that widget's view draws the first figure and applies none of the updates the kernel sends.
@@ -21,7 +26,7 @@ from typing import Any
 import anywidget
 import traitlets
 
-__all__ = ["ESM", "PlotlyView", "figure_json"]
+__all__ = ["ESM", "PlotlyView", "figure_json", "freeze"]
 
 ESM = r"""
 function loadPlotly(model) {
@@ -54,33 +59,79 @@ function loadPlotly(model) {
   return window.workbenchPlotly;
 }
 
+// Every graph changed before the page's next frame is redrawn in that frame, one after
+// another in one task: the browser then lays out and paints the page once for all of them,
+// not once per graph (a panel's step changes up to four graphs, whose messages arrive while
+// the first one is drawn). A timer stands in for the frame in a hidden tab.
+function schedule(redraw) {
+  const q = window.workbenchPlotlyQueue || (window.workbenchPlotlyQueue = {
+    pending: new Set(), armed: false,
+    flush() {
+      if (!q.armed) return;
+      q.armed = false;
+      const due = [...q.pending];
+      q.pending.clear();
+      for (const f of due) f();
+    },
+  });
+  q.pending.add(redraw);
+  if (!q.armed) {
+    q.armed = true;
+    requestAnimationFrame(() => q.flush());
+    setTimeout(() => q.flush(), 100);
+  }
+}
+
 async function render({ model, el }) {
   const graph = document.createElement("div");
   graph.classList.add("workbench-plotly-view");
   el.appendChild(graph);
   const Plotly = await loadPlotly(model);
-  // one Plotly.react at a time; a change arriving meanwhile is drawn after it (the latest)
-  let busy = null, again = false;
-  const draw = async () => {
-    if (busy) { again = true; return busy; }
-    busy = (async () => {
-      do {
-        again = false;
-        const text = model.get("figure") || "{}";
-        const fig = JSON.parse(text);
-        // plotly's default config, as JupyterLab's plotly renderer draws the first figure
-        await Plotly.react(graph, fig.data || [], fig.layout || {}, fig.config || {});
-        // the figure as the kernel sent it, drawn (plotly.js writes what it computes, e.g.
-        // autoranges, into graph.layout; the browser test compares this instead)
-        graph.workbenchFigure = text;
-      } while (again);
-    })();
-    try { await busy; } finally { busy = null; }
+  // one Plotly.react at a time per graph; a change arriving meanwhile is drawn after it
+  // (the latest only)
+  let busy = null, again = false, drawn = null, gone = false;
+  const react = async () => {
+    do {
+      if (gone) return;  // the view was removed while its redraw waited for the frame
+      again = false;
+      const text = model.get("figure") || "{}";
+      if (text === drawn) continue;
+      const fig = JSON.parse(text);
+      const layout = fig.layout || {};
+      // a figure of fixed size is laid out and painted on its own (CSS containment): the
+      // text plotly.js measures while it draws then lays out this graph, not the whole page
+      if (layout.width > 0 && layout.height > 0) {
+        graph.style.width = `${layout.width}px`;
+        graph.style.height = `${layout.height}px`;
+        graph.style.contain = "strict";
+      } else {
+        graph.style.width = graph.style.height = graph.style.contain = "";
+      }
+      // tick labels kept where plotly.js would measure each one against the div's edge to
+      // hide it (its default, "hide past div"): one forced layout per label
+      for (const key of Object.keys(layout)) {
+        if (/^[xy]axis[0-9]*$/.test(key) && layout[key].ticklabeloverflow === undefined) {
+          layout[key].ticklabeloverflow = "allow";
+        }
+      }
+      // plotly's default config, as JupyterLab's plotly renderer draws the first figure
+      await Plotly.react(graph, fig.data || [], layout, fig.config || {});
+      // the figure as the kernel sent it, drawn (plotly.js writes what it computes, e.g.
+      // autoranges, into graph.layout; the browser test compares this instead)
+      drawn = text;
+      graph.workbenchFigure = text;
+    } while (again);
   };
-  const onChange = () => { draw(); };
+  const draw = () => {
+    if (busy) { again = true; return busy; }
+    busy = react().finally(() => { busy = null; });
+    return busy;
+  };
+  const onChange = () => { schedule(draw); };
   model.on("change:figure", onChange);
   await draw();
   return () => {
+    gone = true;
     model.off("change:figure", onChange);
     Plotly.purge(graph);
   };
@@ -93,10 +144,24 @@ export default { render };
 
 def figure_json(fig: Any) -> str:
     """A plotly figure as the JSON :class:`PlotlyView` sends (trace ``uid`` s left out, so
-    equal figures give equal strings)."""
+    equal figures give equal strings); for a figure :func:`freeze` has seen, the JSON it
+    stored."""
+    frozen = fig.__dict__.get("_workbench_json")
+    if frozen is not None:
+        return frozen
     import plotly.io as pio
 
     return pio.to_json(fig, validate=False, remove_uids=True)
+
+
+def freeze(fig: Any) -> Any:
+    """Store ``fig``'s :func:`figure_json` on it (once) and return ``fig``: a figure that
+    will not change again (one a panel drew and keeps) is serialised when it is drawn, e.g.
+    while a panel warms the settings next to its own, not again on the slider step that
+    shows it. Changing a frozen figure afterwards does not change what is sent."""
+    if fig.__dict__.get("_workbench_json") is None:
+        fig.__dict__["_workbench_json"] = figure_json(fig)
+    return fig
 
 
 class PlotlyView(anywidget.AnyWidget):

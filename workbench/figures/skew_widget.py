@@ -88,9 +88,9 @@ def skew_widget(
     warm : bool, default False
         Also compute the summaries one step of one control away
         (:func:`~.panel_neighbours.warm_neighbours`: a neighbouring vocabulary loaded, its
-        tries built, the laws and samples cached, the figures drawn), so that the first
-        move of any control only updates what is shown. A reader's panel warms; a panel
-        made for checks need not.
+        tries built, the laws and samples cached, the figures drawn and serialised), so
+        that the first move of any control only updates what is shown. A reader's panel
+        warms; a panel made for checks need not.
 
     Returns
     -------
@@ -124,7 +124,7 @@ def skew_widget(
         **_controls(opts, word, vocabulary, tau_opts, tau, ell_min, direction, p))
     add_vocabulary_upload(panel, opts)
     if warm:
-        warm_neighbours(panel, summary, figures)
+        warm_neighbours(panel, summary, panel.draw)  # figures drawn and serialised
     return panel
 
 
