@@ -196,6 +196,28 @@ class MaskStates:
                 at += (b - a) * width
         return out
 
+    def arrays(self, label: Callable[[Hashable], str], suspect: Iterable[tuple[int, int]] = ()
+               ) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray] | None:
+        """The final states as :meth:`workbench.laws.SegmentationLaw.from_arrays` takes them:
+        ``(labels, pieces, offsets, masses)``, state by state in level order (spans spelled
+        alike share a label); None when a state holds a ``suspect`` span (then
+        :meth:`split_law`)."""
+        n, side = self.n, self.n + 1
+        flat = _lawkernels.piece_spans(self.masks, self.starts, n)
+        bad = np.zeros(side * side, dtype=np.bool_)
+        for i, j in suspect:
+            bad[i * side + j] = True
+        if bad.any() and bad[flat].any():
+            return None
+        index: dict[str, int] = {}
+        of_span = np.full(side * side, -1, dtype=np.int64)
+        for (i, j), sym in self.span_sym.items():
+            of_span[i * side + j] = index.setdefault(label(sym), len(index))
+        width = np.repeat(n - np.arange(n, dtype=np.int64), np.diff(self.starts[:n + 1]))
+        offsets = np.zeros(width.size + 1, dtype=np.int64)
+        np.cumsum(width, out=offsets[1:])
+        return list(index), of_span[flat], offsets, self.masses
+
     def law(self, label: Callable[[Hashable], Hashable] | None = None
             ) -> dict[tuple[Hashable, ...], float]:
         """Final state (tuple of ``label(symbol)``) → mass."""
