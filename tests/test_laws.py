@@ -180,3 +180,29 @@ def test_from_arrays_past_the_mask_length():
     with pytest.raises(ValueError, match="twice"):
         SegmentationLaw.from_arrays(word, labels, np.array([0] * 40 + [0] * 40),
                                     np.array([0, 40, 80]), np.array([0.5, 0.5]))
+
+
+@pytest.mark.parametrize("tail", ["", "c" * 70])  # start masks; past them, token ranks
+def test_from_arrays_orders_ties_as_the_mapping_law(tail):
+    """64 segmentations of a word (every one of its first 7 letters, the tail one token),
+    probabilities from 3 values (many ties), labels in no order: the same order as the
+    mapping-backed law."""
+    word = "abaabba" + tail
+    labels = sorted({word[i:j] for i in range(7) for j in range(i + 1, 8)}, key=len)
+    labels += [tail] if tail else []
+    index = {t: k for k, t in enumerate(labels)}
+    segs = []
+    for cuts in range(64):
+        bounds = [0] + [i for i in range(1, 7) if cuts >> (i - 1) & 1] + [7]
+        segs.append(tuple(word[a:b] for a, b in zip(bounds, bounds[1:])) + ((tail,) * bool(tail)))
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        segs = [segs[i] for i in rng.permutation(64)]
+        p = rng.choice([1.0, 2.0, 4.0], size=64)
+        p /= p.sum()
+        pieces = np.array([index[t] for seg in segs for t in seg])
+        offsets = np.cumsum([0] + [len(seg) for seg in segs])
+        law = SegmentationLaw.from_arrays(word, labels, pieces, offsets, p)
+        ref = SegmentationLaw(word, dict(zip(segs, p.tolist())))
+        assert list(law.probabilities().items()) == list(ref.probabilities().items())
+        assert law.mode == ref.mode

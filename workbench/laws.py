@@ -244,7 +244,7 @@ def _checked_arrays(word: str, labels: Sequence[str], pieces: object, offsets: o
     law = _Arrays(labels, pieces, offsets, p, masks)
     if masks is None and len(set(law.tuples(np.arange(p.size)))) != p.size:
         raise ValueError("a segmentation is listed twice")
-    order = _array_order(labels, pieces, offsets, p)
+    order = _array_order(labels, pieces, offsets, p, masks)
     idx, offsets = _gather(offsets, order)
     return fail, _Arrays(labels, pieces[idx], offsets, p[order],
                          None if masks is None else masks[order])
@@ -309,10 +309,21 @@ def _start_masks(word: str, labels: list[str], pieces: np.ndarray, offsets: np.n
     return masks
 
 
-def _array_order(labels: list[str], pieces: np.ndarray, offsets: np.ndarray, p: np.ndarray
-                 ) -> np.ndarray:
-    """Rows by decreasing probability, then fewer tokens, then the tokens (str order)."""
+_REVERSED_BYTES = np.array([int(f"{b:08b}"[::-1], 2) for b in range(256)], dtype=np.uint8)
+
+
+def _array_order(labels: list[str], pieces: np.ndarray, offsets: np.ndarray, p: np.ndarray,
+                 masks: np.ndarray | None) -> np.ndarray:
+    """Rows by decreasing probability, then fewer tokens, then the tokens (str order).
+
+    Two segmentations of one word first differ where one token is a prefix of the other,
+    the smaller: the one with a token starting at the lowest start the other lacks. With
+    start masks that is one sort key, the masks bit-reversed (descending).
+    """
     width = np.diff(offsets)
+    if masks is not None:
+        rev = _REVERSED_BYTES[masks.view(np.uint8).reshape(-1, 8)[:, ::-1]]
+        return np.lexsort((~np.ascontiguousarray(rev).view(np.uint64).ravel(), width, -p))
     order = np.lexsort((width, -p))
     if order.size > 1:  # ties of (probability, width): by the tokens
         m, w = p[order], width[order]
