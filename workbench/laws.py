@@ -16,6 +16,11 @@ token at a time (GRaMPa, ULM over every segmentation, MaxMatch-dropout) give the
 the mode and the probability of one segmentation by dynamic programming for words of any
 length, and enumerate only when the mapping itself is asked for (within a budget).
 
+A law may also be *array-backed* (:meth:`SegmentationLaw.from_arrays`): a compiled kernel
+hands over its segmentations as token ids with float64 probabilities (BPE-dropout's 10^5-10^6
+states); the checks run vectorised once, the summaries come from the arrays and the tuples
+of :meth:`SegmentationLaw.probabilities` are built only when asked for.
+
 This module computes no law of any sampler (each sampler's ``law(word)`` builds one: GRaMPa
 in :mod:`workbench.grampa.sampler`, the baselines in :mod:`workbench.samplers`, BPE-dropout
 in :mod:`workbench.bpe.laws`), enumerates no lattice and samples nothing.
