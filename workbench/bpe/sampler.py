@@ -315,7 +315,7 @@ class BPESampler(TokenSampler):
                 if states is None:  # declined (a span two merges make): the Python route's
                     states_, how = semantics_.estimated_states(self.semantics, count, False)
                     laws.check_states(states_, repr(word)[:62], len(raw), how)
-            suspect = self._suspect_spans(word, raw)
+            suspect = [] if states is None else self._suspect_spans(word, raw)
             arrays = None if states is None else states.arrays(token.__getitem__, suspect)
             if arrays is not None:  # every state spells the word: no tuple per state
                 labels, pieces, offsets, masses = arrays
