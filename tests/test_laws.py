@@ -206,3 +206,15 @@ def test_from_arrays_orders_ties_as_the_mapping_law(tail):
         ref = SegmentationLaw(word, dict(zip(segs, p.tolist())))
         assert list(law.probabilities().items()) == list(ref.probabilities().items())
         assert law.mode == ref.mode
+
+
+def test_from_arrays_edge_cases():
+    empty = SegmentationLaw.from_arrays("", [], np.array([], dtype=np.int64),
+                                        np.array([0, 0]), np.array([1.0]))
+    assert empty.probabilities() == {(): 1.0} and empty.probability(()) == 1.0
+    assert empty.mode == () and empty.entropy == 0.0 and empty.token_count_pmf() == {0: 1.0}
+    failed = SegmentationLaw.from_arrays("ab", ["a"], np.array([], dtype=np.int64),
+                                         np.array([0]), np.array([]), failure_mass=1.0)
+    assert failed.support_size == 0 and failed.mode is None and failed.probabilities() == {}
+    with pytest.raises(ValueError, match="always fails"):
+        _ = failed.entropy
