@@ -7,7 +7,7 @@ Times (median and minimum of ``--repeats`` runs, wall clock and process CPU time
   together and cut) on ``ulm-8k`` and ``gpt2``, the law and then its :meth:`summary`;
 * BPE-dropout's law (GPT-2's merges, p = 0.1) under each semantics on ``Ġtokenization``
   and the 21-character ``Ġinternationalization`` (a refusal is timed too, with its whole
-  message: the number of states and how it was estimated);
+  message: the number of states and how it was estimated), then its :meth:`summary`;
 * the exact law of the 12-character ``Ġinformation`` under each semantics against drawing
   10⁴ samples of it with HF ``tokenizers``' own BPE-dropout (GPT-2 vocabulary and merges, p = 0.1,
   ``encode_batch`` as the package runs it, on its thread pool), and the ratio.
@@ -108,6 +108,9 @@ def bpe_rows(repeats: int) -> list[dict]:
             row.update(out)
             if result is not None:
                 row["support"] = result.support_size
+                summ = timed(result.summary, repeats)
+                summ.pop("result", None)
+                row["summary_s"] = summ.get("wall_s")
             rows.append(row)
     return rows
 
@@ -155,15 +158,16 @@ def markdown(report: dict) -> str:
         lines.append(f"| {r['vocab']} | {r['sampler']} | {r['chars']} | {r['word']} | "
                      f"{_ms(r['wall_s'])} / {_ms(r['wall_min_s'])} | {_ms(r['cpu_s'])} | "
                      f"{_ms(r.get('summary_s'))} | {r.get('support', '')} |")
-    lines += ["", "| semantics | word | law ms (median / min) | CPU ms | support |",
-              "|---|---|---|---|---|"]
+    lines += ["", "| semantics | word | law ms (median / min) | CPU ms (median / min) | "
+              "summary ms | support |", "|---|---|---|---|---|---|"]
     for r in report["bpe"]:
         if "refused" in r:
             lines.append(f"| {r['semantics']} | {r['word']} | refused in {_ms(r['wall_s'])} "
-                         f"ms: {r['refused']} | | |")  # whole: the count and its estimate
+                         f"ms: {r['refused']} | | | |")  # whole: the count and its estimate
         else:
             lines.append(f"| {r['semantics']} | {r['word']} | {_ms(r['wall_s'])} / "
-                         f"{_ms(r['wall_min_s'])} | {_ms(r['cpu_s'])} | {r['support']:,} |")
+                         f"{_ms(r['wall_min_s'])} | {_ms(r['cpu_s'])} / {_ms(r['cpu_min_s'])} | "
+                         f"{_ms(r.get('summary_s'))} | {r['support']:,} |")
     lines += ["", f"| {HF_WORD} | ms (median / min) | CPU ms | law / sampling |",
               "|---|---|---|---|"]
     for r in report["hf"]:

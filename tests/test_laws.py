@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction as F
 
+import numpy as np
 import pytest
 
 from workbench.laws import SegmentationLaw
@@ -101,3 +102,119 @@ def test_missing_context_is_a_clear_error():
         law.probability("ab")
     with pytest.raises(ValueError):
         law.expected_distinct(-1)
+
+
+# ---------------------------------------------------------------- the array-backed law
+ABC_LABELS = ["a", "b", "c", "ab", "bc", "abc"]
+ABC_ROWS = [([3, 2], 0.2), ([0, 1, 2], 0.0), ([5], 0.4), ([0, 4], 0.2)]  # scrambled, a zero
+
+
+def _arrays(rows=ABC_ROWS):
+    pieces = np.array([i for ids, _ in rows for i in ids], dtype=np.int64)
+    offsets = np.cumsum([0] + [len(ids) for ids, _ in rows]).astype(np.int64)
+    return ABC_LABELS, pieces, offsets, np.array([p for _, p in rows])
+
+
+def test_from_arrays_equals_the_mapping_law():
+    kw = {"failure_mass": 0.2, "n_segmentations": 4, "deterministic": ("abc",)}
+    law = SegmentationLaw.from_arrays("abc", *_arrays(), **kw)
+    ref = SegmentationLaw("abc", {tuple(ABC_LABELS[i] for i in ids): p
+                                  for ids, p in ABC_ROWS}, **kw)
+    assert not law.exact and law.support_size == ref.support_size == 3
+    assert law.mode == ref.mode == ("abc",)
+    assert list(law.probabilities(limit=2).items()) == list(ref.probabilities(2).items())
+    for seg in [("abc",), ("a", "bc"), ("ab", "c"), ("a", "b", "c"), ("x",), ("ab",), ()]:
+        assert law.probability(seg) == ref.probability(seg)
+    with pytest.raises(TypeError):
+        law.probability("abc")
+    assert law.entropy == pytest.approx(ref.entropy, rel=1e-12)
+    assert law.token_count_pmf() == pytest.approx(ref.token_count_pmf(), rel=1e-12)
+    assert list(law.token_count_pmf()) == list(ref.token_count_pmf())
+    assert law.expected_tokens == pytest.approx(ref.expected_tokens, rel=1e-12)
+    assert law.kl_to_uniform == pytest.approx(ref.kl_to_uniform, rel=1e-12)
+    assert law.tv_to_uniform == pytest.approx(ref.tv_to_uniform, rel=1e-12)
+    assert law.regularisation_rate == pytest.approx(ref.regularisation_rate, rel=1e-12)
+    for m in (0, 3, 5000):
+        assert law.expected_distinct(m) == pytest.approx(ref.expected_distinct(m), rel=1e-12)
+    a, b = law.summary(2), ref.summary(2)
+    assert a.keys() == b.keys() and a["top"] == b["top"] and a["mode"] == b["mode"]
+    # the mapping, built on demand, in the same order (ties by the tokens)
+    assert list(law.probabilities().items()) == list(ref.probabilities().items())
+    assert law.probability(("a", "bc")) == 0.2
+
+
+def test_from_arrays_refuses_what_the_constructor_refuses():
+    labels, pieces, offsets, p = _arrays()
+    bad = [({"probabilities": np.array([0.2, 0.0, np.nan, 0.2])}, ValueError),
+           ({"probabilities": np.array([0.2, 0.0, 0.5, 0.2])}, ValueError),  # sum
+           ({"probabilities": np.array([0.2, -0.1, 0.5, 0.2])}, ValueError),
+           ({"probabilities": np.array([0, 0, 1, 0])}, TypeError),
+           ({"labels": ["a", "b", "c", "ab", "bc", "ab"]}, ValueError),  # misspelled
+           ({"labels": ["a", "b", "c", "ab", "bc", ""]}, TypeError),
+           ({"labels": ["a", "b", "c", "ab", "a", "abc"]}, ValueError),  # not distinct
+           ({"pieces": np.array([3, 2, 0, 1, 2, 5, 0, 6])}, ValueError),
+           ({"offsets": np.array([0, 2, 5, 6, 7])}, ValueError)]
+    for change, error in bad:
+        args = {"labels": labels, "pieces": pieces, "offsets": offsets, "probabilities": p}
+        args.update(change)
+        with pytest.raises(error):
+            SegmentationLaw.from_arrays("abc", args["labels"], args["pieces"],
+                                        args["offsets"], args["probabilities"],
+                                        failure_mass=0.2)
+    twice = _arrays([([5], 0.5), ([5], 0.5)])
+    with pytest.raises(ValueError, match="twice"):
+        SegmentationLaw.from_arrays("abc", *twice)
+    with pytest.raises(ValueError, match="below the support"):
+        SegmentationLaw.from_arrays("abc", *_arrays(), failure_mass=0.2, n_segmentations=2)
+
+
+def test_from_arrays_past_the_mask_length():
+    word = "ab" * 40  # 80 characters: no start masks, the mapping answers probability()
+    labels = ["ab", "a", "b", word]
+    rows = [([0] * 40, 0.25), ([3], 0.75)]
+    pieces = np.array([i for ids, _ in rows for i in ids])
+    offsets = np.array([0, 40, 41])
+    law = SegmentationLaw.from_arrays(word, labels, pieces, offsets, np.array([0.25, 0.75]))
+    assert law.mode == (word,) and law.probability(("ab",) * 40) == 0.25
+    assert law.probability(("a", "b") * 40) == 0.0 and law.token_count_pmf() == {1: 0.75, 40: 0.25}
+    with pytest.raises(ValueError, match="twice"):
+        SegmentationLaw.from_arrays(word, labels, np.array([0] * 40 + [0] * 40),
+                                    np.array([0, 40, 80]), np.array([0.5, 0.5]))
+
+
+@pytest.mark.parametrize("tail", ["", "c" * 70])  # start masks; past them, token ranks
+def test_from_arrays_orders_ties_as_the_mapping_law(tail):
+    """64 segmentations of a word (every one of its first 7 letters, the tail one token),
+    probabilities from 3 values (many ties), labels in no order: the same order as the
+    mapping-backed law."""
+    word = "abaabba" + tail
+    labels = sorted({word[i:j] for i in range(7) for j in range(i + 1, 8)}, key=len)
+    labels += [tail] if tail else []
+    index = {t: k for k, t in enumerate(labels)}
+    segs = []
+    for cuts in range(64):
+        bounds = [0] + [i for i in range(1, 7) if cuts >> (i - 1) & 1] + [7]
+        segs.append(tuple(word[a:b] for a, b in zip(bounds, bounds[1:])) + ((tail,) * bool(tail)))
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        segs = [segs[i] for i in rng.permutation(64)]
+        p = rng.choice([1.0, 2.0, 4.0], size=64)
+        p /= p.sum()
+        pieces = np.array([index[t] for seg in segs for t in seg])
+        offsets = np.cumsum([0] + [len(seg) for seg in segs])
+        law = SegmentationLaw.from_arrays(word, labels, pieces, offsets, p)
+        ref = SegmentationLaw(word, dict(zip(segs, p.tolist())))
+        assert list(law.probabilities().items()) == list(ref.probabilities().items())
+        assert law.mode == ref.mode
+
+
+def test_from_arrays_edge_cases():
+    empty = SegmentationLaw.from_arrays("", [], np.array([], dtype=np.int64),
+                                        np.array([0, 0]), np.array([1.0]))
+    assert empty.probabilities() == {(): 1.0} and empty.probability(()) == 1.0
+    assert empty.mode == () and empty.entropy == 0.0 and empty.token_count_pmf() == {0: 1.0}
+    failed = SegmentationLaw.from_arrays("ab", ["a"], np.array([], dtype=np.int64),
+                                         np.array([0]), np.array([]), failure_mass=1.0)
+    assert failed.support_size == 0 and failed.mode is None and failed.probabilities() == {}
+    with pytest.raises(ValueError, match="always fails"):
+        _ = failed.entropy

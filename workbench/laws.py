@@ -16,6 +16,11 @@ token at a time (GRaMPa, ULM over every segmentation, MaxMatch-dropout) give the
 the mode and the probability of one segmentation by dynamic programming for words of any
 length, and enumerate only when the mapping itself is asked for (within a budget).
 
+A law may also be *array-backed* (:meth:`SegmentationLaw.from_arrays`): a compiled kernel
+hands over its segmentations as token ids with float64 probabilities (BPE-dropout's 10^5-10^6
+states); the checks run vectorised once, the summaries come from the arrays and the tuples
+of :meth:`SegmentationLaw.probabilities` are built only when asked for.
+
 This module computes no law of any sampler (each sampler's ``law(word)`` builds one: GRaMPa
 in :mod:`workbench.grampa.sampler`, the baselines in :mod:`workbench.samplers`, BPE-dropout
 in :mod:`workbench.bpe.laws`), enumerates no lattice and samples nothing.
@@ -43,6 +48,7 @@ from typing import Protocol
 
 import numpy as np
 
+from ._core.gcpause import gc_paused
 from ._core.validate import PY_ENTRY_BYTES, BudgetError, check_budget, check_int
 
 __all__ = ["SegmentationLaw", "LawChain", "MAX_SUPPORT", "SUM_TOLERANCE"]
@@ -181,6 +187,170 @@ def _in_order(keys: list[tuple[str, ...]], p: np.ndarray) -> bool:
     return True
 
 
+def _gather(offsets: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(indices into the pieces of ``rows``, in order; their offsets)`` of a ragged array."""
+    width = offsets[rows + 1] - offsets[rows]
+    new = np.zeros(rows.size + 1, dtype=np.int64)
+    np.cumsum(width, out=new[1:])
+    return np.repeat(offsets[rows] - new[:-1], width) + np.arange(new[-1]), new
+
+
+class _Arrays:
+    """An array-backed float law (:meth:`SegmentationLaw.from_arrays`), in the law's order.
+
+    Segmentation ``k`` is the tokens ``labels[i]`` for ``i`` in
+    ``pieces[offsets[k]:offsets[k + 1]]``, of probability ``p[k]``; ``masks[k]`` (words of
+    at most :data:`MASK_CHARS` characters, else None) has bit ``i`` set where a token
+    starts at character ``i``: the segmentation's key for :meth:`SegmentationLaw.probability`.
+    """
+
+    __slots__ = ("names", "pieces", "offsets", "width", "p", "masks")
+
+    def __init__(self, labels: list[str], pieces: np.ndarray, offsets: np.ndarray,
+                 p: np.ndarray, masks: np.ndarray | None) -> None:
+        self.names = np.array(labels, dtype=object)
+        self.pieces, self.offsets, self.p, self.masks = pieces, offsets, p, masks
+        self.width = np.diff(offsets)
+
+    def tuples(self, rows: np.ndarray) -> list[tuple[str, ...]]:
+        """The segmentations ``rows`` as tuples of str (one C-level zip per width)."""
+        out: list[tuple[str, ...]] = [()] * rows.size
+        width = self.width[rows]
+        for w in np.flatnonzero(np.bincount(width)).tolist():
+            at = np.flatnonzero(width == w)
+            if w == 0:
+                continue
+            idx = self.offsets[rows[at]][:, None] + np.arange(w)
+            for r, t in zip(at.tolist(), zip(*self.names[self.pieces[idx]].T.tolist())):
+                out[r] = t
+        return out
+
+    def first(self, k: int) -> list[tuple[str, ...]]:
+        """The ``k`` most probable segmentations as tuples."""
+        return self.tuples(np.arange(min(k, self.p.size)))
+
+
+#: Words of at most this many characters keep each segmentation's starts as an int64 mask
+#: (:class:`_Arrays`): the distinctness check and :meth:`SegmentationLaw.probability`.
+MASK_CHARS = 62
+
+
+def _checked_arrays(word: str, labels: Sequence[str], pieces: object, offsets: object,
+                    probabilities: object, failure_mass: object) -> tuple[float, _Arrays]:
+    """:meth:`SegmentationLaw.from_arrays`' checks (vectorised), zeros dropped, sorted."""
+    labels, pieces, offsets, p, fail = _checked_inputs(labels, pieces, offsets, probabilities,
+                                                       failure_mass)
+    masks = _start_masks(word, labels, pieces, offsets)
+    keep = np.flatnonzero(p > 0)
+    if keep.size < p.size:
+        idx, offsets = _gather(offsets, keep)
+        pieces, p = pieces[idx], p[keep]
+        masks = None if masks is None else masks[keep]
+    law = _Arrays(labels, pieces, offsets, p, masks)
+    if masks is None and len(set(law.tuples(np.arange(p.size)))) != p.size:
+        raise ValueError("a segmentation is listed twice")
+    order = _array_order(labels, pieces, offsets, p, masks)
+    idx, offsets = _gather(offsets, order)
+    return fail, _Arrays(labels, pieces[idx], offsets, p[order],
+                         None if masks is None else masks[order])
+
+
+def _checked_inputs(labels: Sequence[str], pieces: object, offsets: object,
+                    probabilities: object, failure_mass: object
+                    ) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, float]:
+    """The arrays' types, shapes, range and sum checked (int64 / float64 arrays out)."""
+    labels = list(labels)
+    if not all(type(t) is str and t for t in labels):
+        raise TypeError("labels must be non-empty str")
+    if len(set(labels)) != len(labels):
+        raise ValueError("labels must be distinct")
+    pieces, offsets = np.asarray(pieces), np.asarray(offsets)
+    p = np.asarray(probabilities)
+    if pieces.dtype.kind not in "iu" or offsets.dtype.kind not in "iu" or p.dtype.kind != "f":
+        raise TypeError("pieces and offsets must be integer arrays, probabilities floats")
+    p, offsets = p.astype(np.float64, copy=False), offsets.astype(np.int64, copy=False)
+    pieces = pieces.astype(np.int64, copy=False)
+    n = p.size
+    if (p.ndim != 1 or pieces.ndim != 1 or offsets.shape != (n + 1,) or offsets[0] != 0
+            or offsets[-1] != pieces.size or (np.diff(offsets) < 0).any()):
+        raise ValueError("offsets must rise from 0 to len(pieces), one more than probabilities")
+    if pieces.size and (pieces.min() < 0 or pieces.max() >= len(labels)):
+        raise ValueError("pieces must index labels")
+    if n > MAX_SUPPORT:
+        raise ValueError(f"a law holds at most {MAX_SUPPORT:,} segmentations, got {n:,}")
+    check_budget(n * 64 + pieces.size * 24, f"a law of {n:,} segmentations")
+    fail = float(_check_prob(failure_mass, "failure_mass"))
+    if not ((p >= 0.0) & (p <= 1.0)).all():  # NaN fails both
+        raise ValueError("probabilities must be in [0, 1]")
+    total = float(p.sum()) + fail
+    if abs(total - 1.0) > SUM_TOLERANCE:
+        raise ValueError(f"probabilities and failure_mass sum to {total!r}, not 1")
+    return labels, pieces, offsets, p, fail
+
+
+def _start_masks(word: str, labels: list[str], pieces: np.ndarray, offsets: np.ndarray
+                 ) -> np.ndarray | None:
+    """Each segmentation's token starts as a mask (None past :data:`MASK_CHARS`), having
+    checked that each spells ``word`` and none comes twice (the latter only with masks)."""
+    n = offsets.size - 1  # every (label, start) checked once; rows of len(word) characters
+    length = np.array([len(t) for t in labels], dtype=np.int64)[pieces]
+    before = np.concatenate(([0], np.cumsum(length)))
+    width = np.diff(offsets)
+    start = before[:-1] - np.repeat(before[offsets[:-1]], width)
+    if ((before[offsets[1:]] - before[offsets[:-1]]) != len(word)).any():
+        raise ValueError(f"a segmentation does not spell the word {word!r:.60}")
+    for key in np.flatnonzero(np.bincount(pieces * (len(word) + 1) + start)).tolist():
+        label, at = divmod(key, len(word) + 1)
+        if not word.startswith(labels[label], at):
+            raise ValueError(f"a segmentation does not spell the word {word!r:.60}")
+    masks = None
+    if len(word) <= MASK_CHARS:
+        masks = np.zeros(n, dtype=np.int64)
+        if n and (width > 0).all():  # a row's starts are distinct: their bits add up
+            masks = np.add.reduceat(np.left_shift(np.int64(1), start), offsets[:-1])
+        masks_sorted = np.sort(masks)
+        if (masks_sorted[1:] == masks_sorted[:-1]).any():
+            raise ValueError("a segmentation is listed twice")
+    return masks
+
+
+_REVERSED_BYTES = np.array([int(f"{b:08b}"[::-1], 2) for b in range(256)], dtype=np.uint8)
+
+
+def _array_order(labels: list[str], pieces: np.ndarray, offsets: np.ndarray, p: np.ndarray,
+                 masks: np.ndarray | None) -> np.ndarray:
+    """Rows by decreasing probability, then fewer tokens, then the tokens (str order).
+
+    Two segmentations of one word first differ where one token is a prefix of the other,
+    the smaller: the one with a token starting at the lowest start the other lacks. With
+    start masks that is one sort key, the masks bit-reversed (descending).
+    """
+    width = np.diff(offsets)
+    if masks is not None:
+        rev = _REVERSED_BYTES[masks.view(np.uint8).reshape(-1, 8)[:, ::-1]]
+        return np.lexsort((~np.ascontiguousarray(rev).view(np.uint64).ravel(), width, -p))
+    order = np.lexsort((width, -p))
+    if order.size > 1:  # ties of (probability, width): by the tokens
+        m, w = p[order], width[order]
+        tie = (m[1:] == m[:-1]) & (w[1:] == w[:-1])
+        if tie.any():
+            edges = np.flatnonzero(np.diff(np.concatenate(([0], tie.astype(np.int8), [0]))))
+            a, b = edges[::2], edges[1::2] + 1  # runs a .. b - 1 of order, one width each
+            run = np.repeat(np.arange(a.size), b - a)
+            at = np.arange(run.size) - np.repeat(np.cumsum(b - a) - (b - a), b - a) + a[run]
+            rows = order[at]
+            rank = np.empty(len(labels), dtype=np.int64)  # labels in str order
+            rank[sorted(range(len(labels)), key=labels.__getitem__)] = np.arange(len(labels))
+            wide = int(width[rows].max())
+            table = np.full((rows.size, wide), -1, dtype=np.int64)
+            idx, _ = _gather(offsets, rows)
+            table[np.repeat(np.arange(rows.size), width[rows]),
+                  idx - np.repeat(offsets[rows], width[rows])] = rank[pieces[idx]]
+            # tuples of one width compare token by token: the run first, then each column
+            order[at] = rows[np.lexsort((*table.T[::-1], run))]
+    return order
+
+
 class SegmentationLaw:
     """The law of a sampler's segmentation of one word.
 
@@ -212,6 +382,7 @@ class SegmentationLaw:
             raise TypeError(f"word must be str, not {type(word).__name__}")
         self.word = word
         self._chain: LawChain | None = None
+        self._arr: _Arrays | None = None
         self.exact, self._fail, self._table = _checked_table(word, probabilities, failure_mass)
         if n_segmentations is not None:
             n_segmentations = check_int(n_segmentations, "n_segmentations", minimum=1)
@@ -237,12 +408,45 @@ class SegmentationLaw:
         law = cls.__new__(cls)
         law.word = chain.word
         law._chain = chain
+        law._arr = None
         law.exact = False
         law._fail = float(chain.failure_mass)
         law._table = None
         law._n_segs = None
         law.deterministic = (None if deterministic is None
                              else _check_segmentation(tuple(deterministic), chain.word))
+        return law
+
+    @classmethod
+    def from_arrays(cls, word: str, labels: Sequence[str], pieces: np.ndarray,
+                    offsets: np.ndarray, probabilities: np.ndarray, *,
+                    failure_mass: float = 0.0, n_segmentations: int | None = None,
+                    deterministic: Sequence[str] | None = None) -> SegmentationLaw:
+        """A float law given as arrays, as a compiled kernel builds it (no tuple per entry).
+
+        Segmentation ``k`` is the tokens ``labels[i]`` for ``i`` in
+        ``pieces[offsets[k]:offsets[k + 1]]``, of probability ``probabilities[k]``; the
+        other arguments are :class:`SegmentationLaw`'s. The checks are the constructor's,
+        vectorised once (distinct non-empty labels; probabilities in [0, 1], not NaN,
+        summing with ``failure_mass`` to 1; every segmentation spells ``word``; none twice);
+        zero entries are dropped and the rest sorted as :meth:`probabilities` lists them.
+        The summaries, the mode and :meth:`probability` come from the arrays; the mapping
+        of tuples is built on the first call of :meth:`probabilities` that needs it.
+        """
+        if not isinstance(word, str):
+            raise TypeError(f"word must be str, not {type(word).__name__}")
+        law = cls.__new__(cls)
+        law.word, law._chain, law.exact, law._table = word, None, False, None
+        law._fail, law._arr = _checked_arrays(word, labels, pieces, offsets, probabilities,
+                                              failure_mass)
+        if n_segmentations is not None:
+            n_segmentations = check_int(n_segmentations, "n_segmentations", minimum=1)
+            if n_segmentations < law._arr.p.size:
+                raise ValueError(f"n_segmentations={n_segmentations:,} is below the support "
+                                 f"size {law._arr.p.size:,}")
+        law._n_segs = n_segmentations
+        law.deterministic = (None if deterministic is None
+                             else _check_segmentation(tuple(deterministic), word))
         return law
 
     @property
@@ -253,6 +457,10 @@ class SegmentationLaw:
     @property
     def _probs(self) -> dict[tuple[str, ...], Prob]:
         """The enumerated law (a chain-backed law enumerates here, on first use)."""
+        if self._table is None and self._arr is not None:
+            arr = self._arr
+            with gc_paused():  # 10^5 lasting tuples: a collection can free none of them
+                self._table = dict(zip(arr.tuples(np.arange(arr.p.size)), arr.p.tolist()))
         if self._table is None:
             assert self._chain is not None
             probs, fail = self._chain.enumerate()
@@ -280,6 +488,8 @@ class SegmentationLaw:
         if limit is None:
             return dict(self._probs)
         limit = check_int(limit, "limit", minimum=0)
+        if self._arr is not None and self._table is None:
+            return dict(zip(self._arr.first(limit), self._arr.p[:limit].tolist()))
         return dict(list(self._probs.items())[:limit])
 
     @property
@@ -297,6 +507,8 @@ class SegmentationLaw:
         """Number of segmentations of positive probability."""
         if self._chain is not None and self._table is None:
             return self._chain.support_size()
+        if self._arr is not None:
+            return int(self._arr.p.size)
         return len(self._probs)
 
     def probability(self, tokens: Sequence[str]) -> Prob:
@@ -312,7 +524,20 @@ class SegmentationLaw:
             if not all(isinstance(t, str) and t for t in tokens):
                 return 0.0
             return self._chain.probability(tokens)
+        if self._arr is not None and self._arr.masks is not None:
+            return self._array_probability(tuple(tokens))
         return self._probs.get(tuple(tokens), Fraction(0) if self.exact else 0.0)
+
+    def _array_probability(self, tokens: tuple) -> float:
+        """:meth:`probability` by the start mask (segmentations spelling the word are
+        told apart by where their tokens start)."""
+        if not all(type(t) is str and t for t in tokens) or "".join(tokens) != self.word:
+            return 0.0
+        mask, at = 0, 0
+        for t in tokens:
+            mask, at = mask | (1 << at), at + len(t)
+        hit = np.flatnonzero(self._arr.masks == (mask if tokens else 0))
+        return float(self._arr.p[hit[0]]) if hit.size else 0.0
 
     @property
     def mode(self) -> tuple[str, ...] | None:
@@ -323,6 +548,8 @@ class SegmentationLaw:
         """
         if self._chain is not None:
             return self._chain.mode()
+        if self._arr is not None:
+            return next(iter(self._arr.first(1)), None)
         return next(iter(self._probs), None)
 
     def _require_success(self) -> Prob:
@@ -331,6 +558,11 @@ class SegmentationLaw:
             raise ValueError(f"the sampler always fails on {self.word!r:.60}: the law "
                              "conditioned on success is undefined")
         return mass
+
+    def _q(self) -> np.ndarray:
+        """An array-backed law's probabilities conditioned on success."""
+        assert self._arr is not None
+        return self._arr.p / self._require_success()
 
     def _conditional(self) -> list[Prob]:
         mass = self._require_success()
@@ -343,6 +575,9 @@ class SegmentationLaw:
         if self._chain is not None:
             self._require_success()
             return self._chain.entropy()
+        if self._arr is not None:
+            q = self._q()
+            return max(0.0, float(-(q * np.log(q)).sum()))
         return max(0.0, -sum(float(q) * math.log(q) for q in self._conditional()))
 
     def token_count_pmf(self) -> dict[int, Prob]:
@@ -350,6 +585,10 @@ class SegmentationLaw:
         if self._chain is not None:
             self._require_success()
             return self._chain.token_count_pmf()
+        if self._arr is not None:
+            width = self._arr.width
+            mass = np.bincount(width, weights=self._q())
+            return {k: float(mass[k]) for k in np.unique(width).tolist()}
         out: dict[int, Prob] = {}
         for seg, q in zip(self._probs, self._conditional()):
             out[len(seg)] = out.get(len(seg), 0) + q
@@ -387,6 +626,9 @@ class SegmentationLaw:
         """
         n = self._n()
         u = Fraction(1, n) if self.exact else 1.0 / n
+        if self._arr is not None:
+            gap = float(np.abs(self._q() - u).sum())
+            return (gap + (n - self.support_size) * u) / 2
         gap = sum((abs(q - u) for q in self._conditional()), 0 * u)
         return (gap + (n - self.support_size) * u) / 2
 
@@ -406,6 +648,11 @@ class SegmentationLaw:
         m = check_int(m, "m", minimum=0)
         if self.exact and m <= EXACT_DISTINCT_MAX_M:
             return sum((1 - (1 - p) ** m for p in self._probs.values()), Fraction(0))
+        if self._arr is not None:
+            p = self._arr.p
+            below = np.where(p < 1, p, 0.0)  # P = 1 gives 1 (as the loop below)
+            hit = np.where(p < 1, -np.expm1(m * np.log1p(-below)), 1.0)
+            return float(hit.sum())
         return float(sum(-math.expm1(m * math.log1p(-float(p))) if p < 1 else 1.0
                          for p in self._probs.values()))
 

@@ -20,6 +20,7 @@ from workbench._core.validate import BudgetError
 from workbench.bpe import BPEModel
 from workbench.bpe import laws as bpe_laws
 from workbench.datasets import resolve_vocabulary
+from workbench.laws import SegmentationLaw
 from workbench.stats import chisquare_lumped
 
 P_MIN = 1e-4
@@ -140,6 +141,26 @@ def test_gpt2_tokenization(gpt2):
     probs = np.array([float(other.probability(x)) for x in law.probabilities()])
     assert chisquare_lumped(observed, probs)[1] < P_MIN
 
+
+
+def test_gpt2_array_law_equals_the_mapping_route(gpt2):
+    """The array-backed law BPESampler.law builds equals the mapping-backed one, in order."""
+    word = "Ġtokenization"
+    law = gpt2.law(word)
+    states = bpe_laws.fast_dropout_states(tuple(b" tokenization"), gpt2._ranks, 0.1,
+                                          gpt2._longest)
+    items, odd, _ = states.split_law(gpt2._sym_tokens.__getitem__)
+    assert odd == {}
+    ref = SegmentationLaw(word, items.to_dict(), deterministic=law.deterministic,
+                          n_segmentations=law.n_segmentations)
+    assert law.mode == ref.mode and law.support_size == ref.support_size
+    assert law.entropy == pytest.approx(ref.entropy, rel=1e-12)
+    assert law.token_count_pmf() == pytest.approx(ref.token_count_pmf(), rel=1e-12)
+    assert law.tv_to_uniform == pytest.approx(ref.tv_to_uniform, rel=1e-12)
+    assert law.expected_distinct(100) == pytest.approx(ref.expected_distinct(100), rel=1e-12)
+    assert law.regularisation_rate == pytest.approx(ref.regularisation_rate, rel=1e-12)
+    assert law.probabilities(5) == ref.probabilities(5)
+    assert list(law.probabilities().items()) == list(ref.probabilities().items())
 
 def test_gpt2_extremes_and_refusal(gpt2):
     word = "Ġtokenization"

@@ -19,10 +19,12 @@ semantics and for SentencePiece's and subword-nmt's (whose exact Python laws, th
 for these kernels, are in :mod:`workbench.bpe.semantics`); the masses are summed in the same
 order, so the floats are the same bit for bit; HF ``tokenizers``' too, whose states also
 carry the stale heap entries (in a canonical form: about 27 states per segmentation on
-GPT-2's words). It spells
-the final states a level at a time and hands them over sorted as
-:class:`workbench.laws.SegmentationLaw` sorts them. (HF's kernel merges equivalent states,
-so its floats equal the Python law's up to rounding, not bit for bit.)
+GPT-2's words). :meth:`MaskStates.arrays` hands the final states to
+:meth:`workbench.laws.SegmentationLaw.from_arrays` as arrays (no tuple per state);
+:meth:`MaskStates.split_law` spells them as tuples a level at a time, sorted as
+:class:`workbench.laws.SegmentationLaw` sorts them, where a state may not spell the word.
+(HF's kernel merges equivalent states, so its floats equal the Python law's up to rounding,
+not bit for bit.)
 
 This module knows symbols and merges only: :meth:`workbench.bpe.BPESampler.law` maps a word
 to the model's symbols and the states to tokens. It samples nothing.
@@ -54,7 +56,9 @@ from . import _hfkernel, _lawkernels
 #: route, ``BPESampler.law`` end to end: ``Ġinternationalization``, 232,530 states of 21
 #: symbols, 6.7e6 units in 1.8-2.3 s (2.9e6-3.7e6 units/s; the kernel 0.13 s of it,
 #: ``SegmentationLaw``'s checks and sort ~1.1 s); ``Ġcounterrevolutionaries``, 691,072
-#: states, 2.1e7 units in 8.0-8.4 s (2.6e6). The rate is set below the slowest.
+#: states, 2.1e7 units in 8.0-8.4 s (2.6e6). The rate is set below the slowest. Since the
+#: states reach the law as arrays (:meth:`MaskStates.arrays`, session 12, load ~1) the same
+#: words take 0.35-0.5 s and 1.9 s (1.1e7-1.9e7 units/s); the rate is kept, a margin.
 LAW_RATE = 2e6
 #: Largest number of reachable states :func:`dropout_law` accepts (memory: one dict entry
 #: per state of two adjacent levels, and the final law).
@@ -195,6 +199,28 @@ class MaskStates:
                 out.append((a, b, flat[at:at + (b - a) * width].reshape(b - a, width)))
                 at += (b - a) * width
         return out
+
+    def arrays(self, label: Callable[[Hashable], str], suspect: Iterable[tuple[int, int]] = ()
+               ) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray] | None:
+        """The final states as :meth:`workbench.laws.SegmentationLaw.from_arrays` takes them:
+        ``(labels, pieces, offsets, masses)``, state by state in level order (spans spelled
+        alike share a label); None when a state holds a ``suspect`` span (then
+        :meth:`split_law`)."""
+        n, side = self.n, self.n + 1
+        flat = _lawkernels.piece_spans(self.masks, self.starts, n)
+        bad = np.zeros(side * side, dtype=np.bool_)
+        for i, j in suspect:
+            bad[i * side + j] = True
+        if bad.any() and bad[flat].any():
+            return None
+        index: dict[str, int] = {}
+        of_span = np.full(side * side, -1, dtype=np.int64)
+        for (i, j), sym in self.span_sym.items():
+            of_span[i * side + j] = index.setdefault(label(sym), len(index))
+        width = np.repeat(n - np.arange(n, dtype=np.int64), np.diff(self.starts[:n + 1]))
+        offsets = np.zeros(width.size + 1, dtype=np.int64)
+        np.cumsum(width, out=offsets[1:])
+        return list(index), of_span[flat], offsets, self.masses
 
     def law(self, label: Callable[[Hashable], Hashable] | None = None
             ) -> dict[tuple[Hashable, ...], float]:

@@ -315,9 +315,18 @@ class BPESampler(TokenSampler):
                 if states is None:  # declined (a span two merges make): the Python route's
                     states_, how = semantics_.estimated_states(self.semantics, count, False)
                     laws.check_states(states_, repr(word)[:62], len(raw), how)
+            suspect = [] if states is None else self._suspect_spans(word, raw)
+            arrays = None if states is None else states.arrays(token.__getitem__, suspect)
+            if arrays is not None:  # every state spells the word: no tuple per state
+                labels, pieces, offsets, masses = arrays
+                in_vocab = all(labels[i] in self.vocab for i in
+                               np.flatnonzero(np.bincount(pieces)).tolist())
+                return SegmentationLaw.from_arrays(
+                    word, labels, pieces, offsets, masses, deterministic=det,
+                    n_segmentations=(count_segmentations(word, self.vocab) or None)
+                    if in_vocab else None)
             if states is not None:
-                probs, odd, used = states.split_law(token.__getitem__,
-                                                    self._suspect_spans(word, raw))
+                probs, odd, used = states.split_law(token.__getitem__, suspect)
             else:  # a chunk or semantics the compiled route does not take
                 run = (functools.partial(propagate, max_states=laws.MAX_STATES)
                        if self.semantics == "hf" else propagate)
