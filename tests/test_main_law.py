@@ -42,6 +42,19 @@ def test_law_of_bpe_dropout_with_gpt2_merges(capsys):
     assert abs(row["top"][0]["probability"] - 0.79605) < 1e-5
 
 
+def test_law_says_how_to_type_a_word_copied_with_its_space_marker(capsys):
+    """'Ġtokenization' typed as printed is another word ('Äł' + ...): the CLI says so."""
+    assert main(["law", "--vocab", "gpt2", "--sampler", "bpe-dropout", "--top", "1", "--json",
+                 "Ġtokenization"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["mode"][:2] == ["Ä", "ł"]
+    assert "'Ġ' is how gpt2 writes a space" in captured.err
+    assert "type 'tokenization' with --space" in captured.err
+    assert main(["law", "--vocab", "gpt2", "--space", "--sampler", "bpe-dropout", "--top", "1",
+                 "--json", "tokenization"]) == 0
+    assert "writes a space" not in capsys.readouterr().err
+
+
 def test_law_of_stochastok_and_of_a_long_word(tmp_path, capsys):
     path = tmp_path / "v.txt"
     v = Vocabulary(["a", "b", "c", "ab", "bc", "abc", "ca", "cab"])

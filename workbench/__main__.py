@@ -188,16 +188,24 @@ def _vocab_label(args: argparse.Namespace, vocab) -> str:
 def _spelling_note(args: argparse.Namespace, vocab, word: str, spelled: str) -> str | None:
     """What the reader may not expect about how ``word`` was spelled, or None.
 
-    Says the spelling when it differs from what was typed, and, without ``--space``, the
-    word's spelling after a space when the vocabulary has tokens for it and it differs.
+    Says the spelling when it differs from what was typed; when the typed word holds the
+    alphabet's own space marker (``Ġtokenization`` copied from a token list, which a
+    byte-level alphabet spells ``Äłtokenization``), how to type the word after a space; else,
+    without ``--space``, the word's spelling after a space when the vocabulary has tokens for
+    it and it differs.
     """
     notes = []
     name = _vocab_label(args, vocab)
+    marker = vocab.to_alphabet(" ")
     if spelled != word:
         notes.append(f"{word!r} is spelled {spelled!r} in {name}'s alphabet ({vocab.alphabet})")
+        if marker != " " and marker in word:  # e.g. 'Ġtokenization' typed as printed
+            plain = vocab.from_alphabet(word)
+            notes.append(f"{marker!r} is how {name} writes a space: for the word after a space "
+                         f"type {plain.lstrip(' ')!r} with --space (or {plain!r})")
+            return "; ".join(notes)
     if not args.space:
         after_space = vocab.to_alphabet(" " + word)
-        marker = vocab.to_alphabet(" ")
         if after_space != spelled and any(t.startswith(marker) for t in vocab.tokens):
             notes.append(f"{spelled!r} is segmented as a word-interior string; the word after "
                          f"a space is {after_space!r} (add --space)")
@@ -461,7 +469,10 @@ def _run_law(args: argparse.Namespace) -> int:
     vocab = resolve_vocabulary(args.vocab)
     sampler = _law_sampler(args, vocab)
     status = 0
-    for word in _spelled(args, vocab):
+    for typed, word in zip(args.words, _spelled(args, vocab)):
+        note = _spelling_note(args, vocab, typed, word)
+        if note:
+            print(f"workbench law: {note}", file=sys.stderr)
         try:
             law = sampler.law(word)
         except SegmentationError as err:
