@@ -7,6 +7,7 @@ import pytest
 from naive import greedtok as naive
 
 from workbench.experiments import greedtok as pc
+from workbench.experiments import kept
 from workbench.greedtok import train_greedtok
 
 
@@ -63,17 +64,17 @@ TOY_COUNTS = {" the": 50, " then": 20, " there": 15, " other": 12, " these": 9, 
 @pytest.fixture
 def store(tmp_path, monkeypatch):
     """The kept results in ``tmp_path``, this process's memo empty."""
-    monkeypatch.setattr(pc, "CACHE_DIR", tmp_path)
-    monkeypatch.setattr(pc, "_KEPT", {})
+    monkeypatch.setattr(kept, "CACHE_DIR", tmp_path)
+    monkeypatch.setattr(kept, "_MEMO", {})
     return tmp_path
 
 
 def test_kept_results_equal_fresh_ones_and_survive_a_bad_file(store, monkeypatch) -> None:
     fresh = {m: pc._TRAINERS[m](TOY_COUNTS, 4) for m in ("GreedTok", "BPE")}
     first = pc.compute_tokens_per_word(TOY_COUNTS, [4], methods=("GreedTok", "BPE"))
-    files = sorted(store.glob("experiments_greedtok_*.json"))
+    files = sorted(store.glob("kept_greedtok_*.json"))
     assert len(files) == 2
-    monkeypatch.setattr(pc, "_KEPT", {})           # a new process: read from disk
+    monkeypatch.setattr(kept, "_MEMO", {})           # a new process: read from disk
     calls = []
     monkeypatch.setitem(pc._TRAINERS, "BPE", lambda c, k: calls.append(k) or fresh["BPE"])
     assert pc.compute_tokens_per_word(TOY_COUNTS, [4], methods=("GreedTok", "BPE")) == first
@@ -82,7 +83,7 @@ def test_kept_results_equal_fresh_ones_and_survive_a_bad_file(store, monkeypatch
         m: r[0] for m, r in fresh.items()}
     for f in files:                                 # a partial file: trained and written again
         f.write_text(f.read_text()[:20], encoding="utf-8")
-    monkeypatch.setattr(pc, "_KEPT", {})
+    monkeypatch.setattr(kept, "_MEMO", {})
     assert pc.compute_tokens_per_word(TOY_COUNTS, [4], methods=("GreedTok", "BPE")) == first
     assert calls == [4]
     assert all(f.read_text().endswith("}") for f in files)
@@ -100,6 +101,6 @@ def test_trained_greedtok_is_train_greedtok(store, monkeypatch) -> None:
     model = pc.trained_greedtok(TOY_COUNTS, 3)
     reference = train_greedtok(TOY_COUNTS, 3, progress=False)
     assert model.tokens == reference.tokens and model.gains == reference.gains
-    monkeypatch.setattr(pc, "_KEPT", {})
+    monkeypatch.setattr(kept, "_MEMO", {})
     again = pc.trained_greedtok(TOY_COUNTS, 3)      # read back from the file
     assert again is not model and again.tokens == model.tokens and again.gains == model.gains

@@ -15,30 +15,23 @@ and ``256 + k + 3`` pieces (:func:`~.training.train_ulm`). The corpus of the not
 shipped Shakespeare text cut into GreedTok's space-prefixed chunks
 (:func:`workbench.datasets.corpora.greedtok_text_chunk_counts`).
 
-Trained results are kept on disk (the notebook opens in seconds the second time): each
-method's tokens and chunk lengths per (method, k, count table), and :func:`trained_greedtok`'s
-model, in a JSON file under :data:`CACHE_DIR` (the numba cache's directory,
-:data:`workbench._core.cachedir.CACHE_ROOT`) named after the SHA-256 of the inputs, of this
-module's source and every package module it imports (:func:`workbench._core.config.source_stamp`)
-and of SentencePiece's version. Files are written atomically; one that cannot be read or does
-not hold such a result is ignored and written again; deleting them costs only the time.
+Trained results are kept on disk (:mod:`.kept`; the notebook opens in seconds the second
+time): each method's tokens and chunk lengths per (method, k, count table), and
+:func:`trained_greedtok`'s model, one JSON file each.
 
 This module draws nothing (:mod:`workbench.figures.partition_cover` does).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 
-from .._core.cachedir import CACHE_ROOT
-from .._core.config import source_stamp
 from .._core.io import write_atomic
 from .._core.validate import check_int
 from ..greedtok import (
@@ -49,6 +42,7 @@ from ..greedtok import (
     segment,
     vertex_cover_instance,
 )
+from .kept import kept, kept_path
 from .training import train_batched_bpe, train_greedtok_quietly, train_ulm
 
 __all__ = [
@@ -112,52 +106,15 @@ def _ulm(counts: Mapping[str, int], k: int) -> tuple[set[bytes], list[int]]:
 _TRAINERS = {"GreedTok": _greedtok, "BPE": _bpe, "ULM": _ulm}
 
 # --------------------------------------------------------------------------- kept on disk
-#: Bumped when what a kept file holds changes (old files are then ignored).
-STORE_FORMAT = 1
-#: Where trained results are kept (a module attribute, so tests can point it elsewhere).
-CACHE_DIR: Path = CACHE_ROOT
-_KEPT: dict[Path, object] = {}  # this process's results, by file
-
-
 def _store_path(kind: str, counts: Mapping[str, int], k: int) -> Path:
-    """The file of ``kind``'s result on ``counts`` at ``k``: named by inputs and code."""
-    import sentencepiece
-
-    head = (f"greedtok experiments v{STORE_FORMAT}\n{kind}\n{k}\n"
-            f"sentencepiece {sentencepiece.__version__}\n{source_stamp(__file__)}\n")
-    digest = hashlib.sha256(head.encode())
-    digest.update(json.dumps(list(counts.items())).encode())
-    return CACHE_DIR / f"experiments_greedtok_{kind.lower()}_{k}_{digest.hexdigest()[:24]}.json"
-
-
-def _kept(path: Path, load: Callable[[Path], object], make: Callable[[], object],
-          save: Callable[[Path, object], None]) -> object:
-    """``make()``, or what ``load`` reads from ``path`` (``None``, or an ``OSError`` or
-    ``ValueError``: not usable, made and saved again; a file that cannot be written costs only
-    the time)."""
-    hit = _KEPT.get(path)
-    if hit is None:
-        try:
-            hit = load(path)
-        except (OSError, ValueError):
-            hit = None
-        if hit is None:
-            hit = make()
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                save(path, hit)
-            except OSError:
-                pass
-        if len(_KEPT) >= 64:
-            _KEPT.clear()
-        _KEPT[path] = hit
-    return hit
+    """The file of ``kind``'s result on ``counts`` at ``k`` (:func:`.kept.kept_path`)."""
+    return kept_path(__file__, f"{kind.lower()}_{k}", json.dumps(list(counts.items())).encode())
 
 
 def _load_result(path: Path, n_chunks: int) -> tuple[set[bytes], list[int]] | None:
     doc = json.loads(path.read_text(encoding="utf-8"))
     tokens, lengths = doc.get("tokens"), doc.get("lengths")
-    if (doc.get("format") != STORE_FORMAT or not isinstance(tokens, list)
+    if (doc.get("format") != 1 or not isinstance(tokens, list)
             or not isinstance(lengths, list) or len(lengths) != n_chunks
             or not all(isinstance(t, str) for t in tokens)
             or not all(type(n) is int and n >= 0 for n in lengths)):
@@ -167,14 +124,14 @@ def _load_result(path: Path, n_chunks: int) -> tuple[set[bytes], list[int]] | No
 
 def _save_result(path: Path, result: object) -> None:
     tokens, lengths = result  # type: ignore[misc]
-    doc = {"format": STORE_FORMAT, "tokens": sorted(t.hex() for t in tokens),
+    doc = {"format": 1, "tokens": sorted(t.hex() for t in tokens),
            "lengths": list(lengths)}
     write_atomic(path, json.dumps(doc), name="the experiments cache")
 
 
 def _trained(method: str, counts: Mapping[str, int], k: int) -> tuple[set[bytes], list[int]]:
     """``_TRAINERS[method](counts, k)``, kept on disk (see the module's docstring)."""
-    return _kept(_store_path(method, counts, k),  # type: ignore[return-value]
+    return kept(_store_path(method, counts, k),  # type: ignore[return-value]
                  lambda path: _load_result(path, len(counts)),
                  lambda: _TRAINERS[method](counts, k), _save_result)
 
@@ -187,7 +144,7 @@ def _load_model(path: Path) -> GreedTokModel | None:
 def trained_greedtok(counts: Mapping[str, int], k: int) -> GreedTokModel:
     """GreedTok with ``k`` tokens on a chunk → count table (quiet), kept on disk (see above)."""
     k = check_int(k, "k", minimum=1)
-    return _kept(_store_path("GreedTok-model", counts, k), _load_model,  # type: ignore[return-value]
+    return kept(_store_path("GreedTok-model", counts, k), _load_model,  # type: ignore[return-value]
                  lambda: train_greedtok_quietly(counts, k),
                  lambda path, model: model.save(path))  # type: ignore[attr-defined]
 
