@@ -36,7 +36,7 @@ T = TypeVar("T")
 
 
 def kept_path(module_file: str, name: str, key: bytes, suffix: str = ".json") -> Path:
-    """The file of result ``name`` of the module at ``module_file``, for inputs ``key``."""
+    """The file of result ``name`` of the package module at ``module_file``, for inputs ``key``."""
     import sentencepiece
 
     head = (f"workbench kept v{FORMAT}\n{name}\nsentencepiece {sentencepiece.__version__}\n"
@@ -49,14 +49,8 @@ def kept_path(module_file: str, name: str, key: bytes, suffix: str = ".json") ->
 def kept(path: Path, load: Callable[[Path], T | None], make: Callable[[], T],
          save: Callable[[Path, T], None]) -> T:
     """``make()``, or what ``load`` reads from ``path`` (``None``, ``OSError`` or
-    ``ValueError``: unusable, so made and saved again); remembered in this process too.
-
-    >>> import tempfile
-    >>> p = Path(tempfile.mkdtemp()) / "x.txt"
-    >>> kept(p, lambda q: int(q.read_text()), lambda: 7, lambda q, v: q.write_text(str(v)))
-    7
-    >>> _MEMO.clear(); kept(p, lambda q: int(q.read_text()), lambda: 8, lambda q, v: None)
-    7
+    ``ValueError``: unusable, so made and saved again); remembered in this process too
+    (``tests/experiments/test_kept.py``).
     """
     hit = _MEMO.get(path)
     if hit is None:
