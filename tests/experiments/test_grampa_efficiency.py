@@ -93,3 +93,31 @@ def test_run_shows_progress_and_an_interruption_keeps_the_earlier_results(tmp_pa
     with pytest.raises(KeyboardInterrupt):
         E.run(out, max_lines=EFFICIENCY_LINES, bpe_size=320, seeds=[1], progress=False)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_sampled_regulariser_is_kept_on_disk(efficiency_setup, tmp_path, monkeypatch):
+    """A fresh process reads the samples an earlier one wrote (equal arrays); a damaged file
+    is sampled and written again."""
+    from workbench.experiments import kept
+
+    monkeypatch.setattr(kept, "CACHE_DIR", tmp_path)
+    monkeypatch.setattr(kept, "_MEMO", {})
+    param = 0.1 if efficiency_setup.kind == "bpe" else 0.5
+    fresh = E._sampled_regulariser(efficiency_setup, param, 3)
+    E.sampled_regulariser.cache_clear()
+    first = E.sampled_regulariser(efficiency_setup, param, 3)
+    (path,) = tmp_path.glob("kept_grampa_efficiency_regulariser_*.npy")
+    assert np.array_equal(first, fresh)
+    monkeypatch.setattr(kept, "_MEMO", {})
+    E.sampled_regulariser.cache_clear()
+    monkeypatch.setattr(E, "_sampled_regulariser", lambda *a: pytest.fail("sampled again"))
+    again = E.sampled_regulariser(efficiency_setup, param, 3)   # read from the file
+    assert again is not first and np.array_equal(again, fresh) and not again.flags.writeable
+    path.write_bytes(path.read_bytes()[:40])
+    monkeypatch.undo()
+    monkeypatch.setattr(kept, "CACHE_DIR", tmp_path)
+    monkeypatch.setattr(kept, "_MEMO", {})
+    E.sampled_regulariser.cache_clear()
+    assert np.array_equal(E.sampled_regulariser(efficiency_setup, param, 3), fresh)
+    assert np.array_equal(np.load(path), fresh)
+    E.sampled_regulariser.cache_clear()

@@ -161,3 +161,34 @@ def test_regularisation_point_is_figure6s_point_cached() -> None:
         regularisation_point("bpe-dropout", 1.5)
     with pytest.raises(ValueError):
         regularisation_point("gpt", 0.1)
+
+
+def test_figure6_is_kept_on_disk(tmp_path, monkeypatch) -> None:
+    """A fresh process reads the curves an earlier one wrote (equal, NaNs included); a
+    damaged file is computed and written again; the caller gets its own arrays."""
+    from workbench.experiments import kept
+
+    monkeypatch.setattr(kept, "CACHE_DIR", tmp_path)
+    monkeypatch.setattr(kept, "_MEMO", {})
+    small = {"ulm": [0.15], "bpe-dropout": [0.0, 0.1]}
+    first = bl.figure6(n_words=20, n_samples=2, seed=1, values=small)
+    (path,) = tmp_path.glob("kept_grampa_regularisation_figure6_*.json")
+    first["ulm"]["rate"][0] = -1.0                  # the caller's copy, not the kept one
+    monkeypatch.setattr(kept, "_MEMO", {})
+    monkeypatch.setattr(bl, "regularisation_rate", lambda *a, **k: pytest.fail("computed again"))
+    again = bl.figure6(n_words=20, n_samples=2, seed=1, values=small)
+    monkeypatch.undo()
+    monkeypatch.setattr(kept, "CACHE_DIR", tmp_path)
+    monkeypatch.setattr(kept, "_MEMO", {})
+    path.write_text(path.read_text()[:30], encoding="utf-8")
+    fresh = bl.figure6(n_words=20, n_samples=2, seed=1, values=small)
+    assert set(again) == set(fresh) == {"ulm", "bpe-dropout"}
+    for f, c in fresh.items():
+        assert c.keys() == again[f].keys()
+        for k, v in c.items():
+            if isinstance(v, np.ndarray):
+                assert np.array_equal(v, again[f][k], equal_nan=True), (f, k)
+            else:
+                assert v == again[f][k], (f, k)
+    assert again["ulm"]["rate"][0] >= 0 and np.isnan(fresh["bpe-dropout"]["exact"]).all()
+    assert path.read_text().endswith("}")

@@ -7,6 +7,7 @@ import pytest
 from naive import greedtok as naive
 
 from workbench.experiments import greedtok as pc
+from workbench.experiments import kept
 from workbench.greedtok import train_greedtok
 
 
@@ -54,3 +55,52 @@ def test_cover_demo_words_show_a_cover():
     assert got == expected
     with pytest.raises(ValueError):
         pc.cover_demo_words(model, counts, n=0)
+
+
+# --------------------------------------------------------------------------- kept on disk
+TOY_COUNTS = {" the": 50, " then": 20, " there": 15, " other": 12, " these": 9, " theme": 4}
+
+
+@pytest.fixture
+def store(tmp_path, monkeypatch):
+    """The kept results in ``tmp_path``, this process's memo empty."""
+    monkeypatch.setattr(kept, "CACHE_DIR", tmp_path)
+    monkeypatch.setattr(kept, "_MEMO", {})
+    return tmp_path
+
+
+def test_kept_results_equal_fresh_ones_and_survive_a_bad_file(store, monkeypatch) -> None:
+    fresh = {m: pc._TRAINERS[m](TOY_COUNTS, 4) for m in ("GreedTok", "BPE")}
+    first = pc.compute_tokens_per_word(TOY_COUNTS, [4], methods=("GreedTok", "BPE"))
+    files = sorted(store.glob("kept_greedtok_*.json"))
+    assert len(files) == 2
+    monkeypatch.setattr(kept, "_MEMO", {})           # a new process: read from disk
+    calls = []
+    monkeypatch.setitem(pc._TRAINERS, "BPE", lambda c, k: calls.append(k) or fresh["BPE"])
+    assert pc.compute_tokens_per_word(TOY_COUNTS, [4], methods=("GreedTok", "BPE")) == first
+    assert calls == []                              # nothing trained again
+    assert pc.compute_token_sets(TOY_COUNTS, 4, methods=("GreedTok", "BPE")) == {
+        m: r[0] for m, r in fresh.items()}
+    for f in files:                                 # a partial file: trained and written again
+        f.write_text(f.read_text()[:20], encoding="utf-8")
+    monkeypatch.setattr(kept, "_MEMO", {})
+    assert pc.compute_tokens_per_word(TOY_COUNTS, [4], methods=("GreedTok", "BPE")) == first
+    assert calls == [4]
+    assert all(f.read_text().endswith("}") for f in files)
+
+
+def test_kept_files_are_keyed_by_counts_and_k(store) -> None:
+    a = pc._store_path("BPE", TOY_COUNTS, 4)
+    assert a != pc._store_path("BPE", TOY_COUNTS, 5)
+    assert a != pc._store_path("BPE", {**TOY_COUNTS, " the": 51}, 4)
+    assert a != pc._store_path("ULM", TOY_COUNTS, 4)
+    assert a == pc._store_path("BPE", dict(TOY_COUNTS), 4) and a.parent == store
+
+
+def test_trained_greedtok_is_train_greedtok(store, monkeypatch) -> None:
+    model = pc.trained_greedtok(TOY_COUNTS, 3)
+    reference = train_greedtok(TOY_COUNTS, 3, progress=False)
+    assert model.tokens == reference.tokens and model.gains == reference.gains
+    monkeypatch.setattr(kept, "_MEMO", {})
+    again = pc.trained_greedtok(TOY_COUNTS, 3)      # read back from the file
+    assert again is not model and again.tokens == model.tokens and again.gains == model.gains

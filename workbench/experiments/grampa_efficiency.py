@@ -27,7 +27,9 @@ Markdown summary into ``results/efficiency``; the figures (PNG) are drawn by
 from __future__ import annotations
 
 import argparse
+import io
 import itertools
+import json
 import math
 import sys
 import time
@@ -45,6 +47,7 @@ from ..segmenters import Multiplexer
 from ..theory.grampa.mixture import mix
 from ..vocab import Vocabulary
 from .grampa_efficiency_setup import KINDS, Setup, make_setup
+from .kept import kept, kept_path
 
 __all__ = [
     "ALPHA",
@@ -114,14 +117,45 @@ def _bincount_lists(lists: Sequence[Sequence[int]], size: int) -> np.ndarray:
     return np.bincount(flat, minlength=size).astype(np.float64)
 
 
+@lru_cache(maxsize=8)
+def _setup_key(setup: Setup) -> bytes:
+    """What a setup's samples depend on besides the code (for :func:`.kept.kept_path`)."""
+    scores = setup.vocab.scores
+    return json.dumps([setup.kind, list(setup.words), setup.counts.tolist(),
+                       list(setup.vocab.tokens), setup.vocab.ids.tolist(),
+                       None if scores is None else np.asarray(scores).tolist()]).encode()
+
+
+def _load_counts(path: Path, size: int) -> np.ndarray | None:
+    a = np.load(path, allow_pickle=False)
+    ok = (isinstance(a, np.ndarray) and a.dtype == np.float64 and a.shape == (size,)
+          and bool(np.all(np.isfinite(a))) and bool(np.all(a >= 0))
+          and bool(np.all(a == np.round(a))))
+    return a if ok else None
+
+
+def _save_counts(path: Path, a: np.ndarray) -> None:
+    buffer = io.BytesIO()
+    np.save(buffer, a, allow_pickle=False)
+    write_atomic(path, buffer.getvalue(), name="the experiments cache")
+
+
 @lru_cache(maxsize=512)
 def sampled_regulariser(setup: Setup, param: float, seed: int) -> np.ndarray:
     """Unigram counts of BPE-dropout (``param = p_d``) or ULM sampling (``param = α``).
 
     ULM: SentencePiece's ``nbest_size=-1`` sampling, seeded through its global
     ``set_random_generator_seed`` (it has no per-call seed), on one thread (a batch encoded
-    on several threads draws in a thread-dependent order).
+    on several threads draws in a thread-dependent order). Kept on disk (:mod:`.kept`):
+    a fresh kernel reads what an earlier one sampled.
     """
+    path = kept_path(__file__, f"regulariser_{setup.kind}_{float(param)!r}_{int(seed)}",
+                     _setup_key(setup), suffix=".npy")
+    return _frozen(kept(path, lambda p: _load_counts(p, setup.size),
+                        lambda: _sampled_regulariser(setup, param, seed), _save_counts))
+
+
+def _sampled_regulariser(setup: Setup, param: float, seed: int) -> np.ndarray:
     occ = setup.occurrences.tolist()
     if setup.kind == "bpe":
         ids = setup.model.encode_chunks([" " + setup.words[i] for i in occ],

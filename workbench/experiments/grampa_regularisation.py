@@ -24,14 +24,17 @@ Example
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .._core.io import write_atomic
 from .._core.validate import (
     BudgetError,
     check_budget,
@@ -48,6 +51,7 @@ from ..grampa.statistics import exact_statistics
 from ..lattice import check_vocab
 from ..samplers import MaxMatchSampler, ULMSampler
 from ..vocab import Vocabulary
+from .kept import kept, kept_path
 
 __all__ = [
     "ExactDropoutRate",
@@ -227,15 +231,54 @@ def figure6(n_words: int = 200, n_samples: int = 4, seed: int = 0,
 
     BPE-dropout and MaxMatch-dropout on ``bpe-8k`` (references: BPE, MaxMatch), stochastic
     ULM (``k = 64``) and GRaMPa on ``ulm-8k`` (reference: ULM's Viterbi segmentation, the
-    deterministic tokeniser GRaMPa multiplexes with in §5.2).
+    deterministic tokeniser GRaMPa multiplexes with in §5.2). Kept on disk (:mod:`.kept`,
+    keyed by the arguments, the vocabularies and the words): a fresh kernel reads the curves.
     """
-    chosen = dict(FIGURE6_VALUES if values is None else values)
+    chosen = {check_choice(f, "family", FAMILIES): [float(v) for v in vals]
+              for f, vals in (FIGURE6_VALUES if values is None else values).items()}
+    inputs = {f: (_family_vocabulary(f), letter_words(n_words, _family_vocabulary(f)))
+              for f in chosen}
+    key = json.dumps([n_words, n_samples, seed, chosen,
+                      {f: [v.name, list(v.tokens), v.ids.tolist(),
+                           None if v.scores is None else np.asarray(v.scores).tolist(), w]
+                       for f, (v, w) in inputs.items()}]).encode()
+
+    def make() -> dict[str, dict[str, Any]]:
+        out = {}
+        for family, vals in chosen.items():
+            vocab, words = inputs[family]
+            out[family] = regularisation_rate(family, vocab, words, vals,
+                                              n_samples=n_samples, seed=seed)
+            out[family]["vocabulary"] = vocab.name
+        return out
+
+    kept_curves = kept(kept_path(__file__, "figure6", key), _load_curves, make, _save_curves)
+    return {f: {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in c.items()}
+            for f, c in kept_curves.items()}  # the caller's own arrays (kept ones shared)
+
+
+_CURVE_ARRAYS = ("values", "rate", "exact", "low", "high")
+
+
+def _save_curves(path: Path, curves: dict[str, dict[str, Any]]) -> None:
+    doc = {f: {k: v.tolist() if k in _CURVE_ARRAYS else v for k, v in c.items()}
+           for f, c in curves.items()}
+    write_atomic(path, json.dumps({"format": 1, "curves": doc}), name="the experiments cache")
+
+
+def _load_curves(path: Path) -> dict[str, dict[str, Any]] | None:
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    if (not isinstance(doc, dict) or doc.get("format") != 1
+            or not isinstance(doc.get("curves"), dict)):
+        return None
     out = {}
-    for family, vals in chosen.items():
-        vocab = _family_vocabulary(check_choice(family, "family", FAMILIES))
-        out[family] = regularisation_rate(family, vocab, letter_words(n_words, vocab), vals,
-                                          n_samples=n_samples, seed=seed)
-        out[family]["vocabulary"] = vocab.name
+    for family, c in doc["curves"].items():
+        if not isinstance(c, dict) or not all(isinstance(c.get(k), list) for k in _CURVE_ARRAYS):
+            return None
+        arrays = {k: np.array(c[k], dtype=float) for k in _CURVE_ARRAYS}
+        if len({a.shape for a in arrays.values()}) != 1:
+            return None
+        out[family] = {**c, **arrays}
     return out
 
 

@@ -15,17 +15,24 @@ and ``256 + k + 3`` pieces (:func:`~.training.train_ulm`). The corpus of the not
 shipped Shakespeare text cut into GreedTok's space-prefixed chunks
 (:func:`workbench.datasets.corpora.greedtok_text_chunk_counts`).
 
+Trained results are kept on disk (:mod:`.kept`; the notebook opens in seconds the second
+time): each method's tokens and chunk lengths per (method, k, count table), and
+:func:`trained_greedtok`'s model, one JSON file each.
+
 This module draws nothing (:mod:`workbench.figures.partition_cover` does).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 
+from .._core.io import write_atomic
 from .._core.validate import check_int
 from ..greedtok import (
     GreedTokModel,
@@ -35,6 +42,7 @@ from ..greedtok import (
     segment,
     vertex_cover_instance,
 )
+from .kept import kept, kept_path
 from .training import train_batched_bpe, train_greedtok_quietly, train_ulm
 
 __all__ = [
@@ -50,6 +58,7 @@ __all__ = [
     "compute_tokens_per_word",
     "cover_demo_words",
     "reduction_agrees",
+    "trained_greedtok",
 ]
 
 METHODS = ("GreedTok", "BPE", "ULM")
@@ -96,11 +105,54 @@ def _ulm(counts: Mapping[str, int], k: int) -> tuple[set[bytes], list[int]]:
 
 _TRAINERS = {"GreedTok": _greedtok, "BPE": _bpe, "ULM": _ulm}
 
+# --------------------------------------------------------------------------- kept on disk
+def _store_path(kind: str, counts: Mapping[str, int], k: int) -> Path:
+    """The file of ``kind``'s result on ``counts`` at ``k`` (:func:`.kept.kept_path`)."""
+    return kept_path(__file__, f"{kind.lower()}_{k}", json.dumps(list(counts.items())).encode())
+
+
+def _load_result(path: Path, n_chunks: int) -> tuple[set[bytes], list[int]] | None:
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    tokens, lengths = doc.get("tokens"), doc.get("lengths")
+    if (doc.get("format") != 1 or not isinstance(tokens, list)
+            or not isinstance(lengths, list) or len(lengths) != n_chunks
+            or not all(isinstance(t, str) for t in tokens)
+            or not all(type(n) is int and n >= 0 for n in lengths)):
+        return None
+    return {bytes.fromhex(t) for t in tokens}, lengths
+
+
+def _save_result(path: Path, result: object) -> None:
+    tokens, lengths = result  # type: ignore[misc]
+    doc = {"format": 1, "tokens": sorted(t.hex() for t in tokens),
+           "lengths": list(lengths)}
+    write_atomic(path, json.dumps(doc), name="the experiments cache")
+
+
+def _trained(method: str, counts: Mapping[str, int], k: int) -> tuple[set[bytes], list[int]]:
+    """``_TRAINERS[method](counts, k)``, kept on disk (see the module's docstring)."""
+    return kept(_store_path(method, counts, k),  # type: ignore[return-value]
+                 lambda path: _load_result(path, len(counts)),
+                 lambda: _TRAINERS[method](counts, k), _save_result)
+
+
+def _load_model(path: Path) -> GreedTokModel | None:
+    model = GreedTokModel.load(path)
+    return model if model.gains is not None and len(model.gains) == len(model.tokens) else None
+
+
+def trained_greedtok(counts: Mapping[str, int], k: int) -> GreedTokModel:
+    """GreedTok with ``k`` tokens on a chunk → count table (quiet), kept on disk (see above)."""
+    k = check_int(k, "k", minimum=1)
+    return kept(_store_path("GreedTok-model", counts, k), _load_model,  # type: ignore[return-value]
+                 lambda: train_greedtok_quietly(counts, k),
+                 lambda path, model: model.save(path))  # type: ignore[attr-defined]
+
 
 def compute_token_sets(counts: Mapping[str, int], k: int,
                        methods: Sequence[str] = METHODS) -> dict[str, set[bytes]]:
     """Each method's multi-byte tokens (as UTF-8 ``bytes``) at vocabulary size 256 + k."""
-    return {m: _TRAINERS[m](counts, k)[0] for m in methods}
+    return {m: _trained(m, counts, k)[0] for m in methods}
 
 
 def compute_tokens_per_word(counts: Mapping[str, int], ks: Sequence[int],
@@ -110,7 +162,7 @@ def compute_tokens_per_word(counts: Mapping[str, int], ks: Sequence[int],
     out: dict[str, list[float]] = {m: [] for m in methods}
     for k in ks:
         for m in methods:
-            _, lengths = _TRAINERS[m](counts, k)
+            _, lengths = _trained(m, counts, k)
             out[m].append(float(np.dot(lengths, weights) / weights.sum()))
     return out
 
