@@ -470,9 +470,9 @@ def _run_law(args: argparse.Namespace) -> int:
     sampler = _law_sampler(args, vocab)
     status = 0
     for typed, word in zip(args.words, _spelled(args, vocab)):
-        note = _spelling_note(args, vocab, typed, word)
-        if note:
-            print(f"workbench law: {note}", file=sys.stderr)
+        marker = vocab.to_alphabet(" ")
+        if marker != " " and marker in typed and word != typed:  # 'Ġtokenization' copied
+            print(f"workbench law: {_spelling_note(args, vocab, typed, word)}", file=sys.stderr)
         try:
             law = sampler.law(word)
         except SegmentationError as err:

@@ -259,13 +259,13 @@ def test_hf_kernel_grows_its_buffers_and_stops_at_max_states(merges):
     places = _hfkernel.hf_places(n, sym, rank)
     tid, trip, delta, first, count = places
     assert count == bpe_laws._count(n, sym)
-    big = _hfkernel.hf_mask_law(n, rank, *places, 1 / 3, 10**5, 10**4, 10**9)
-    small = _hfkernel.hf_mask_law(n, rank, *places, 1 / 3, 1, 1, 10**9)
+    big = _hfkernel.hf_mask_law(n, rank, places, 1 / 3, _hfkernel.Buffers(10**5, 10**4, 10**9))
+    small = _hfkernel.hf_mask_law(n, rank, places, 1 / 3, _hfkernel.Buffers(1, 1, 10**9))
     assert big[3] == small[3] == 0 and big[4] == small[4] > 50
     assert big[0].tolist() == small[0].tolist() and big[1].tolist() == small[1].tolist()
     assert big[2].tolist() == small[2].tolist()
     assert sum(big[1]) == pytest.approx(1.0, abs=1e-12)
-    *_, status, done = _hfkernel.hf_mask_law(n, rank, *places, 1 / 3, 1, 1, 20)
+    *_, status, done = _hfkernel.hf_mask_law(n, rank, places, 1 / 3, _hfkernel.Buffers(1, 1, 20))
     assert status == 3 and 20 < done < big[4]
 
 

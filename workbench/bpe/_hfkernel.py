@@ -48,9 +48,27 @@ MAX_PLACES = 63
 MAX_SEGMENTATIONS = 1 << 32
 
 
+class Places(NamedTuple):
+    """A chunk's merge places as :func:`hf_mask_law` takes them (from :func:`hf_places`)."""
+
+    tid: np.ndarray  # tid[i, j]: the place making i:j (-1: none)
+    trip: np.ndarray  # trip[e] = (i, m, j, rank), sorted by (rank, i)
+    delta: np.ndarray  # a merge at place e adds delta[e] to a segmentation's id
+    first: int  # the id of the single symbols
+    segmentations: int  # how many segmentations into the built spans
+
+
+class Buffers(NamedTuple):
+    """:func:`hf_mask_law`'s first buffer sizes (they grow) and its state cap."""
+
+    room: int  # states one level holds at first
+    local: int  # states one segmentation holds at first
+    max_states: int  # status 3 past this many states
+
+
 def hf_places(n: int, span_sym: Mapping[tuple[int, int], Hashable], rank: np.ndarray
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int] | None:
-    """``(tid, trip, delta, first, segmentations)`` of :func:`hf_mask_law` for a chunk of
+              ) -> Places | None:
+    """:class:`Places` ``(tid, trip, delta, first, segmentations)`` for a chunk of
     ``n`` symbols whose spans ``span_sym`` are built and ``rank[i, m, j]`` merge; None
     where a span has two splits that merge (HF then compares tokens, not places), there
     are over :data:`MAX_PLACES` places or over :data:`MAX_SEGMENTATIONS` segmentations."""
@@ -69,7 +87,7 @@ def hf_places(n: int, span_sym: Mapping[tuple[int, int], Hashable], rank: np.nda
     for i, j in span_sym:
         built[i, j] = True
     ids = _ids(n, built, trip)
-    return None if ids is None else (tid, trip, *ids)
+    return None if ids is None else Places(tid, trip, *ids)
 
 
 def _ids(n, built, trip):
@@ -373,18 +391,18 @@ def _grown(lv, room):
 
 
 @njit(**JIT)
-def hf_mask_law(n, rank, tid, trip, delta, first, segmentations, p, room, local, max_states):
+def hf_mask_law(n, rank, places, p, buffers):
     """HF ``tokenizers``' law over boundary masks, exact up to float rounding (the law of
     :func:`workbench.bpe.semantics.hf_law`, summed in another order).
 
-    ``rank[i, m, j]``: the rank of the merge of ``i:m`` and ``m:j`` (-1: none); ``tid[i,
-    j]``: the place making ``i:j``; ``trip[e] = (i, m, j, rank)`` sorted by (rank, i), at
-    most :data:`MAX_PLACES`; ``delta``, ``first``, ``segmentations``: :func:`hf_places`;
-    ``room``, ``local``: the states one level, one segmentation holds at first (the buffers
-    grow). Returns ``(masks,
-    masses, starts, status, states)``: level ``l``'s final states are
-    ``starts[l]:starts[l + 1]``; status 0, or 3 (more than ``max_states`` states).
+    ``rank[i, m, j]``: the rank of the merge of ``i:m`` and ``m:j`` (-1: none);
+    ``places``: the chunk's :class:`Places` from :func:`hf_places` (at most
+    :data:`MAX_PLACES`); ``buffers``: :class:`Buffers` (first sizes; the buffers grow).
+    Returns ``(masks, masses, starts, status, states)``: level ``l``'s final states are
+    ``starts[l]:starts[l + 1]``; status 0, or 3 (more than ``buffers.max_states`` states).
     """
+    tid, trip, delta, first, segmentations = places
+    room, local, max_states = buffers
     w = _word(rank, tid, trip, delta, p, n)
     lv = _levels(segmentations, room)
     t = _local(local, trip.shape[0])

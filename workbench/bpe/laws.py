@@ -338,8 +338,8 @@ def _hf_states(n, span_sym, rank, p):
     places = _hfkernel.hf_places(n, span_sym, rank)
     if places is None:
         return None
-    masks, masses, starts, status, _ = _hfkernel.hf_mask_law(
-        n, rank, *places, float(p), 4 * places[-1] + 1024, 256, MAX_STATES)
+    buffers = _hfkernel.Buffers(4 * places.segmentations + 1024, 256, MAX_STATES)
+    masks, masses, starts, status, _ = _hfkernel.hf_mask_law(n, rank, places, float(p), buffers)
     if status == 3:
         raise BudgetError(f"HF's BPE-dropout law needs more than {MAX_STATES:,} states "
                           "(stale heap entries multiply them); sample it instead")
