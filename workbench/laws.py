@@ -49,6 +49,7 @@ from typing import Protocol
 import numpy as np
 
 from ._core.gcpause import gc_paused
+from ._core.law_arrays import ArrayTable, array_order, gather, start_masks
 from ._core.validate import PY_ENTRY_BYTES, BudgetError, check_budget, check_int
 
 __all__ = ["SegmentationLaw", "LawChain", "MAX_SUPPORT", "SUM_TOLERANCE"]
@@ -187,71 +188,23 @@ def _in_order(keys: list[tuple[str, ...]], p: np.ndarray) -> bool:
     return True
 
 
-def _gather(offsets: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(indices into the pieces of ``rows``, in order; their offsets)`` of a ragged array."""
-    width = offsets[rows + 1] - offsets[rows]
-    new = np.zeros(rows.size + 1, dtype=np.int64)
-    np.cumsum(width, out=new[1:])
-    return np.repeat(offsets[rows] - new[:-1], width) + np.arange(new[-1]), new
-
-
-class _Arrays:
-    """An array-backed float law (:meth:`SegmentationLaw.from_arrays`), in the law's order.
-
-    Segmentation ``k`` is the tokens ``labels[i]`` for ``i`` in
-    ``pieces[offsets[k]:offsets[k + 1]]``, of probability ``p[k]``; ``masks[k]`` (words of
-    at most :data:`MASK_CHARS` characters, else None) has bit ``i`` set where a token
-    starts at character ``i``: the segmentation's key for :meth:`SegmentationLaw.probability`.
-    """
-
-    __slots__ = ("names", "pieces", "offsets", "width", "p", "masks")
-
-    def __init__(self, labels: list[str], pieces: np.ndarray, offsets: np.ndarray,
-                 p: np.ndarray, masks: np.ndarray | None) -> None:
-        self.names = np.array(labels, dtype=object)
-        self.pieces, self.offsets, self.p, self.masks = pieces, offsets, p, masks
-        self.width = np.diff(offsets)
-
-    def tuples(self, rows: np.ndarray) -> list[tuple[str, ...]]:
-        """The segmentations ``rows`` as tuples of str (one C-level zip per width)."""
-        out: list[tuple[str, ...]] = [()] * rows.size
-        width = self.width[rows]
-        for w in np.flatnonzero(np.bincount(width)).tolist():
-            at = np.flatnonzero(width == w)
-            if w == 0:
-                continue
-            idx = self.offsets[rows[at]][:, None] + np.arange(w)
-            for r, t in zip(at.tolist(), zip(*self.names[self.pieces[idx]].T.tolist())):
-                out[r] = t
-        return out
-
-    def first(self, k: int) -> list[tuple[str, ...]]:
-        """The ``k`` most probable segmentations as tuples."""
-        return self.tuples(np.arange(min(k, self.p.size)))
-
-
-#: Words of at most this many characters keep each segmentation's starts as an int64 mask
-#: (:class:`_Arrays`): the distinctness check and :meth:`SegmentationLaw.probability`.
-MASK_CHARS = 62
-
-
 def _checked_arrays(word: str, labels: Sequence[str], pieces: object, offsets: object,
-                    probabilities: object, failure_mass: object) -> tuple[float, _Arrays]:
+                    probabilities: object, failure_mass: object) -> tuple[float, ArrayTable]:
     """:meth:`SegmentationLaw.from_arrays`' checks (vectorised), zeros dropped, sorted."""
     labels, pieces, offsets, p, fail = _checked_inputs(labels, pieces, offsets, probabilities,
                                                        failure_mass)
-    masks = _start_masks(word, labels, pieces, offsets)
+    masks = start_masks(word, labels, pieces, offsets)
     keep = np.flatnonzero(p > 0)
     if keep.size < p.size:
-        idx, offsets = _gather(offsets, keep)
+        idx, offsets = gather(offsets, keep)
         pieces, p = pieces[idx], p[keep]
         masks = None if masks is None else masks[keep]
-    law = _Arrays(labels, pieces, offsets, p, masks)
+    law = ArrayTable(labels, pieces, offsets, p, masks)
     if masks is None and len(set(law.tuples(np.arange(p.size)))) != p.size:
         raise ValueError("a segmentation is listed twice")
-    order = _array_order(labels, pieces, offsets, p, masks)
-    idx, offsets = _gather(offsets, order)
-    return fail, _Arrays(labels, pieces[idx], offsets, p[order],
+    order = array_order(labels, pieces, offsets, p, masks)
+    idx, offsets = gather(offsets, order)
+    return fail, ArrayTable(labels, pieces[idx], offsets, p[order],
                          None if masks is None else masks[order])
 
 
@@ -288,69 +241,6 @@ def _checked_inputs(labels: Sequence[str], pieces: object, offsets: object,
     return labels, pieces, offsets, p, fail
 
 
-def _start_masks(word: str, labels: list[str], pieces: np.ndarray, offsets: np.ndarray
-                 ) -> np.ndarray | None:
-    """Each segmentation's token starts as a mask (None past :data:`MASK_CHARS`), having
-    checked that each spells ``word`` and none comes twice (the latter only with masks)."""
-    n = offsets.size - 1  # every (label, start) checked once; rows of len(word) characters
-    length = np.array([len(t) for t in labels], dtype=np.int64)[pieces]
-    before = np.concatenate(([0], np.cumsum(length)))
-    width = np.diff(offsets)
-    start = before[:-1] - np.repeat(before[offsets[:-1]], width)
-    if ((before[offsets[1:]] - before[offsets[:-1]]) != len(word)).any():
-        raise ValueError(f"a segmentation does not spell the word {word!r:.60}")
-    for key in np.flatnonzero(np.bincount(pieces * (len(word) + 1) + start)).tolist():
-        label, at = divmod(key, len(word) + 1)
-        if not word.startswith(labels[label], at):
-            raise ValueError(f"a segmentation does not spell the word {word!r:.60}")
-    masks = None
-    if len(word) <= MASK_CHARS:
-        masks = np.zeros(n, dtype=np.int64)
-        if n and (width > 0).all():  # a row's starts are distinct: their bits add up
-            masks = np.add.reduceat(np.left_shift(np.int64(1), start), offsets[:-1])
-        masks_sorted = np.sort(masks)
-        if (masks_sorted[1:] == masks_sorted[:-1]).any():
-            raise ValueError("a segmentation is listed twice")
-    return masks
-
-
-_REVERSED_BYTES = np.array([int(f"{b:08b}"[::-1], 2) for b in range(256)], dtype=np.uint8)
-
-
-def _array_order(labels: list[str], pieces: np.ndarray, offsets: np.ndarray, p: np.ndarray,
-                 masks: np.ndarray | None) -> np.ndarray:
-    """Rows by decreasing probability, then fewer tokens, then the tokens (str order).
-
-    Two segmentations of one word first differ where one token is a prefix of the other,
-    the smaller: the one with a token starting at the lowest start the other lacks. With
-    start masks that is one sort key, the masks bit-reversed (descending).
-    """
-    width = np.diff(offsets)
-    if masks is not None:
-        rev = _REVERSED_BYTES[masks.view(np.uint8).reshape(-1, 8)[:, ::-1]]
-        return np.lexsort((~np.ascontiguousarray(rev).view(np.uint64).ravel(), width, -p))
-    order = np.lexsort((width, -p))
-    if order.size > 1:  # ties of (probability, width): by the tokens
-        m, w = p[order], width[order]
-        tie = (m[1:] == m[:-1]) & (w[1:] == w[:-1])
-        if tie.any():
-            edges = np.flatnonzero(np.diff(np.concatenate(([0], tie.astype(np.int8), [0]))))
-            a, b = edges[::2], edges[1::2] + 1  # runs a .. b - 1 of order, one width each
-            run = np.repeat(np.arange(a.size), b - a)
-            at = np.arange(run.size) - np.repeat(np.cumsum(b - a) - (b - a), b - a) + a[run]
-            rows = order[at]
-            rank = np.empty(len(labels), dtype=np.int64)  # labels in str order
-            rank[sorted(range(len(labels)), key=labels.__getitem__)] = np.arange(len(labels))
-            wide = int(width[rows].max())
-            table = np.full((rows.size, wide), -1, dtype=np.int64)
-            idx, _ = _gather(offsets, rows)
-            table[np.repeat(np.arange(rows.size), width[rows]),
-                  idx - np.repeat(offsets[rows], width[rows])] = rank[pieces[idx]]
-            # tuples of one width compare token by token: the run first, then each column
-            order[at] = rows[np.lexsort((*table.T[::-1], run))]
-    return order
-
-
 class SegmentationLaw:
     """The law of a sampler's segmentation of one word.
 
@@ -382,7 +272,7 @@ class SegmentationLaw:
             raise TypeError(f"word must be str, not {type(word).__name__}")
         self.word = word
         self._chain: LawChain | None = None
-        self._arr: _Arrays | None = None
+        self._arr: ArrayTable | None = None
         self.exact, self._fail, self._table = _checked_table(word, probabilities, failure_mass)
         if n_segmentations is not None:
             n_segmentations = check_int(n_segmentations, "n_segmentations", minimum=1)
