@@ -80,7 +80,7 @@ def lab_settings(base: Path) -> dict[str, str]:
     settings = base / "settings" / "@jupyterlab" / "notebook-extension"
     settings.mkdir(parents=True, exist_ok=True)
     (settings / "tracker.jupyterlab-settings").write_text(
-        json.dumps({"windowingMode": "none"}), encoding="utf-8")
+        json.dumps({"windowingMode": os.environ.get("BROWSER_LAB_WINDOWING", "none")}), encoding="utf-8")
     return {"JUPYTERLAB_SETTINGS_DIR": str(base / "settings"),
             "JUPYTERLAB_WORKSPACES_DIR": str(base / "workspaces")}
 

@@ -116,7 +116,10 @@ def plotly_segmentality_curve(
                        "marker": {"size": 12 if current is not None else 1, "color": PINK,
                                   "symbol": "diamond"}})
         shapes.append(_vline(xc, {"color": PINK, "width": 2}))
-        annotations.append({"x": xc, "y": 1.04, "text": f"τ = {tau_label(current_tau)}",
+        # the same words at every τ (the tick below names the τ): a τ step then only moves
+        # the line, the label and the point, which the page does without a redraw
+        # (:mod:`.plotly_view`)
+        annotations.append({"x": xc, "y": 1.04, "text": "current τ",
                             "showarrow": False, "font": {"color": PINK, "size": 11},
                             "xanchor": "left", "name": "current τ"})
     pad = 0.04 * (hi - lo) + 0.1
