@@ -76,11 +76,14 @@ def install_voila_config(venv: Path) -> Path:
 
 def lab_settings(base: Path) -> dict[str, str]:
     """Environment of a JupyterLab with its own settings: no cell virtualisation (every output
-    is in the DOM), nothing restored from another run."""
+    is in the DOM, every cell laid out: the slowest page), nothing restored from another run."""
     settings = base / "settings" / "@jupyterlab" / "notebook-extension"
     settings.mkdir(parents=True, exist_ok=True)
+    # "none" (every cell attached, JupyterLab's slowest mode); BROWSER_LAB_WINDOWING sets
+    # another, e.g. JupyterLab's own default, "contentVisibility"
+    mode = os.environ.get("BROWSER_LAB_WINDOWING", "none")
     (settings / "tracker.jupyterlab-settings").write_text(
-        json.dumps({"windowingMode": os.environ.get("BROWSER_LAB_WINDOWING", "none")}), encoding="utf-8")
+        json.dumps({"windowingMode": mode}), encoding="utf-8")
     return {"JUPYTERLAB_SETTINGS_DIR": str(base / "settings"),
             "JUPYTERLAB_WORKSPACES_DIR": str(base / "workspaces")}
 
