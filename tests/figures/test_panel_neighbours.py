@@ -64,3 +64,47 @@ def test_warm_neighbours_computes_and_draws_each_setting_once() -> None:
     assert drawn == [(3, "a", "w", 7), (1, "a", "w", 7), (2, "b", "w", 7)]
     assert calls == []                        # the panel itself did not run again
     assert panel.result == (2, "a", "w", 7)   # nor changed its setting
+
+
+def test_a_float_neighbour_is_on_the_slider_grid() -> None:
+    """The warmed p is the p the step computes (on_step_grid), not 0.30000000000000004."""
+    assert step_value(widgets.FloatSlider(value=0.2, min=0.0, max=1.0, step=0.1), 1) == 0.3
+    assert step_value(widgets.FloatSlider(value=0.7, min=0.0, max=1.0, step=0.1), -1) == 0.6
+
+
+def test_warm_neighbours_in_the_background_and_the_panel_settles() -> None:
+    """With ``ahead``, the settings are queued and computed in its thread; the panel made
+    with the same ``ahead`` waits for a setting being computed instead of computing it again
+    (each setting computed once in all)."""
+    import threading
+
+    from workbench.experiments.prefetch import Prefetch, setting_key
+    from workbench.figures.panel import interactive_panel, set_panel_values
+
+    computed: list = []
+    cache: dict = {}
+    started, release = threading.Event(), threading.Event()
+
+    def compute(n: int, seed: int) -> tuple:  # caches its results, as experiments do
+        if (n, seed) not in cache:
+            if threading.current_thread().name == "workbench-prefetch" and n == 3:
+                started.set()
+                assert release.wait(10)
+            computed.append((n, threading.current_thread().name))
+            cache[(n, seed)] = (n, seed)
+        return cache[(n, seed)]
+
+    ahead = Prefetch()
+    panel = interactive_panel(compute, lambda result: None, ahead=ahead,
+                              n=widgets.IntSlider(value=2, min=1, max=5),
+                              seed=widgets.fixed(7))
+    with pytest.raises(ValueError, match="background"):
+        warm_neighbours(panel, compute, lambda r: None, ahead=ahead)
+    assert warm_neighbours(panel, compute, ahead=ahead) == 2
+    assert started.wait(10)                    # n = 3 is being computed in the background
+    threading.Timer(0.2, release.set).start()
+    assert set_panel_values(panel, n=3) == (3, 7)  # waited for it, then found it computed
+    assert ahead.join(timeout=10)
+    assert sorted(computed) == [(1, "workbench-prefetch"), (2, "MainThread"),
+                                (3, "workbench-prefetch")]
+    assert setting_key({"n": 3, "seed": 7}) == setting_key({"seed": 7, "n": 3})

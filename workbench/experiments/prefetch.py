@@ -30,8 +30,19 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Hashable, Mapping
+from typing import Any
 
-__all__ = ["Prefetch"]
+__all__ = ["Prefetch", "setting_key"]
+
+
+def setting_key(setting: Mapping[str, Any]) -> Hashable:
+    """A setting (keyword arguments by name) as a key, the same for equal settings, whatever
+    their order: what a panel's compute settles and a warmed neighbour is queued by.
+
+    >>> setting_key({"n": 3, "mode": "a"}) == setting_key({"mode": "a", "n": 3})
+    True
+    """
+    return ("setting", *sorted(setting.items()))
 
 
 class Prefetch:

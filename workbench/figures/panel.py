@@ -44,6 +44,7 @@ import numpy as np
 from .._core.io import atomic_write
 from .._core.validate import check_choice
 from ..datasets.catalog import vocabulary_from_bytes, vocabulary_from_text
+from ..experiments.prefetch import Prefetch, setting_key
 from ..vocab import Vocabulary
 from .panel_view import PanelView, render_outputs
 
@@ -175,7 +176,7 @@ def save_figures(figures: Mapping[str, Any], stem: str, fmt: str = "png",
 
 
 def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
-                      **controls: Any) -> Any:
+                      ahead: Prefetch | None = None, **controls: Any) -> Any:
     """``ipywidgets.interactive`` showing ``draw(compute(**values))`` for the controls.
 
     On every change the panel shows a "computing…" cue, computes, draws and updates what it
@@ -199,6 +200,12 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
         plotly, or anything ``display`` shows, e.g. a ``pandas.DataFrame``), a dict of
         those by name (shown in order), or None. It may print text (and warnings); the
         text is shown above the figures.
+    ahead : Prefetch, optional
+        Where settings of this panel are computed ahead in the background (e.g. by
+        :func:`~workbench.figures.panel_neighbours.warm_neighbours`): before computing a
+        setting the panel settles it there (:meth:`~workbench.experiments.prefetch.Prefetch.settle`
+        with :func:`~workbench.experiments.prefetch.setting_key`), waiting for it if it is
+        being computed instead of computing it a second time.
     **controls
         Argument names of ``compute`` mapped to widgets (or ``ipywidgets.fixed`` values).
 
@@ -238,6 +245,8 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
         # runs outside the panel's output area (_panel_class().update): the view's widgets
         # are updated in place; `after_update` displays them in the area when they change
         status.value = "<i>computing…</i>"
+        if ahead is not None:
+            ahead.settle(setting_key(values))
         try:
             result, shown, height, state["timing"] = _run(compute, draw, values, view)
         except Exception:

@@ -4,20 +4,28 @@
   a dropdown or toggle to the next option, a checkbox toggled), or None;
 * :func:`neighbour_settings` — the settings one step away from a panel's, a control at a time;
 * :func:`warm_neighbours` — runs the panel's ``compute`` (and ``draw``) on each, so that the
-  first move of any control from the setting a reader opens finds what it needs cached.
+  first move of any control from the setting a reader opens finds what it needs cached: now,
+  or in the background (queued in a :class:`~workbench.experiments.prefetch.Prefetch`, the one
+  runner of work done ahead; the panel made with ``ahead=`` then waits for a setting being
+  computed instead of computing it twice).
 
 It pays off only for a ``compute`` that caches its parts by what they depend on (the
 notebooks' ``experiments`` functions do); the results are discarded. A ``compute`` is pure
 and seeded, so a warmed result is the one the step would have computed. This module computes
-and draws nothing of its own and changes no control (:mod:`workbench.figures.panel` binds
-them); text boxes are not stepped.
+and draws nothing of its own, runs no thread itself and changes no control
+(:mod:`workbench.figures.panel` binds them); text boxes are not stepped.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import math
 from collections.abc import Callable
 from typing import Any
+
+from ..experiments.prefetch import Prefetch, setting_key
+from .panel import on_step_grid
 
 __all__ = ["neighbour_settings", "step_value", "warm_neighbours"]
 
@@ -48,7 +56,8 @@ def step_value(control: Any, direction: int) -> Any:
         v = control.value + direction * control.step
         if not control.min <= v <= control.max:
             v = control.value - direction * control.step
-        return v
+        # a float as the panel's compute gets it after that step (on the slider's grid)
+        return on_step_grid(v, control.min, control.step) if isinstance(v, float) else v
     return None
 
 
@@ -73,18 +82,33 @@ def neighbour_settings(panel: Any) -> list[dict[str, Any]]:
 
 
 def warm_neighbours(panel: Any, compute: Callable[..., Any],
-                    draw: Callable[[Any], Any] | None = None) -> int:
+                    draw: Callable[[Any], Any] | None = None,
+                    ahead: Prefetch | None = None) -> int:
     """Run ``compute`` (and ``draw`` on its result, its printed text discarded) on every
     :func:`neighbour_settings` of ``panel``; return how many settings.
 
     ``compute`` is the function the panel shows (or one taking the same arguments and
     filling the same caches); ``draw`` is worth passing only when it keeps its figures by
-    what they show (the results are discarded).
-    """
-    import contextlib
-    import io
+    what they show (the results are discarded). Without ``ahead`` the settings are computed
+    now, before this returns. With ``ahead`` they are queued there (each by
+    :func:`~workbench.experiments.prefetch.setting_key`, priority 1) and computed in its
+    background thread while the reader reads; ``draw`` is then not allowed (it may print,
+    and the text of a background thread would reach whatever the kernel shows). Make the
+    panel with the same ``ahead`` (:func:`~workbench.figures.panel.interactive_panel`).
 
+    Raises
+    ------
+    ValueError
+        If both ``draw`` and ``ahead`` are given.
+    """
+    if ahead is not None and draw is not None:
+        raise ValueError("warm_neighbours: a draw cannot run in the background (its printed "
+                         "text would reach the page); pass draw or ahead, not both")
     settings = neighbour_settings(panel)
+    if ahead is not None:
+        ahead.add({setting_key(s): (lambda s=s: compute(**s)) for s in settings},
+                  priority=1)
+        return len(settings)
     for setting in settings:
         result = compute(**setting)
         if draw is not None:
