@@ -47,6 +47,8 @@ NAMED = {
     "workbench.datasets.catalog.vocabulary_from_bytes": "a vocabulary a reader uploads",
     "workbench.datasets.catalog.vocabulary_from_text": "a vocabulary a reader pastes",
     "workbench.lattice.format_segmentation": "how a segmentation is written (the CLI's words)",
+    "workbench.experiments.prefetch.setting_key":
+        "a panel's setting as the key it is computed ahead by (its arguments, sorted)",
 }
 
 #: modules that compose data and plots, as a notebook does, with the reason
