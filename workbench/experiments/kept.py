@@ -11,12 +11,13 @@ any of them makes a new file. A file that cannot be read or does not hold such a
 ignored and written again; one that cannot be written costs only the time; deleting them
 costs only the time.
 
-A file read is marked used (:func:`workbench._core.cachedir.mark_used`, its mtime);
-``python -m workbench warmup`` removes the files not used for
-:data:`~workbench._core.cachedir.MAX_AGE_DAYS` days but the newest of each result name
-(:func:`workbench._core.cachedir.prune`), and fills the course's results
-(:mod:`.course_kept`). This module knows nothing of what is kept (the caller's ``load``
-checks it) and removes nothing itself.
+A file read is marked used (:func:`workbench._core.cachedir.mark_used`, its mtime).
+``python -m workbench warmup`` removes the files unused for
+:data:`~workbench._core.cachedir.MAX_AGE_DAYS` days except the most recently used one of
+each result name (:func:`workbench._core.cachedir.prune`), which bounds the directory: one
+file per result name, plus those used in the last 14 days. It also fills the course's
+results (:mod:`.course_kept`). This module knows nothing of what is kept (the caller's
+``load`` checks it) and removes nothing itself.
 """
 
 from __future__ import annotations
