@@ -37,6 +37,7 @@ def test_stale_files_of_ours_go_the_newest_of_a_name_and_others_files_stay(tmp_p
         "table in use": _file(tmp_path, "split_classes_v1_regex2026_11_19.npy", 0, now),
         "retired name": _file(tmp_path, f"experiments_greedtok_ulm_400_{HEX}.json", old, now),
         "retired newer": _file(tmp_path, f"experiments_greedtok_ulm_400_{OTHER}.json", 0, now),
+        "retired alone": _file(tmp_path, f"experiments_greedtok_bpe_800_{HEX}.json", old, now),
         # temporaries of ours: a dead writer's goes, a live one's stays
         "dead write": _file(tmp_path, f".kept_greedtok_bpe_100_{HEX}.json.k2j4_x.part", old, now),
         "dead split": _file(tmp_path, "split_classes_v1_regex2026_1_1.npy.4242.tmp.npy", old, now),
@@ -52,7 +53,8 @@ def test_stale_files_of_ours_go_the_newest_of_a_name_and_others_files_stay(tmp_p
     subdir.mkdir()
     os.utime(subdir, (now - old * DAY, now - old * DAY))
     # "alone and old" stays: it is the newest (the only) file of its name
-    gone = {"old key", "gpt2 old", "table old", "retired name", "dead write", "dead split"}
+    gone = {"old key", "gpt2 old", "table old", "retired name", "retired alone", "dead write",
+            "dead split"}
 
     removed = cachedir.prune(tmp_path)
 

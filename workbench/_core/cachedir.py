@@ -10,8 +10,9 @@ the experiments' kept results (:mod:`workbench.experiments.kept`) live under
 a file named as the package names them (:data:`NAMES`; files of one *name* differ only in
 the key their name ends with: inputs, source, versions) that was not used (read or
 written, its mtime: the readers call :func:`mark_used`) for :data:`MAX_AGE_DAYS` days,
-unless it is the most recently used file of its name; and a temporary of such a file (a
-writer that died) as old. ``python -m workbench warmup`` runs it. Deleting any of these
+unless it is the most recently used file of its name; a file of a name the package no
+longer reads (:data:`RETIRED`) or a temporary of one of its files (a writer that died), as
+old. ``python -m workbench warmup`` runs it. Deleting any of these
 costs only the time to rebuild it.
 
 What this module does not do: import numba (a process that has not loaded it can still
@@ -28,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-__all__ = ["CACHE_ROOT", "MAX_AGE_DAYS", "NAMES", "mark_used", "prune"]
+__all__ = ["CACHE_ROOT", "MAX_AGE_DAYS", "NAMES", "RETIRED", "mark_used", "prune"]
 
 CACHE_ROOT = Path(os.environ.get("NUMBA_CACHE_DIR") or tempfile.gettempdir()) / (
     "workbench" if os.environ.get("NUMBA_CACHE_DIR") else "workbench-numba")
@@ -45,8 +46,11 @@ NAMES = (
     re.compile(r"(?P<name>gpt2_model)_[0-9a-f]{24}\.npz"),
     # bpe.split: split_classes_v<format>_regex<regex's version>.npy
     re.compile(r"(?P<name>split_classes)_v[0-9]+_regex[0-9_]+\.npy"),
-    # experiments.greedtok's results before experiments.kept (retired; never read now)
-    re.compile(r"(?P<name>experiments_greedtok_[a-z0-9_-]+?)_[0-9a-f]{24}\.json"),
+)
+#: Names the package wrote once and reads no more: removed once as old, none kept.
+RETIRED = (
+    # experiments.greedtok's results before experiments.kept
+    re.compile(r"experiments_greedtok_[a-z0-9_-]+?_[0-9a-f]{24}\.json"),
 )
 #: Temporaries of the writers: ``_core.io.write_atomic``'s and ``bpe.split``'s.
 _TEMPORARIES = (re.compile(r"\.(?P<target>.+)\.[A-Za-z0-9_]+\.part"),
@@ -54,12 +58,12 @@ _TEMPORARIES = (re.compile(r"\.(?P<target>.+)\.[A-Za-z0-9_]+\.part"),
 
 
 def _name_of(filename: str) -> str | None:
-    """The name of one of the package's rebuildable files, else None."""
+    """The name of one of the package's rebuildable files (``""``: a retired one), else None."""
     for pattern in NAMES:
         match = pattern.fullmatch(filename)
         if match:
             return match["name"]
-    return None
+    return "" if any(p.fullmatch(filename) for p in RETIRED) else None
 
 
 def mark_used(path: str | os.PathLike) -> None:
@@ -92,7 +96,7 @@ def prune(root: str | os.PathLike = CACHE_ROOT, max_age_days: float = MAX_AGE_DA
     """
     cutoff = (time.time() if now is None else now) - max_age_days * 86400.0
     groups: dict[str, list[tuple[float, Path]]] = {}
-    stale_temporaries: list[Path] = []
+    stale: list[Path] = []  # retired names and temporaries: none kept
     try:
         entries = list(os.scandir(root))
     except OSError:
@@ -105,15 +109,17 @@ def prune(root: str | os.PathLike = CACHE_ROOT, max_age_days: float = MAX_AGE_DA
         except OSError:
             continue
         name = _name_of(entry.name)
-        if name is not None:
+        if name:
             groups.setdefault(name, []).append((used, Path(entry.path)))
-            continue
-        for pattern in _TEMPORARIES:
-            match = pattern.fullmatch(entry.name)
-            if match and _name_of(match["target"]) is not None and used < cutoff:
-                stale_temporaries.append(Path(entry.path))
-                break
-    doomed = list(stale_temporaries)
+        elif name == "" and used < cutoff:
+            stale.append(Path(entry.path))  # retired
+        elif name is None and used < cutoff:
+            for pattern in _TEMPORARIES:
+                match = pattern.fullmatch(entry.name)
+                if match and _name_of(match["target"]) is not None:
+                    stale.append(Path(entry.path))
+                    break
+    doomed = list(stale)
     for files in groups.values():
         files.sort()
         doomed += [path for used, path in files[:-1] if used < cutoff]
