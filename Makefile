@@ -18,7 +18,8 @@ $(STAMP): pyproject.toml
 	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
 	  $(VENV)/bin/nbstripout --install --attributes .gitattributes; fi
 	# compile every numba kernel once into the cache, so the first notebook, test or CLI
-	# call of a fresh clone does not wait for it (python -m workbench warmup)
+	# call of a fresh clone does not wait for it, and fill the results notebooks 07, 09, 11
+	# keep on disk (python -m workbench warmup; a failed fill is reported, not fatal)
 	$(PY) -m workbench warmup
 	# the static site's two npm packages (widget renderer, MathJax), fetched once here so no
 	# test or `make site` downloads anything later; without npm, tests/app/test_site.py skips

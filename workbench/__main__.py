@@ -498,7 +498,8 @@ def _run_law(args: argparse.Namespace) -> int:
 def _run_warmup(args: argparse.Namespace) -> int:
     from workbench.warmup import warmup
 
-    report = warmup()
+    report = warmup(lambda line: print(line, file=sys.stderr, flush=True),
+                    kept=not args.no_kept)
     print(f"{len(report.compiled)} of {len(report.kernels)} kernels compiled and cached")
     for name in report.missing:
         print(f"not reached by the warm-up workload: {name}", file=sys.stderr)
@@ -537,8 +538,11 @@ COMMANDS: dict[str, Command] = {
         run=_run_law,
     ),
     "warmup": Command(
-        help="compile every numba kernel once into the cache (make runs it after installing)",
-        configure=lambda p: None,
+        help="compile every numba kernel once into the cache and fill the course's kept "
+             "results (make runs it after installing)",
+        configure=lambda p: p.add_argument(
+            "--no-kept", action="store_true",
+            help="only the kernels: do not fill the kept results of notebooks 07, 09, 11"),
         run=_run_warmup,
     ),
     "verify": Command(

@@ -11,10 +11,16 @@ module and the modules it imports; a later process loads it instead of compiling
 signature in this process, so a test can assert that the workload reaches every kernel.
 After the workload, cache index files of kernels that no longer exist (an edit moved a
 function to another line, a module was renamed) and the cache directories of the earlier
-whole-package key are removed.
+whole-package key are removed. Then :func:`fill_kept` fills the course's kept results
+(:data:`workbench.experiments.course_kept.FILLS`: what notebooks 07, 09 and 11 read on their
+first visit; a fill that fails is reported, not raised) and
+:func:`workbench._core.cachedir.prune` removes the kept results, GPT-2 caches and class
+tables not used for :data:`~workbench._core.cachedir.MAX_AGE_DAYS` days (the newest of each
+name stays). :func:`warmup` says what it is doing through its ``say`` argument (the CLI
+prints to stderr).
 
-This module does not time anything and does not decide what is fast; ``make`` runs it once
-after installing.
+This module does not decide what is fast (it times its steps only to report them); ``make``
+runs it once after installing.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ import importlib
 import os
 import pkgutil
 import tempfile
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -86,15 +94,19 @@ def kernel_report() -> KernelReport:
         k for k, d in kernels.items() if d.signatures or _in_cache(d))))
 
 
-def run_workload() -> None:
-    """Call every public route that reaches a kernel once, on tiny inputs."""
+def run_workload(say: Callable[[str], None] = lambda line: None) -> None:
+    """Call every public route that reaches a kernel once, on tiny inputs (``say``: each
+    part's name before it runs)."""
     from workbench import datasets
 
     vocab = datasets.load_vocabulary("ulm-8k")
     words = [vocab.to_alphabet(" " + w) for w in ("the", "tokenisation", "unbelievably")]
     text = ["The quick brown fox jumps over the lazy dog, doesn't it?", "12 345 6789"]
+    say("  GRaMPa, lattices, LOCK keys, rejection samplers")
     _grampa_workload(vocab, words)
+    say("  segmenters, text pipeline, baseline samplers, laws")
     _sampler_workload(vocab, words, text)
+    say("  BPE counting, training and encoding, counterexamples, GreedTok")
     _text_workload(text)
 
 
@@ -219,9 +231,42 @@ def prune_cache(report: KernelReport) -> list[str]:
     return removed
 
 
-def warmup() -> KernelReport:
-    """Run the workload, prune stale cache files, and return the kernel report."""
-    run_workload()
+def fill_kept(say: Callable[[str], None] = lambda line: None) -> list[str]:
+    """Make the course's kept results (:data:`~workbench.experiments.course_kept.FILLS`),
+    saying each one's time; return the failures (one line each), which are not raised: a
+    notebook whose results are missing computes them on its first visit."""
+    from workbench.experiments.course_kept import FILLS
+
+    failures = []
+    for fill in FILLS:
+        say(f"kept results of notebook {fill.notebook}: {fill.what} ...")
+        start = time.perf_counter()
+        try:
+            fill.run()
+        except Exception as err:  # noqa: BLE001 -- reported; the notebook computes it itself
+            failures.append(f"notebook {fill.notebook}, {fill.what}: "
+                            f"{type(err).__name__}: {err}")
+            say(f"  failed ({failures[-1]}); the notebook will compute it on its first visit")
+        else:
+            say(f"  {time.perf_counter() - start:.1f} s")
+    return failures
+
+
+def warmup(say: Callable[[str], None] = lambda line: None, *, kept: bool = True
+           ) -> KernelReport:
+    """Run the workload, prune stale cache files, fill the course's kept results (unless
+    ``kept`` is false), prune stale rebuildable files, and return the kernel report."""
+    from workbench._core.cachedir import CACHE_ROOT, prune
+
+    say(f"compiling every kernel into {CACHE_ROOT} (minutes the first time) ...")
+    start = time.perf_counter()
+    run_workload(say)
     report = kernel_report()
     prune_cache(report)
+    say(f"  {time.perf_counter() - start:.1f} s")
+    if kept:
+        fill_kept(say)
+    removed = prune()
+    if removed:
+        say(f"removed {len(removed)} stale kept or cached files (unused for a while)")
     return report

@@ -51,3 +51,14 @@ def test_a_file_that_cannot_be_written_costs_only_the_time(store, monkeypatch) -
 
     path = kept.kept_path(kept.__file__, "x", b"i")
     assert kept.kept(path, _load, lambda: 5, refuse) == 5 and not path.exists()
+
+
+def test_a_file_read_is_marked_used(store, monkeypatch) -> None:
+    import os
+
+    path = kept.kept_path(kept.__file__, "x", b"i", suffix=".txt")
+    kept.kept(path, _load, lambda: 3, _save)
+    os.utime(path, (1e9, 1e9))                      # long unused (what cachedir.prune reads)
+    monkeypatch.setattr(kept, "_MEMO", {})
+    assert kept.kept(path, _load, lambda: pytest.fail("made again"), _save) == 3
+    assert path.stat().st_mtime > 1e9

@@ -13,7 +13,8 @@ checked). The model equals the one read from the files (``tests/bpe/test_gpt2cac
 A file that cannot be read, is partial, or does not hold such a model (wrong shapes or
 types, a merge joining a symbol not made before it) is ignored and written again, never
 trusted; a cache that cannot be written costs only the time (the next call reads the files
-again). ``python -m workbench warmup`` writes it like the numba cache.
+again). ``python -m workbench warmup`` writes it like the numba cache, and removes the
+files of other shipped files once unused for a while (:func:`workbench._core.cachedir.prune`).
 
 What this module does not do: cache GPT-2 files given by path (those are read and checked
 on every call), or any other model.
@@ -29,7 +30,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from .._core.cachedir import CACHE_ROOT
+from .._core.cachedir import CACHE_ROOT, mark_used
 from .._core.io import write_atomic
 from . import interop
 
@@ -55,6 +56,7 @@ def shipped_model(cls: type[M]) -> M:
     cached = _load(path)
     if cached is not None:
         sym, ids, specials = cached
+        mark_used(path)  # in use: cachedir.prune keeps it
         return cls._from_trained(sym, [], pattern="gpt2", ids=ids,  # type: ignore[attr-defined]
                                  special_tokens=specials)
     model = cls(**interop.read_gpt2(*interop.shipped_gpt2_files()))

@@ -9,7 +9,9 @@ The Unicode classes the patterns use (``\\p{L}``, ``\\p{N}``, ``\\s`` and the le
 ``(?i:...)`` folds onto ``s d m t l v r e``) come from a table of one byte per code point
 (``0 .. 0x10FFFF``, surrogates included) computed once *with the* :mod:`regex` *module
 itself* (so both agree on the Unicode version) and cached as a ``.npy`` file next to the
-numba cache. Building it takes about 0.1 s.
+numba cache (marked used when read; ``python -m workbench warmup`` removes the tables of
+other :mod:`regex` versions once unused for a while: :func:`workbench._core.cachedir.prune`).
+Building it takes about 0.1 s.
 
 Boundaries are offsets in code points (:func:`split_offsets`) on a ``uint32`` array of code
 points (``np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.uint32)``); the
@@ -35,6 +37,7 @@ import numpy as np
 import regex
 from numba import njit
 
+from .._core.cachedir import mark_used
 from .._core.config import CACHE_ROOT, JIT, JIT_INLINE
 from .._core.validate import check_budget, check_choice
 
@@ -88,6 +91,8 @@ def class_table() -> np.ndarray:
             table = np.load(path)
             if table.shape != (0x110000,) or table.dtype != np.uint8:
                 table = None
+            else:
+                mark_used(path)  # in use: cachedir.prune keeps it
         except (OSError, ValueError):
             table = None
         if table is None:

@@ -51,11 +51,15 @@ from .kept import kept, kept_path
 
 __all__ = [
     "ALPHA",
+    "COURSE_BPE_SIZE",
+    "COURSE_LINES",
+    "COURSE_SEEDS",
     "KINDS",
     "Setup",
     "compute_multiplex",
     "compute_regulariser",
     "compute_tau",
+    "course_setups",
     "efficiency",
     "expected_counts",
     "main",
@@ -75,6 +79,21 @@ REGULARISER_POINTS = {"bpe": (0.0, 0.05, 0.1, 0.2, 0.3, 0.5),
 #: multiplexing rates of the sampled points (Fig. 12).
 P_POINTS = (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0)
 REGULARISER_NAME = {"bpe": "BPE-dropout rate p_d", "ulm": "ULM smoothing α (nbest = −1)"}
+# Notebook 11's settings: the notebook reads them from here, ``python -m workbench warmup``
+# fills their kept samples (:mod:`.course_kept`).
+#: Lines of the Shakespeare text (a slice: the notebook runs in seconds).
+COURSE_LINES = 4000
+#: Vocabulary size of the BPE trained on the slice.
+COURSE_BPE_SIZE = 1024
+#: Seeds of the sampled points.
+COURSE_SEEDS = (0, 1)
+
+
+def course_setups() -> dict[str, Setup]:
+    """Notebook 11's two setups (``bpe``, ``ulm``) at :data:`COURSE_LINES` lines."""
+    return {"bpe": make_setup("bpe", max_lines=COURSE_LINES, bpe_size=COURSE_BPE_SIZE),
+            "ulm": make_setup("ulm", max_lines=COURSE_LINES)}
+
 
 
 def efficiency(counts: np.ndarray, setup: Setup, alpha: float = ALPHA) -> float:

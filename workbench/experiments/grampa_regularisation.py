@@ -54,6 +54,7 @@ from ..vocab import Vocabulary
 from .kept import kept, kept_path
 
 __all__ = [
+    "COURSE_FIGURE6",
     "ExactDropoutRate",
     "FAMILIES",
     "FIGURE6_VALUES",
@@ -82,6 +83,10 @@ FIGURE6_VALUES: dict[str, tuple[float, ...]] = {
     "grampa": (0.25, 0.5, 1.0, 2.0, 5.0, 20.0, math.inf, -20.0, -5.0, -2.0, -1.0),
 }
 """Default hyperparameter grid per family: ``p_d``, ``α``, ``q``, ``τ``."""
+
+COURSE_FIGURE6 = (200, 4, 0)
+"""Notebook 07's :func:`figure6` arguments ``(n_words, n_samples, seed)``: the notebook reads
+them from here, ``python -m workbench warmup`` fills their kept curves (:mod:`.course_kept`)."""
 
 # --------------------------------------------------------------------------- Figure 6
 @lru_cache(maxsize=4)

@@ -46,6 +46,10 @@ from .kept import kept, kept_path
 from .training import train_batched_bpe, train_greedtok_quietly, train_ulm
 
 __all__ = [
+    "COURSE_CHARS",
+    "COURSE_K",
+    "COURSE_KS",
+    "COURSE_UN_K",
     "GRAPHS",
     "METHODS",
     "CoverStep",
@@ -62,6 +66,17 @@ __all__ = [
 ]
 
 METHODS = ("GreedTok", "BPE", "ULM")
+
+# Notebook 09's settings: the notebook reads them from here, ``python -m workbench warmup``
+# fills their kept results (:mod:`.course_kept`).
+#: Characters of the Shakespeare chunk table (``greedtok_text_chunk_counts``).
+COURSE_CHARS = 300_000
+#: GreedTok's k for the model, the cover steps and the token sets.
+COURSE_K = 400
+#: The k of the tokens-per-word comparison.
+COURSE_KS = (100, 200, 400, 800)
+#: GreedTok's k on the UN counts (``load_counts("un")``).
+COURSE_UN_K = 1000
 
 #: Small graphs for the reduction widget (edge lists over vertices 0..n-1).
 GRAPHS: dict[str, list[tuple[int, int]]] = {

@@ -11,8 +11,13 @@ any of them makes a new file. A file that cannot be read or does not hold such a
 ignored and written again; one that cannot be written costs only the time; deleting them
 costs only the time.
 
-This module knows nothing of what is kept (the caller's ``load`` checks it) and does not
-bound the directory's size (``python -m workbench warmup`` does not prune these files).
+A file read is marked used (:func:`workbench._core.cachedir.mark_used`, its mtime).
+``python -m workbench warmup`` removes the files unused for
+:data:`~workbench._core.cachedir.MAX_AGE_DAYS` days except the most recently used one of
+each result name (:func:`workbench._core.cachedir.prune`), which bounds the directory: one
+file per result name, plus those used in the last 14 days. It also fills the course's
+results (:mod:`.course_kept`). This module knows nothing of what is kept (the caller's
+``load`` checks it) and removes nothing itself.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from .._core.cachedir import CACHE_ROOT
+from .._core.cachedir import CACHE_ROOT, mark_used
 from .._core.config import source_stamp
 
 __all__ = ["CACHE_DIR", "FORMAT", "kept", "kept_path"]
@@ -65,6 +70,8 @@ def kept(path: Path, load: Callable[[Path], T | None], make: Callable[[], T],
                 save(path, hit)
             except OSError:
                 pass
+        else:
+            mark_used(path)
         if len(_MEMO) >= 256:
             _MEMO.clear()
         _MEMO[path] = hit
