@@ -1,4 +1,5 @@
-"""``PATCH_JS`` in Chromium: a patched graph equals a fresh draw of the new figure.
+"""``PATCH_JS`` and ``WARM_JS`` in Chromium: a patched graph equals a fresh draw of the new
+figure; the warm-up redraws off the page, within its budget, and leaves nothing behind.
 
 The view (:mod:`workbench.figures.plotly_view`) writes what a τ step changes in notebook 02's
 curve and lattice into the graph plotly.js drew instead of redrawing it. Here plotly.js (the
@@ -21,7 +22,7 @@ from browserkit import chromium, chromium_missing
 from workbench.datasets import figure1_vocabulary
 from workbench.experiments import grampa_skew as skew
 from workbench.figures.lattice_plotly import plotly_lattice
-from workbench.figures.plotly_view import PATCH_JS, figure_json
+from workbench.figures.plotly_view import PATCH_JS, WARM_JS, figure_json
 from workbench.figures.skew_plotly import plotly_segmentality_curve, plotly_skew_panel
 from workbench.vocab import Vocabulary
 
@@ -86,6 +87,7 @@ def page():
         page.set_content('<html><body><div id="a"></div><div id="b"></div></body></html>')
         page.add_script_tag(content=plotly_js)
         page.add_script_tag(content=PATCH_JS)
+        page.add_script_tag(content=WARM_JS)
         yield page
 
 
@@ -203,3 +205,31 @@ def test_the_trimmed_template_draws_the_same(page) -> None:
         assert len(json.dumps(trimmed)) < len(json.dumps(whole))
         assert (_normalised(page.evaluate(_SVG_JS, trimmed))
                 == _normalised(page.evaluate(_SVG_JS, whole)))
+
+
+def test_the_warm_up_redraws_off_the_page_within_its_budget(page) -> None:
+    """Each figure queued is redrawn WARM_REDRAWS times in a hidden graph, the page's total
+    stops at WARM_BUDGET, the hidden graph is removed, and the page's own graphs and
+    document are as before."""
+    vocab = figure1_vocabulary()
+    texts = [figure_json(_curve("GRAMPA", vocab, tau)) for tau in (1.0, 2.0, 5.0, -1.0)]
+    redraws, budget = (int(re.search(rf"{name} = (\d+)", WARM_JS.replace(", ", "; "))
+                           .group(1)) for name in ("WARM_REDRAWS", "WARM_BUDGET"))
+    before = page.evaluate("() => document.body.innerHTML")
+    state = page.evaluate("""async ([texts, wait]) => {
+      for (const text of texts) warmPlotly(Plotly, text);
+      warmPlotly(Plotly, "{}");  // nothing to warm: not queued
+      const w = window.workbenchPlotlyWarm;
+      const hidden = () => document.querySelector('.workbench-plotly-warm');
+      let seen = null;
+      const t0 = performance.now();
+      while (w.running && performance.now() - t0 < wait) {
+        if (hidden()) seen = getComputedStyle(hidden()).visibility;
+        await new Promise(r => setTimeout(r, 20));
+      }
+      return {running: w.running, spent: w.spent, left: !!hidden(), seen};
+    }""", [texts * 3, 60_000])
+    assert not state["running"] and not state["left"]
+    assert state["seen"] == "hidden"
+    assert state["spent"] == budget == 6 * redraws   # 12 figures queued, 6 warmed
+    assert page.evaluate("() => document.body.innerHTML") == before
