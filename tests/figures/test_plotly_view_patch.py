@@ -208,9 +208,9 @@ def test_the_trimmed_template_draws_the_same(page) -> None:
 
 
 def test_the_warm_up_redraws_off_the_page_within_its_budget(page) -> None:
-    """Each figure queued is redrawn WARM_REDRAWS times in a hidden graph, the page's total
-    stops at WARM_BUDGET, the hidden graph is removed, and the page's own graphs and
-    document are as before."""
+    """Each figure queued is redrawn WARM_REDRAWS times in a hidden graph (once the page has
+    stopped queueing for WARM_AFTER ms), the page's total stops at WARM_BUDGET, the hidden
+    graph is removed, and the page's own graphs and document are as before."""
     vocab = figure1_vocabulary()
     texts = [figure_json(_curve("GRAMPA", vocab, tau)) for tau in (1.0, 2.0, 5.0, -1.0)]
     redraws, budget = (int(re.search(rf"{name} = (\d+)", WARM_JS.replace(", ", "; "))
@@ -223,13 +223,15 @@ def test_the_warm_up_redraws_off_the_page_within_its_budget(page) -> None:
       const hidden = () => document.querySelector('.workbench-plotly-warm');
       let seen = null;
       const t0 = performance.now();
-      while (w.running && performance.now() - t0 < wait) {
+      const busy = () => w.running || w.timer !== undefined;  // started, or about to
+      if (!busy()) return {started: false};
+      while (busy() && performance.now() - t0 < wait) {
         if (hidden()) seen = getComputedStyle(hidden()).visibility;
         await new Promise(r => setTimeout(r, 20));
       }
-      return {running: w.running, spent: w.spent, left: !!hidden(), seen};
+      return {started: true, running: busy(), spent: w.spent, left: !!hidden(), seen};
     }""", [texts * 3, 60_000])
-    assert not state["running"] and not state["left"]
+    assert state["started"] and not state["running"] and not state["left"]
     assert state["seen"] == "hidden"
     assert state["spent"] == budget == 6 * redraws   # 12 figures queued, 6 warmed
     assert page.evaluate("() => document.body.innerHTML") == before

@@ -170,18 +170,24 @@ WARM_JS = r"""
 // warmPlotly(Plotly, text) queues a figure (its JSON) for a hidden graph, off the page, that
 // redraws it WARM_REDRAWS times while the page is idle (one redraw per idle period, the
 // figures taken in turn, at most WARM_BUDGET redraws per page), so that a reader's first
-// slider steps find plotly.js's code warm. Nothing of it is shown; the hidden graph is
-// removed when the queue is done.
-const WARM_REDRAWS = 5, WARM_BUDGET = 30;
+// slider steps find plotly.js's code warm. It starts WARM_AFTER ms after the last figure was
+// queued, when the page has drawn what it opened with. Nothing of it is shown; the hidden
+// graph is removed when the queue is done.
+const WARM_REDRAWS = 5, WARM_BUDGET = 30, WARM_AFTER = 1500;
 function warmPlotly(Plotly, text) {
   const w = window.workbenchPlotlyWarm || (window.workbenchPlotlyWarm = {
     queue: [], spent: 0, queued: 0, running: false, div: null});
   if (!text || text === "{}" || w.queued + WARM_REDRAWS > WARM_BUDGET) return;
   w.queued += WARM_REDRAWS;
   w.queue.push({text, left: WARM_REDRAWS});
-  if (w.running) return;
-  w.running = true;
   const idle = window.requestIdleCallback || ((f) => setTimeout(f, 200));
+  if (w.running) return;
+  if (w.timer !== undefined) clearTimeout(w.timer);  // the page is still drawing: later
+  w.timer = setTimeout(() => {
+    w.timer = undefined;
+    w.running = true;
+    idle(step);
+  }, WARM_AFTER);
   const step = async () => {
     const job = w.queue.shift();
     if (!job) {
@@ -208,7 +214,6 @@ function warmPlotly(Plotly, text) {
     }
     idle(step);
   };
-  idle(step);
 }
 """
 """The JavaScript function ``warmPlotly(Plotly, text)`` the view calls after its first draw
