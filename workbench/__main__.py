@@ -27,6 +27,8 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from workbench import cli_words as words
+
 
 def _positive_int(text: str) -> int:
     """argparse type: an integer >= 1 (``-n 0`` or ``--width -5`` is a usage error)."""
@@ -172,58 +174,6 @@ def _configure_segmenting(parser: argparse.ArgumentParser, sampling: bool) -> No
         parser.add_argument("--seed", type=int, default=0, help="random seed")
 
 
-def _label(word: str) -> str:
-    """A word as a label: as is when plain, else its repr (the empty word is ``''``)."""
-    return word if word and word.isprintable() and word.strip() == word else repr(word)
-
-
-def _spelled(args: argparse.Namespace, vocab) -> list[str]:
-    return [vocab.to_alphabet((" " if args.space else "") + w) for w in args.words]
-
-
-def _vocab_label(args: argparse.Namespace, vocab) -> str:
-    return vocab.name or args.vocab
-
-
-def _spelling_note(args: argparse.Namespace, vocab, word: str, spelled: str) -> str | None:
-    """What the reader may not expect about how ``word`` was spelled, or None.
-
-    Says the spelling when it differs from what was typed; when the typed word holds the
-    alphabet's own space marker (``Ġtokenization`` copied from a token list, which a
-    byte-level alphabet spells ``Äłtokenization``), how to type the word after a space; else,
-    without ``--space``, the word's spelling after a space when the vocabulary has tokens for
-    it and it differs.
-    """
-    notes = []
-    name = _vocab_label(args, vocab)
-    marker = vocab.to_alphabet(" ")
-    if spelled != word:
-        notes.append(f"{word!r} is spelled {spelled!r} in {name}'s alphabet ({vocab.alphabet})")
-        if marker != " " and marker in word:  # e.g. 'Ġtokenization' typed as printed
-            plain = vocab.from_alphabet(word)
-            notes.append(f"{marker!r} is how {name} writes a space: for the word after a space "
-                         f"type {plain.lstrip(' ')!r} with --space (or {plain!r})")
-            return "; ".join(notes)
-    if not args.space:
-        after_space = vocab.to_alphabet(" " + word)
-        if after_space != spelled and any(t.startswith(marker) for t in vocab.tokens):
-            notes.append(f"{spelled!r} is segmented as a word-interior string; the word after "
-                         f"a space is {after_space!r} (add --space)")
-    return "; ".join(notes) or None
-
-
-def _reason(args: argparse.Namespace, vocab, word: str) -> str:
-    """Why ``word`` (spelled) has no segmentation, naming the toy vocabulary when it is used."""
-    from workbench.datasets import FIGURE1_TOKENS
-    from workbench.lattice import no_segmentation_reason
-
-    reason = no_segmentation_reason(word, vocab, args.ell_min, args.direction, spelled=True)
-    if vocab.name == "figure-1":
-        reason += (f" (figure-1 is the toy vocabulary of GRaMPa's Figure 1: the uppercase "
-                   f"tokens {', '.join(FIGURE1_TOKENS)}, for the word 'GRAMPA')")
-    return reason
-
-
 def _run_sample(args: argparse.Namespace) -> int:
     from workbench import Grampa
     from workbench._core.validate import BudgetError
@@ -236,8 +186,8 @@ def _run_sample(args: argparse.Namespace) -> int:
     several = len(args.words) > 1
     status = 0
     out = []
-    for typed, word in zip(args.words, _spelled(args, vocab)):
-        note = _spelling_note(args, vocab, typed, word)
+    for typed, word in zip(args.words, words.spelled(args, vocab)):
+        note = words.spelling_note(args, vocab, typed, word)
         entry = {"word": typed, "spelled": word, "note": note, "segmentations": []}
         out.append(entry)
         if note and not args.json:
@@ -245,7 +195,7 @@ def _run_sample(args: argparse.Namespace) -> int:
         try:  # the reason is worded only for a word that has no segmentation
             segs = g.sample_many(word, args.n)
         except SegmentationError:
-            entry["error"] = _reason(args, vocab, word)
+            entry["error"] = words.reason(args, vocab, word)
             if not args.json:
                 print(f"workbench sample: {entry['error']}", file=sys.stderr)
             status = 1
@@ -256,9 +206,9 @@ def _run_sample(args: argparse.Namespace) -> int:
         if not args.json:
             for seg in segs:
                 line = format_segmentation(seg)
-                print(f"{_label(word)}\t{line}" if several else line)
+                print(f"{words.label(word)}\t{line}" if several else line)
     if args.json:
-        _print_json({"vocab": _vocab_label(args, vocab), "alphabet": vocab.alphabet,
+        _print_json({"vocab": words.vocab_label(args, vocab), "alphabet": vocab.alphabet,
                      "words": out})
     return status
 
@@ -273,22 +223,22 @@ def _run_count(args: argparse.Namespace) -> int:
         sys.set_int_max_str_digits(0)
     status = 0
     out = []
-    for typed, word in zip(args.words, _spelled(args, vocab)):
-        note = _spelling_note(args, vocab, typed, word)
+    for typed, word in zip(args.words, words.spelled(args, vocab)):
+        note = words.spelling_note(args, vocab, typed, word)
         n = count_segmentations(word, vocab, args.ell_min, args.direction)
         entry = {"word": typed, "spelled": word, "note": note, "count": n}
         out.append(entry)
         if not args.json:
             if note:
                 print(f"workbench count: {note}", file=sys.stderr)
-            print(f"{_label(word)}\t{n}")
+            print(f"{words.label(word)}\t{n}")
         if n == 0:
-            entry["error"] = _reason(args, vocab, word)
+            entry["error"] = words.reason(args, vocab, word)
             if not args.json:
                 print(f"workbench count: {entry['error']}", file=sys.stderr)
             status = 1
     if args.json:
-        _print_json({"vocab": _vocab_label(args, vocab), "alphabet": vocab.alphabet,
+        _print_json({"vocab": words.vocab_label(args, vocab), "alphabet": vocab.alphabet,
                      "words": out})
     return status
 
@@ -469,10 +419,11 @@ def _run_law(args: argparse.Namespace) -> int:
     vocab = resolve_vocabulary(args.vocab)
     sampler = _law_sampler(args, vocab)
     status = 0
-    for typed, word in zip(args.words, _spelled(args, vocab)):
+    for typed, word in zip(args.words, words.spelled(args, vocab)):
         marker = vocab.to_alphabet(" ")
         if marker != " " and marker in typed and word != typed:  # 'Ġtokenization' copied
-            print(f"workbench law: {_spelling_note(args, vocab, typed, word)}", file=sys.stderr)
+            note = words.spelling_note(args, vocab, typed, word)
+            print(f"workbench law: {note}", file=sys.stderr)
         try:
             law = sampler.law(word)
         except SegmentationError as err:
@@ -488,7 +439,7 @@ def _run_law(args: argparse.Namespace) -> int:
             if key not in ("top", "word"):
                 print(f"{key}\t{value}")
         print(f"top {len(summary['top'])} of {law.support_size:,} segmentations of "
-              f"{_label(word)}:")
+              f"{words.label(word)}:")
         for item in summary["top"]:
             print(f"{item['probability']:.6g}\t{format_segmentation(item['tokens'])}")
     return status

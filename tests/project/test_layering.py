@@ -43,6 +43,7 @@ RANKS = {
     "course": 6,                    # exercises and conclusions of the notebooks: their sibling
     "warmup": 6,                    # `python -m workbench warmup`: runs every kernel once
     "__main__": 7,                  # the CLI
+    "cli_words": 7,                 # the CLI's typed words (only __main__ imports it)
 }
 PAPER_RANK = 4  # components of this rank may import each other
 PUBLIC_API_MAX_RANK = 5  # what workbench/__init__.py may gather
