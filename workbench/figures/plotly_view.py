@@ -17,7 +17,7 @@ a whole graph for any change (20–60 ms), the patch takes about 1–5 ms. The r
 fresh draw of the new figure (``tests/figures/test_plotly_view_patch.py``, in Chromium).
 Once a page has drawn its graphs, it redraws them a few times off the page while idle
 (:data:`WARM_JS`): plotly.js's code is then optimised before a reader's first slider step,
-which it makes about twice as fast.
+whose redraws it makes 20–45 % faster.
 :func:`freeze` serialises a figure once, when it is drawn, not on the step showing it.
 
 It is not plotly's ``FigureWidget``: with plotly 7.1 and anywidget 0.11 in JupyterLab 4
@@ -166,7 +166,8 @@ function patchFigure(gd, from, to) {
 
 WARM_JS = r"""
 // plotly.js runs slowly until V8 has optimised its code: a page's first redraws of a graph
-// take about twice as long as later ones (notebook 02's four graphs: 245 ms, then 135 ms).
+// take longer than later ones (notebook 02's four graphs in a bare page: 20-45 % less after
+// this warm-up; benchmarks/bench_plotly_page.py).
 // warmPlotly(Plotly, text) queues a figure (its JSON) for a hidden graph, off the page, that
 // redraws it WARM_REDRAWS times while the page is idle (one redraw per idle period, the
 // figures taken in turn, at most WARM_BUDGET redraws per page), so that a reader's first
