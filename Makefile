@@ -98,9 +98,14 @@ check: $(STAMP)
 	$(VENV)/bin/ruff check workbench tests benchmarks
 	$(PY) -m pytest -q -n 2 -m "not slow and not browser" --durations=10 $(CHECK_SKIP)
 
+# The whole suite on both cores: pytest-xdist, one test file per worker at a time (--dist
+# loadfile: a file's module-scoped servers and models are set up once, in one worker).
+# TEST_WORKERS=1 runs it in one process. Wall-clock bounds are hang guards (tests/hangguard.py),
+# so it passes on a busy machine too.
+TEST_WORKERS ?= 2
 test: $(STAMP) $(VOILA_CONFIG) chromium
 	$(VENV)/bin/ruff check workbench tests benchmarks
-	$(PY) -m pytest
+	$(PY) -m pytest $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
 	$(PY) -m workbench verify
 
 bench: $(STAMP)

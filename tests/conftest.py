@@ -1,7 +1,8 @@
 """Shared pytest fixtures (kept small). Makes ``import naive`` work in every import mode.
 
 Every test runs in a temporary working directory, and the run fails when it leaves the
-repository's working tree other than it found it (``cleantree.py``).
+repository's working tree other than it found it (``cleantree.py``), or leaves a thread it
+started running (``threadcheck.py``).
 
 (The numba cache is keyed on the package's sources by ``workbench._core.config``; the bug that
 motivated it — a stale cached kernel after an edit to ``_core/trie.py`` — is described there.)
@@ -13,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import tqdm
 
 _TESTS = Path(__file__).resolve().parent
 if str(_TESTS) not in sys.path:
@@ -24,6 +26,11 @@ from cleantree import (  # noqa: E402,F401  (pytest finds the hooks and the fixt
     work_in_a_temporary_directory,
 )
 from fixtures import efficiency_setup, renyi_small, shipped  # noqa: E402,F401
+from threadcheck import threads_joined  # noqa: E402,F401
+
+# tqdm's monitor thread (one per process, started by the first bar) outlives every test; the
+# package's bars do not need it (threadcheck.py joins what a test starts).
+tqdm.tqdm.monitor_interval = 0
 
 
 @pytest.fixture(scope="session")

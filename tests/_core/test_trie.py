@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hangguard import hang_guard
 
 from workbench._core.trie import build_trie, child, step, word_codes
 
@@ -97,15 +98,12 @@ def test_build_is_not_quadratic_over_a_large_alphabet():
     """Issue 19: holes in the dense prefix were rescanned by every node (270 k tokens over
     3,000 CJK characters: 47 s); the bounded first fit builds them in a few seconds, and
     every token is still found under its id."""
-    import time
-
     rng = np.random.default_rng(0)
     lengths = rng.integers(1, 4, 400_000)
     tokens = sorted({"".join(chr(0x4E00 + int(c)) for c in rng.integers(0, 3000, n))
                      for n in lengths})
-    t0 = time.perf_counter()
-    trie = build_trie(tokens, np.arange(len(tokens)))
-    assert time.perf_counter() - t0 < 20
+    with hang_guard(1.5, "a 270k-token trie over 3,000 characters"):
+        trie = build_trie(tokens, np.arange(len(tokens)))
     for tid in range(0, len(tokens), 997):
         node = 0
         for ch in tokens[tid]:

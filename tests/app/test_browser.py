@@ -22,7 +22,8 @@ down. Notebooks whose widgets are not ``interactive_panel`` s are checked for re
 timed.
 
 Latency bounds (issue 27 item 5): every step must take less than ``$BROWSER_MAX_STEP_SECONDS``
-(default 1.5 s: a loaded CI machine passes, a panel that redraws everything does not); with
+(default: ``tests/hangguard.py``'s bound over the must's 0.5 s, 10 s: a hang guard a busy
+machine passes, issue 43; the latency itself is a benchmark); with
 ``$BROWSER_LATENCY_STRICT`` set (the quiet-machine measurement of BENCHMARKS.md) also the
 must of the issue: per notebook and front end, median ≤ 250 ms and every step ≤ 500 ms.
 A panel's "figure data" (``_FINGERPRINT_JS``) is what its output area shows: image sources
@@ -50,7 +51,8 @@ of the notebook ran). One command, for one or two notebooks at a time::
 
 Under Voilà (what ``make app`` serves, with its config file ``app/voila.py``), one server for
 the selected notebooks (only those are pre-heated): each page must become interactive (every
-cell run, the first panel control rendered) within ``$VOILA_MAX_SECONDS`` (20 s), show no
+cell run, the first panel control rendered) within ``$VOILA_MAX_SECONDS`` (a hang guard over
+the quiet 2–3 s: 30 s), show no
 traceback, no code and no Checks output, show as many exercises as JupyterLab did and drive each
 as there (with the answers JupyterLab's kernel gave: run a notebook's Voilà test with its
 JupyterLab test), and every control of every panel is stepped and timed as in JupyterLab. The
@@ -88,13 +90,15 @@ from browserkit import (
     server_env,
     voila_server,
 )
+from hangguard import bound
 
 pytestmark = pytest.mark.browser
 
 RUN_TIMEOUT = 420  # seconds for Run All of one notebook
-MAX_STEP_SECONDS = float(os.environ.get("BROWSER_MAX_STEP_SECONDS", "1.5"))  # loaded CI
 STRICT = bool(os.environ.get("BROWSER_LATENCY_STRICT"))  # issue 27's must, quiet machine
 STRICT_MEDIAN_SECONDS, STRICT_MAX_SECONDS = 0.25, 0.5
+#: Every step's hang guard: 10x the must's slowest step (any machine, however busy).
+MAX_STEP_SECONDS = float(os.environ.get("BROWSER_MAX_STEP_SECONDS", bound(STRICT_MAX_SECONDS)))
 LATENCIES: dict[str, dict[str, list[float]]] = {}  # notebook -> control -> steps (JupyterLab)
 VOILA_LATENCIES: dict[str, dict[str, list[float]]] = {}  # the same in Voilà
 CONSOLE_ERRORS: list[str] = []  # the browser console's errors, for failure messages
@@ -481,7 +485,8 @@ def _check_save_button(page, root: Path, name: str) -> None:
 
 # ----------------------------------------------------------------------------- Voilà (`make app`)
 VOILA_CONFIG = ROOT / "app"  # app/voila.py: what `make app` reads (see there)
-VOILA_MAX_SECONDS = float(os.environ.get("VOILA_MAX_SECONDS", "20"))  # request → interactive
+#: Request → interactive, pre-heated: a hang guard over the quiet 2–3 s (BENCHMARKS.md).
+VOILA_MAX_SECONDS = float(os.environ.get("VOILA_MAX_SECONDS", bound(3.0)))
 VOILA_TIMES: dict[str, list[float]] = {}
 
 # The cells after the "Checks" heading that show an output (Voilà runs every cell: passing

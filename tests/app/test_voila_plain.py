@@ -9,10 +9,11 @@ option than address, port and token, on a copy of ``notebooks/``. Three front en
 each (class-scoped, so one runs at a time), every notebook opened in the system Chromium:
 
 * plain ``voila notebooks/``, cold (a fresh kernel runs the notebook per visit): interactive
-  within ``$VOILA_COLD_MAX_SECONDS`` (20 s with ``$VOILA_STRICT``, else 45 s: :data:`STRICT`);
+  within ``$VOILA_COLD_MAX_SECONDS`` (20 s with ``$VOILA_STRICT``, else a hang guard: 160 s,
+  :data:`STRICT`);
 * the same with pre-heated kernels (``--VoilaConfiguration.preheat_kernel=True``, what
   ``make app`` does; measured once every kernel has run its notebook): within
-  ``$VOILA_WARM_MAX_SECONDS`` (5 s with ``$VOILA_STRICT``, else 20 s);
+  ``$VOILA_WARM_MAX_SECONDS`` (5 s with ``$VOILA_STRICT``, else a hang guard: 30 s);
 * JupyterLab's "Render with Voilà" (``/voila/render/<notebook>`` of a JupyterLab server, the
   Voilà server extension), cold: within the cold bound, on 02 and 06 only (:data:`PREVIEWED`:
   the two that hung there; the extension reads the same config path as plain ``voila``, so
@@ -51,6 +52,7 @@ from browserkit import (
     server_env,
     voila_server,
 )
+from hangguard import bound
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -63,12 +65,13 @@ if shutil.which("make") is None:
                 allow_module_level=True)
 
 #: Issue 27's musts (20 s cold, 5 s pre-heated) are asserted with ``$VOILA_STRICT`` set (the
-#: quiet-machine measurement); otherwise looser bounds a loaded CI machine passes (a quiet run
-#: of 2026-11-26 had 09 cold at 20.1 s), which still catch a hang.
+#: quiet-machine measurement, a benchmark); otherwise hang guards (``tests/hangguard.py``: 10x
+#: the quiet figures, cold up to 16 s and pre-heated up to 3 s, BENCHMARKS.md), which a busy
+#: machine passes (issue 43) and a page that never finishes still fails.
 STRICT = bool(os.environ.get("VOILA_STRICT"))
-COLD_MAX = float(os.environ.get("VOILA_COLD_MAX_SECONDS", "20" if STRICT else "45"))
-WARM_MAX = float(os.environ.get("VOILA_WARM_MAX_SECONDS", "5" if STRICT else "20"))
-GIVE_UP = 180  # seconds: a page not interactive by then is reported as hanging
+COLD_MAX = float(os.environ.get("VOILA_COLD_MAX_SECONDS", 20 if STRICT else bound(16.0)))
+WARM_MAX = float(os.environ.get("VOILA_WARM_MAX_SECONDS", 5 if STRICT else bound(3.0)))
+GIVE_UP = COLD_MAX + 60  # seconds: a page not interactive by then is reported as hanging
 NAMES = [p.name for p in NOTEBOOKS]
 #: The notebooks opened in JupyterLab's preview: the two that hung on "Executing i of n".
 PREVIEWED = [n for n in NAMES if n.startswith(("02_", "06_"))]

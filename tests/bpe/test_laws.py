@@ -7,12 +7,12 @@ count < 5 lumped into one) passing when p > :data:`P_MIN`.
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from fractions import Fraction as F
 
 import numpy as np
 import pytest
+from hangguard import hang_guard
 from naive import laws as naive
 
 from workbench import BPESampler, Vocabulary
@@ -170,10 +170,9 @@ def test_gpt2_extremes_and_refusal(gpt2):
     one = BPESampler(gpt2.vocab, dropout=1.0, model=gpt2.model).law(word)
     assert one.probabilities() == {tuple(word): 1.0}
     long_word = "Ġantidisestablishmentarianismantidisestablishment"
-    t = time.perf_counter()
-    with pytest.raises(BudgetError, match=r"needs [\d,]+ states"):
+    with hang_guard(0.01, "refusing the law of a long word before any propagation"), \
+            pytest.raises(BudgetError, match=r"needs [\d,]+ states"):
         gpt2.law(long_word)
-    assert time.perf_counter() - t < 2.0  # refused before any propagation
 
 
 def test_bad_words(gpt2):

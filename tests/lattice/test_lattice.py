@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from fractions import Fraction
 
 import numpy as np
 import pytest
+from hangguard import hang_guard
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import grampa as naive
@@ -561,15 +561,12 @@ def test_long_word_counts_quickly(warm_kernels):
     ref = math.prod(naive.count_segmentations(b, tokens) for b in blocks)
     vocab = vocab_of(tokens)
     for direction in DIRECTIONS:
-        start = time.perf_counter()
-        comp = count_segmentations(word, vocab, 1, direction)
-        elapsed = time.perf_counter() - start
+        with hang_guard(0.05, f"counting a 10,000-character word's segmentations {direction}"):
+            comp = count_segmentations(word, vocab, 1, direction)
         assert comp == ref
-        assert elapsed < 2.0, f"{direction}: {elapsed:.2f} s"
-    start = time.perf_counter()
-    lattice = Lattice.build(word, vocab, 2, "r2l")
+    with hang_guard(0.01, "the lattice of a 10,000-character word"):
+        lattice = Lattice.build(word, vocab, 2, "r2l")
     assert lattice.count > 0
-    assert time.perf_counter() - start < 2.0
 
 
 def test_lattice_equality_does_not_raise():
@@ -633,14 +630,11 @@ def test_no_segmentation_reason_drops_only_the_alphabet_hint_when_spelled():
 def test_enumerate_long_word_with_one_segmentation_is_linear():
     """Fixture named after the bug: 'a' * 100_000 over {'a', 'b'} has one segmentation; the
     old depth-first search copied the prefix tuple at every step (quadratic: minutes)."""
-    import time
-
     from workbench import Vocabulary, enumerate_segmentations
 
-    t0 = time.perf_counter()
-    (only,) = enumerate_segmentations("a" * 100_000, Vocabulary(["a", "b"]), limit=1)
+    with hang_guard(1.0, "enumerating the one segmentation of 'a' * 100_000"):
+        (only,) = enumerate_segmentations("a" * 100_000, Vocabulary(["a", "b"]), limit=1)
     assert only == ("a",) * 100_000
-    assert time.perf_counter() - t0 < 15.0
 
 
 def test_enumerate_refuses_a_huge_count_without_printing_it():

@@ -84,7 +84,10 @@ def test_notebook_executes(path: Path, kernel_dir: Path) -> None:
         resources={"metadata": {"path": str(NOTEBOOK_DIR)}},
     )
     start = time.perf_counter()
-    client.execute()  # raises CellExecutionError (with the traceback) if a cell fails
+    # raises CellExecutionError (with the traceback) if a cell fails; cleanup_kc: shut the
+    # kernel down and stop its channels after (nbclient keeps a kernel whose manager it was
+    # given alive: every notebook's kernel ran on to the end of the session, issue 43)
+    client.execute(cleanup_kc=True)
     elapsed = time.perf_counter() - start
     errors = [out for cell in nb.cells if cell.cell_type == "code"
               for out in cell.outputs if out.output_type == "error"]

@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hangguard import bound
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -48,7 +49,9 @@ from workbench.theory.renyi import duplicate_counts, duplication_renyi_gain
 from workbench.vocab.alphabets import spell
 from workbench.vocab.formats import read_vocabulary_bytes
 
-SECONDS = 20
+#: Each call's alarm: a hang guard (tests/hangguard.py) over a quiet figure of 2 s (the
+#: slowest good call; the promise is a refusal within 1 s): 20 s.
+SECONDS = int(bound(2.0))
 CHILD = os.environ.get("WORKBENCH_PROPERTY_CHILD") == "1"
 EXAMPLES = 40
 CLEAR = (TypeError, ValueError, OSError)

@@ -1,9 +1,8 @@
 """A vocabulary's size is bounded before it is read whole (issue 19)."""
 
-import time
-
 import numpy as np
 import pytest
+from hangguard import hang_guard
 
 from workbench import Vocabulary
 from workbench._core.validate import BudgetError
@@ -12,10 +11,9 @@ from workbench.vocab.vocabulary import MAX_TOKENS
 
 def test_endless_token_stream_is_refused_after_max_tokens():
     """Fixture named after the probe: ``Vocabulary(map(str, range(10**8)))`` ran past 30 s."""
-    t0 = time.perf_counter()
-    with pytest.raises(BudgetError, match="MAX_TOKENS = 2,000,000"):
+    with hang_guard(0.3, "refusing an endless token stream"), \
+            pytest.raises(BudgetError, match="MAX_TOKENS = 2,000,000"):
         Vocabulary(map(str, range(10**8)))
-    assert time.perf_counter() - t0 < 10.0
 
 
 def test_max_tokens_itself_is_allowed():
@@ -33,10 +31,9 @@ def test_ids_are_bounded_at_construction():
 def test_scores_by_id_refuses_sparse_ids_over_the_budget():
     """The largest allowed id would need a 16 GiB table: a BudgetError, not a MemoryError."""
     v = Vocabulary(["a", "b"], ids=[0, 2**31 - 2], scores=[-1.0, -2.0])
-    t0 = time.perf_counter()
-    with pytest.raises(BudgetError, match=r"scores by id .*2,147,483,646.*over the budget"):
+    with hang_guard(0.01, "refusing a 16 GiB score table"), \
+            pytest.raises(BudgetError, match=r"scores by id .*2,147,483,646.*over the budget"):
         v.scores_by_id()
-    assert time.perf_counter() - t0 < 1.0
     assert Vocabulary(["a"]).scores_by_id() is None  # no scores: nothing allocated
 
 

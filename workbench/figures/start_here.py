@@ -110,14 +110,15 @@ def run_time_disagrees(recorded: float, measured: float) -> bool:
 
     It does when the recorded time overstates it more than threefold and by more than 20 s
     (the issue's case: 02 listed at ~60 s, measured 16 s), or understates it more than
-    threefold and by more than 60 s. A cold numba cache adds about a minute and a loaded
-    machine slows everything, a quiet one speeds it up: none of these is a contradiction.
+    tenfold and by more than 60 s. A cold numba cache adds about a minute and a loaded
+    machine slows everything (tenfold: the margin of every wall-clock bound the tests set,
+    issue 43), a quiet one speeds it up: none of these is a contradiction.
 
     >>> [run_time_disagrees(r, m) for r, m in ((60.0, 16.0), (16.0, 20.0), (5.0, 90.0))]
     [True, False, True]
     """
     return ((recorded > 3 * measured and recorded - measured > 20)
-            or (measured > 3 * recorded and measured - recorded > 60))
+            or (measured > 10 * recorded and measured - recorded > 60))
 
 
 def run_time_label(seconds: float | None) -> str:
