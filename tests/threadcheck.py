@@ -38,13 +38,21 @@ LASTING = {
 }
 
 
+#: Thread classes (module.qualname) that may outlive the test that started them, and why.
+LASTING_CLASSES = {
+    "zmq.utils.garbage.GarbageCollectorThread": "pyzmq's zero-copy garbage collector, one per "
+                                                "process (started by a kernel client's send)",
+}
+
+
 def lasting(thread: threading.Thread) -> bool:
-    """Whether ``thread`` may outlive its test (:data:`LASTING`).
+    """Whether ``thread`` may outlive its test (:data:`LASTING`, :data:`LASTING_CLASSES`).
 
     >>> lasting(threading.Thread(name="workbench-count_0")), lasting(threading.Thread())
     (True, False)
     """
-    return thread.name.startswith(tuple(LASTING))
+    kind = f"{type(thread).__module__}.{type(thread).__qualname__}"
+    return thread.name.startswith(tuple(LASTING)) or kind in LASTING_CLASSES
 
 
 def left_running(before: set[threading.Thread], timeout: float = JOIN_SECONDS
