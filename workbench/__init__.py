@@ -3,7 +3,9 @@
 Start with :class:`Vocabulary` and :func:`count_segmentations`; the samplers live in
 :mod:`workbench.grampa`, the closed forms and theorems in :mod:`workbench.theory`, the
 trainers in :mod:`workbench.greedtok` (and the other paper packages), the metrics in
-:mod:`workbench.metrics`. ARCHITECTURE.md maps the layers.
+:mod:`workbench.metrics`. ARCHITECTURE.md maps the layers. Every error the package raises is
+a :class:`WorkbenchError` (and the built-in a caller expects: a ``ValueError`` for a bad value,
+a ``TypeError`` for a wrong type); the errors of each subject are public here.
 
 Importing the package is cheap: the public names are resolved on first use (PEP 562), so
 ``import workbench`` and ``python -m workbench --help`` load neither numba nor the scientific
@@ -16,10 +18,32 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # for type checkers and IDEs only; at run time names load lazily
-    from .bpe import BPEModel, BPESampler, export_hf, train_bpe
+    from ._core.errors import (
+        ArgumentTypeError,
+        BudgetError,
+        InvalidValueError,
+        InvariantError,
+        MissingDependencyError,
+        MissingFileError,
+        NotWritableError,
+        UnknownNameError,
+        WorkbenchError,
+    )
+    from ._core.jsonfile import JSONFileError
+    from .bpe import (
+        BPEModel,
+        BPEModelFormatError,
+        BPESampler,
+        NotExpressibleError,
+        export_hf,
+        train_bpe,
+    )
+    from .bpe.blocks import TextDecodeError
     from .counterexamples import DuplicationBPE, RandomDropBPE
+    from .counts import CountsFormatError
     from .grampa import Grampa, expected_efficiency, expected_token_counts
     from .greedtok import GreedTokModel, train_greedtok
+    from .greedtok.encoder import GreedTokModelFormatError
     from .lattice import (
         Lattice,
         SegmentationError,
@@ -48,10 +72,14 @@ if TYPE_CHECKING:  # for type checkers and IDEs only; at run time names load laz
     from .vocab import Vocabulary, VocabularyFormatError
 
 _LAZY = {
+    "ArgumentTypeError": "_core.errors",
     "BitRejectionSampler": "samplers",
     "BPEModel": "bpe",
+    "BPEModelFormatError": "bpe",
     "BPESampler": "bpe",
+    "BudgetError": "_core.errors",
     "count_segmentations": "lattice",
+    "CountsFormatError": "counts",
     "DuplicationBPE": "counterexamples",
     "enumerate_segmentations": "lattice",
     "expected_efficiency": "grampa",
@@ -59,10 +87,18 @@ _LAZY = {
     "export_hf": "bpe",
     "Grampa": "grampa",
     "GreedTokModel": "greedtok",
+    "GreedTokModelFormatError": "greedtok.encoder",
+    "InvalidValueError": "_core.errors",
+    "InvariantError": "_core.errors",
+    "JSONFileError": "_core.jsonfile",
     "Lattice": "lattice",
     "MarkovRejectionSampler": "samplers",
     "MaxMatchSampler": "samplers",
+    "MissingDependencyError": "_core.errors",
+    "MissingFileError": "_core.errors",
+    "NotWritableError": "_core.errors",
     "Multiplexer": "segmenters",
+    "NotExpressibleError": "bpe",
     "percentile_frequency": "metrics",
     "RandomDropBPE": "counterexamples",
     "RejectionLimitError": "samplers",
@@ -72,6 +108,7 @@ _LAZY = {
     "SegmentationLaw": "laws",
     "sequence_length": "metrics",
     "shannon_entropy": "metrics",
+    "TextDecodeError": "bpe.blocks",
     "TextTokenizer": "pretokenise",
     "tokenize_corpus": "pretokenise",
     "train_bpe": "bpe",
@@ -79,31 +116,48 @@ _LAZY = {
     "ULMSampler": "samplers",
     "unigram_counts": "metrics",
     "UnigramRejectionSampler": "samplers",
+    "UnknownNameError": "_core.errors",
     "Vocabulary": "vocab",
     "VocabularyFormatError": "vocab",
+    "WorkbenchError": "_core.errors",
 }
 """Public name → the subpackage (relative to ``workbench``) that defines it."""
 
 __all__ = [
+    "ArgumentTypeError",
     "BPEModel",
+    "BPEModelFormatError",
     "BPESampler",
     "BitRejectionSampler",
+    "BudgetError",
+    "CountsFormatError",
     "DuplicationBPE",
     "Grampa",
     "GreedTokModel",
+    "GreedTokModelFormatError",
+    "InvalidValueError",
+    "InvariantError",
+    "JSONFileError",
     "Lattice",
     "MarkovRejectionSampler",
     "MaxMatchSampler",
+    "MissingDependencyError",
+    "MissingFileError",
     "Multiplexer",
+    "NotExpressibleError",
+    "NotWritableError",
     "RandomDropBPE",
     "RejectionLimitError",
     "SegmentationError",
     "SegmentationLaw",
+    "TextDecodeError",
     "TextTokenizer",
     "ULMSampler",
     "UnigramRejectionSampler",
+    "UnknownNameError",
     "Vocabulary",
     "VocabularyFormatError",
+    "WorkbenchError",
     "count_segmentations",
     "enumerate_segmentations",
     "expected_efficiency",

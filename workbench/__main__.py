@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 from workbench import cli_words as words
 
+from ._core.errors import InvalidValueError
+
 
 def _positive_int(text: str) -> int:
     """argparse type: an integer >= 1 (``-n 0`` or ``--width -5`` is a usage error)."""
@@ -415,7 +417,7 @@ def _run_law(args: argparse.Namespace) -> int:
     from workbench.lattice import SegmentationError, format_segmentation, no_segmentation_reason
 
     if args.top < 0:
-        raise ValueError(f"--top must be >= 0, got {args.top}")
+        raise InvalidValueError(f"--top must be >= 0, got {args.top}")
     vocab = resolve_vocabulary(args.vocab)
     sampler = _law_sampler(args, vocab)
     status = 0

@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ._core.errors import ArgumentTypeError, InvalidValueError, MissingFileError, public
 from ._core.io import atomic_write, check_output_path
 from ._core.jsonfile import decode_text, strip_bom
 from ._core.validate import MEMORY_BUDGET, check_budget
@@ -49,7 +50,8 @@ _SCAN_MIN_BYTES = 16 << 20
 csv.field_size_limit(max(csv.field_size_limit(), 2**31 - 1))
 
 
-class CountsFormatError(ValueError):
+@public
+class CountsFormatError(InvalidValueError):
     """A malformed count-table file; the message names the file and the line."""
 
 
@@ -134,7 +136,7 @@ def _table_bytes(path: Path, budget: int) -> tuple[bytes, int]:
     """A count table's bytes (decompressed, without a BOM) and its size, after checking
     that the file exists and that its entries fit the memory budget."""
     if not path.is_file():
-        raise FileNotFoundError(f"no count table at {path}")
+        raise MissingFileError(f"no count table at {path}")
     # A line is at least 4 bytes ("a\t1\n"); the estimate is generous on purpose.
     data = _decompressed(path, budget) if path.suffix == ".xz" else None
     size = path.stat().st_size if data is None else len(data)
@@ -180,8 +182,8 @@ def write_counts(counts: Mapping[str, int], path: str | os.PathLike) -> None:
         try:
             chunk.encode("utf-8")
         except UnicodeEncodeError:
-            raise ValueError(f"counts: chunk {chunk!r:.40} holds a lone surrogate and cannot be "
-                             f"written as UTF-8") from None
+            raise InvalidValueError(f"counts: chunk {chunk!r:.40} holds a lone surrogate and "
+                                    "cannot be written as UTF-8") from None
     order = sorted(table.items(), key=lambda kv: -kv[1])
     with atomic_write(path, newline="") as handle:
         plain = csv.writer(handle, delimiter="\t", lineterminator="\n")
@@ -215,18 +217,18 @@ def as_counts(counts: Mapping[str, int] | str | os.PathLike, *,
     >>> as_counts({"a": 0})
     Traceback (most recent call last):
     ...
-    ValueError: counts: count of 'a' must be positive, got 0
+    workbench.InvalidValueError: counts: count of 'a' must be positive, got 0
     """
     if isinstance(counts, (str, os.PathLike)):
         table = read_counts(counts)
         if not table:
-            raise ValueError(f"{name}: the file {counts} holds no chunks (empty corpus)")
+            raise InvalidValueError(f"{name}: the file {counts} holds no chunks (empty corpus)")
         return table
     if not isinstance(counts, Mapping):
-        raise TypeError(f"{name} must be a mapping chunk -> count or a path to a TSV, "
-                        f"not {type(counts).__name__}")
+        raise ArgumentTypeError(f"{name} must be a mapping chunk -> count or a path to a TSV, not "
+                                f"{type(counts).__name__}")
     if not counts:
-        raise ValueError(f"{name} is empty: nothing to learn from (empty corpus)")
+        raise InvalidValueError(f"{name} is empty: nothing to learn from (empty corpus)")
     values = counts.values()
     # Fast path, one C-level pass per check: plain str keys, plain int counts in range. Any
     # other table (np.integer counts, subclasses, a bad entry) takes the loop below, which
@@ -237,18 +239,18 @@ def as_counts(counts: Mapping[str, int] | str | os.PathLike, *,
     out: dict[str, int] = {}
     for chunk, count in counts.items():
         if not isinstance(chunk, str):
-            raise TypeError(f"{name}: every chunk must be a str, got {type(chunk).__name__} "
-                            f"{chunk!r:.40}")
+            raise ArgumentTypeError(f"{name}: every chunk must be a str, got "
+                                    f"{type(chunk).__name__} {chunk!r:.40}")
         if not chunk:
-            raise ValueError(f"{name}: the empty string is not a chunk")
+            raise InvalidValueError(f"{name}: the empty string is not a chunk")
         if isinstance(count, (bool, np.bool_)) or not isinstance(count, (int, np.integer)):
-            raise TypeError(f"{name}: count of {chunk!r:.40} must be an int, got "
-                            f"{type(count).__name__} {count!r}")
+            raise ArgumentTypeError(f"{name}: count of {chunk!r:.40} must be an int, got "
+                                    f"{type(count).__name__} {count!r}")
         if count <= 0:
-            raise ValueError(f"{name}: count of {chunk!r:.40} must be positive, got {count}")
+            raise InvalidValueError(f"{name}: count of {chunk!r:.40} must be positive, got {count}")
         if count > MAX_COUNT:
-            raise ValueError(f"{name}: count of {chunk!r:.40} is over 2^63 - 1 (counts are "
-                             f"int64), got {count}")
+            raise InvalidValueError(f"{name}: count of {chunk!r:.40} is over 2^63 - 1 (counts are "
+                                    f"int64), got {count}")
         out[chunk] = int(count)
     return out
 
@@ -272,6 +274,6 @@ def check_pair_total(table: Mapping[str, int], *, name: str = "counts") -> int:
     for chunk, count in table.items():
         total += count * max(len(chunk.encode("utf-8", "surrogatepass")) - 1, 0)
     if total > MAX_COUNT:
-        raise ValueError(f"{name}: pair counts could reach {total}, over 2^63 - 1 (int64); "
-                         f"scale the counts down")
+        raise InvalidValueError(f"{name}: pair counts could reach {total}, over 2^63 - 1 (int64); "
+                                "scale the counts down")
     return total

@@ -48,6 +48,7 @@ from typing import Protocol
 
 import numpy as np
 
+from ._core.errors import ArgumentTypeError, InvalidValueError
 from ._core.gcpause import gc_paused
 from ._core.law_arrays import ArrayTable, array_order, gather, start_masks
 from ._core.validate import PY_ENTRY_BYTES, BudgetError, check_budget, check_int
@@ -71,10 +72,10 @@ def _check_prob(value: object, what: object) -> Prob:
         return value
     what = what if isinstance(what, str) else f"P{what!r:.60}"
     if isinstance(value, bool) or not isinstance(value, Real):
-        raise TypeError(f"{what} must be a real number, not {type(value).__name__}")
+        raise ArgumentTypeError(f"{what} must be a real number, not {type(value).__name__}")
     out: Prob = Fraction(value) if isinstance(value, (Fraction, int)) else float(value)
     if not (0 <= out <= 1):  # also refuses NaN
-        raise ValueError(f"{what} must be in [0, 1], got {value!r}")
+        raise InvalidValueError(f"{what} must be in [0, 1], got {value!r}")
     return out
 
 
@@ -84,9 +85,9 @@ def _check_segmentation(seg: object, word: str) -> tuple[str, ...]:
     except TypeError:
         spelled = None
     if spelled is None or "" in seg:  # type: ignore[operator]
-        raise TypeError(f"a segmentation must be a tuple of non-empty str, not {seg!r:.80}")
+        raise ArgumentTypeError(f"a segmentation must be a tuple of non-empty str, not {seg!r:.80}")
     if spelled != word:
-        raise ValueError(f"segmentation {seg!r:.80} does not spell the word {word!r:.60}")
+        raise InvalidValueError(f"segmentation {seg!r:.80} does not spell the word {word!r:.60}")
     return seg
 
 
@@ -116,19 +117,19 @@ def _checked_table(word: str, probabilities: object, failure_mass: object
                    ) -> tuple[bool, Prob, dict[tuple[str, ...], Prob]]:
     """``(exact, failure_mass, law without zeros, most probable first)``, checked."""
     if not isinstance(probabilities, Mapping):
-        raise TypeError("probabilities must be a mapping from tuples of tokens to "
-                        f"probabilities, not {type(probabilities).__name__}")
+        raise ArgumentTypeError("probabilities must be a mapping from tuples of tokens to "
+                                f"probabilities, not {type(probabilities).__name__}")
     check_budget(len(probabilities) * PY_ENTRY_BYTES * 4, "a law of "
                  f"{len(probabilities):,} segmentations")
     if len(probabilities) > MAX_SUPPORT:
-        raise ValueError(f"a law holds at most {MAX_SUPPORT:,} segmentations, "
-                         f"got {len(probabilities):,}")
+        raise InvalidValueError(f"a law holds at most {MAX_SUPPORT:,} segmentations, got "
+                                f"{len(probabilities):,}")
     fail = _check_prob(failure_mass, "failure_mass")
     fast = _float_table(word, probabilities) if type(fail) is float else None
     if fast is not None:  # every probability a float in [0, 1], every key a segmentation
         total = math.fsum(fast.values()) + fail
         if abs(total - 1.0) > SUM_TOLERANCE:
-            raise ValueError(f"probabilities and failure_mass sum to {total!r}, not 1")
+            raise InvalidValueError(f"probabilities and failure_mass sum to {total!r}, not 1")
         return False, fail, fast
     probs = {_check_segmentation(s, word): _check_prob(p, s) for s, p in probabilities.items()}
     exact = isinstance(fail, Fraction) and all(isinstance(p, Fraction) for p in probs.values())
@@ -137,7 +138,7 @@ def _checked_table(word: str, probabilities: object, failure_mass: object
         probs = {s: float(p) for s, p in probs.items()}
     total = sum(probs.values(), Fraction(0) if exact else 0.0) + fail
     if (total != 1) if exact else abs(total - 1.0) > SUM_TOLERANCE:
-        raise ValueError(f"probabilities and failure_mass sum to {float(total)!r}, not 1")
+        raise InvalidValueError(f"probabilities and failure_mass sum to {float(total)!r}, not 1")
     return exact, fail, _ordered(list(probs.items()))
 
 
@@ -201,7 +202,7 @@ def _checked_arrays(word: str, labels: Sequence[str], pieces: object, offsets: o
         masks = None if masks is None else masks[keep]
     law = ArrayTable(labels, pieces, offsets, p, masks)
     if masks is None and len(set(law.tuples(np.arange(p.size)))) != p.size:
-        raise ValueError("a segmentation is listed twice")
+        raise InvalidValueError("a segmentation is listed twice")
     order = array_order(labels, pieces, offsets, p, masks)
     idx, offsets = gather(offsets, order)
     return fail, ArrayTable(labels, pieces[idx], offsets, p[order],
@@ -214,30 +215,31 @@ def _checked_inputs(labels: Sequence[str], pieces: object, offsets: object,
     """The arrays' types, shapes, range and sum checked (int64 / float64 arrays out)."""
     labels = list(labels)
     if not all(type(t) is str and t for t in labels):
-        raise TypeError("labels must be non-empty str")
+        raise ArgumentTypeError("labels must be non-empty str")
     if len(set(labels)) != len(labels):
-        raise ValueError("labels must be distinct")
+        raise InvalidValueError("labels must be distinct")
     pieces, offsets = np.asarray(pieces), np.asarray(offsets)
     p = np.asarray(probabilities)
     if pieces.dtype.kind not in "iu" or offsets.dtype.kind not in "iu" or p.dtype.kind != "f":
-        raise TypeError("pieces and offsets must be integer arrays, probabilities floats")
+        raise ArgumentTypeError("pieces and offsets must be integer arrays, probabilities floats")
     p, offsets = p.astype(np.float64, copy=False), offsets.astype(np.int64, copy=False)
     pieces = pieces.astype(np.int64, copy=False)
     n = p.size
     if (p.ndim != 1 or pieces.ndim != 1 or offsets.shape != (n + 1,) or offsets[0] != 0
             or offsets[-1] != pieces.size or (np.diff(offsets) < 0).any()):
-        raise ValueError("offsets must rise from 0 to len(pieces), one more than probabilities")
+        raise InvalidValueError("offsets must rise from 0 to len(pieces), one more than "
+                                "probabilities")
     if pieces.size and (pieces.min() < 0 or pieces.max() >= len(labels)):
-        raise ValueError("pieces must index labels")
+        raise InvalidValueError("pieces must index labels")
     if n > MAX_SUPPORT:
-        raise ValueError(f"a law holds at most {MAX_SUPPORT:,} segmentations, got {n:,}")
+        raise InvalidValueError(f"a law holds at most {MAX_SUPPORT:,} segmentations, got {n:,}")
     check_budget(n * 64 + pieces.size * 24, f"a law of {n:,} segmentations")
     fail = float(_check_prob(failure_mass, "failure_mass"))
     if not ((p >= 0.0) & (p <= 1.0)).all():  # NaN fails both
-        raise ValueError("probabilities must be in [0, 1]")
+        raise InvalidValueError("probabilities must be in [0, 1]")
     total = float(p.sum()) + fail
     if abs(total - 1.0) > SUM_TOLERANCE:
-        raise ValueError(f"probabilities and failure_mass sum to {total!r}, not 1")
+        raise InvalidValueError(f"probabilities and failure_mass sum to {total!r}, not 1")
     return labels, pieces, offsets, p, fail
 
 
@@ -269,7 +271,7 @@ class SegmentationLaw:
                  failure_mass: Prob = 0, n_segmentations: int | None = None,
                  deterministic: Sequence[str] | None = None) -> None:
         if not isinstance(word, str):
-            raise TypeError(f"word must be str, not {type(word).__name__}")
+            raise ArgumentTypeError(f"word must be str, not {type(word).__name__}")
         self.word = word
         self._chain: LawChain | None = None
         self._arr: ArrayTable | None = None
@@ -277,8 +279,8 @@ class SegmentationLaw:
         if n_segmentations is not None:
             n_segmentations = check_int(n_segmentations, "n_segmentations", minimum=1)
             if n_segmentations < len(self._table):
-                raise ValueError(f"n_segmentations={n_segmentations:,} is below the support "
-                                 f"size {len(self._table):,}")
+                raise InvalidValueError(f"n_segmentations={n_segmentations:,} is below the support "
+                                        f"size {len(self._table):,}")
         self._n_segs = n_segmentations
         self.deterministic = (None if deterministic is None
                               else _check_segmentation(tuple(deterministic), word))
@@ -324,7 +326,7 @@ class SegmentationLaw:
         of tuples is built on the first call of :meth:`probabilities` that needs it.
         """
         if not isinstance(word, str):
-            raise TypeError(f"word must be str, not {type(word).__name__}")
+            raise ArgumentTypeError(f"word must be str, not {type(word).__name__}")
         law = cls.__new__(cls)
         law.word, law._chain, law.exact, law._table = word, None, False, None
         law._fail, law._arr = _checked_arrays(word, labels, pieces, offsets, probabilities,
@@ -332,8 +334,8 @@ class SegmentationLaw:
         if n_segmentations is not None:
             n_segmentations = check_int(n_segmentations, "n_segmentations", minimum=1)
             if n_segmentations < law._arr.p.size:
-                raise ValueError(f"n_segmentations={n_segmentations:,} is below the support "
-                                 f"size {law._arr.p.size:,}")
+                raise InvalidValueError(f"n_segmentations={n_segmentations:,} is below the support "
+                                        f"size {law._arr.p.size:,}")
         law._n_segs = n_segmentations
         law.deterministic = (None if deterministic is None
                              else _check_segmentation(tuple(deterministic), word))
@@ -408,7 +410,7 @@ class SegmentationLaw:
         :meth:`probabilities` has enumerated, reads the enumeration (equal within rounding).
         """
         if isinstance(tokens, str):
-            raise TypeError("tokens must be a sequence of str, not one str")
+            raise ArgumentTypeError("tokens must be a sequence of str, not one str")
         if self._chain is not None and self._table is None:  # enumerated: agree with it
             tokens = tuple(tokens)
             if not all(isinstance(t, str) and t for t in tokens):
@@ -445,8 +447,8 @@ class SegmentationLaw:
     def _require_success(self) -> Prob:
         mass = self.success_mass
         if mass == 0:
-            raise ValueError(f"the sampler always fails on {self.word!r:.60}: the law "
-                             "conditioned on success is undefined")
+            raise InvalidValueError(f"the sampler always fails on {self.word!r:.60}: the law "
+                                    "conditioned on success is undefined")
         return mass
 
     def _q(self) -> np.ndarray:
@@ -495,8 +497,9 @@ class SegmentationLaw:
 
     def _n(self) -> int:
         if self.n_segmentations is None:
-            raise ValueError("this law was built without n_segmentations (the number of "
-                             "segmentations of the word), so it has no uniform law to compare")
+            raise InvalidValueError(
+                "this law was built without n_segmentations (the number of segmentations of the "
+                "word), so it has no uniform law to compare")
         return self.n_segmentations
 
     @property
@@ -526,8 +529,8 @@ class SegmentationLaw:
     def regularisation_rate(self) -> Prob:
         """``1 − P(deterministic segmentation)`` (failures count as regularised draws)."""
         if self.deterministic is None:
-            raise ValueError("this sampler has no deterministic segmentation; "
-                             "regularisation_rate is undefined")
+            raise InvalidValueError("this sampler has no deterministic segmentation; "
+                                    "regularisation_rate is undefined")
         return 1 - self.probability(self.deterministic)
 
     def expected_distinct(self, m: int) -> Prob:

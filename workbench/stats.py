@@ -31,6 +31,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ._core.errors import ArgumentTypeError, InvalidValueError
 from ._core.validate import check_int, check_real, check_size, check_sized_input
 
 __all__ = [
@@ -50,13 +51,13 @@ def _finite(values: object, name: str) -> np.ndarray:
     try:
         arr = np.asarray(values, dtype=float)
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an array of real numbers") from None
+        raise ArgumentTypeError(f"{name} must be an array of real numbers") from None
     except OverflowError:
-        raise ValueError(f"{name} holds an integer past the float range") from None
+        raise InvalidValueError(f"{name} holds an integer past the float range") from None
     if arr.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got shape {arr.shape}")
+        raise InvalidValueError(f"{name} must be 1-D, got shape {arr.shape}")
     if not np.isfinite(arr).all():
-        raise ValueError(f"{name} holds NaN or infinite values")
+        raise InvalidValueError(f"{name} holds NaN or infinite values")
     return arr
 
 
@@ -86,13 +87,13 @@ def frequencies(counts: Sequence[float] | np.ndarray, n_cells: int | None = None
     """
     c = _finite(counts, "counts")
     if (c < 0).any():
-        raise ValueError("counts must be >= 0")
+        raise InvalidValueError("counts must be >= 0")
     size = c.size if n_cells is None else check_int(n_cells, "n_cells", minimum=c.size)
     check_size(size, "n_cells" if n_cells is not None else "len(counts)", item_bytes=8,
                what="the histogram")
     top = c.max(initial=0.0)
     if not top > 0:
-        raise ValueError("counts must have a positive sum")
+        raise InvalidValueError("counts must have a positive sum")
     c = c / top  # no overflow of the total for huge counts
     return np.pad(c / c.sum(), (0, size - c.size))
 
@@ -113,7 +114,7 @@ def tv_distance(p: Sequence[float] | np.ndarray, q: Sequence[float] | np.ndarray
     p = _finite(p, "p")
     q = _finite(q, "q")
     if p.shape != q.shape:
-        raise ValueError(f"shapes differ: {p.shape} vs {q.shape}")
+        raise InvalidValueError(f"shapes differ: {p.shape} vs {q.shape}")
     return float(0.5 * np.abs(p - q).sum())
 
 
@@ -178,9 +179,10 @@ def trial_tolerance(expected: float | Fraction, n_samples: int, z: float = 4.0) 
     try:
         e = float(expected)
     except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"expected must be a finite number >= 1, got {expected!r:.40}") from None
+        raise InvalidValueError("expected must be a finite number >= 1, got "
+                                f"{expected!r:.40}") from None
     if not e >= 1.0 or math.isinf(e):  # also NaN
-        raise ValueError(f"an expected number of trials is a finite number >= 1, got {e}")
+        raise InvalidValueError(f"an expected number of trials is a finite number >= 1, got {e}")
     z = check_real(z, "z", minimum=0.0)
     p = 1.0 / e
     return z * e * math.sqrt((1.0 - p) / size)  # sqrt((1-p)/p²/N), without p² underflowing
@@ -197,11 +199,11 @@ def chisquare_test(observed: np.ndarray, probs: Iterable[float], min_expected: f
     observed = _finite(observed, "observed")
     probs = _finite(list(probs), "probs")
     if observed.shape != probs.shape or observed.size < 2:
-        raise ValueError(f"observed and probs need the same length >= 2, got {observed.shape} "
-                         f"and {probs.shape}")
+        raise InvalidValueError("observed and probs need the same length >= 2, got "
+                                f"{observed.shape} and {probs.shape}")
     if (observed < 0).any() or (probs < 0).any() or not probs.sum() > 0 \
             or not observed.sum() > 0:
-        raise ValueError("observed and probs must be >= 0 with positive sums")
+        raise InvalidValueError("observed and probs must be >= 0 with positive sums")
     min_expected = check_real(min_expected, "min_expected", minimum=0.0)
     expected = probs / probs.sum() * observed.sum()
     obs, exp = list(observed), list(expected)
@@ -233,7 +235,7 @@ def chisquare_lumped(observed: np.ndarray, probs: Iterable[float], min_expected:
     observed = _finite(observed, "observed")
     probs = _finite(list(probs), "probs")
     if observed.shape != probs.shape or not probs.sum() > 0 or not observed.sum() > 0:
-        raise ValueError("observed and probs need the same shape and positive sums")
+        raise InvalidValueError("observed and probs need the same shape and positive sums")
     min_expected = check_real(min_expected, "min_expected", minimum=0.0)
     expected = probs / probs.sum() * observed.sum()
     big = expected >= min_expected
@@ -250,7 +252,7 @@ def z_test(sample: np.ndarray, mean: float, var: float) -> tuple[float, float]:
 
     sample = _finite(sample, "sample")
     if sample.size == 0:
-        raise ValueError("sample is empty: a z-test needs at least one value")
+        raise InvalidValueError("sample is empty: a z-test needs at least one value")
     mean = check_real(mean, "mean")
     var = check_real(var, "var", minimum=0.0, open_minimum=True)
     z = (float(np.mean(sample)) - mean) / np.sqrt(var / sample.size)

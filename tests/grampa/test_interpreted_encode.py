@@ -109,7 +109,7 @@ def test_errors_and_seeds_as_on_the_kernels_route():
 
     kernel, plain = _both(lambda: Grampa(vocab, tau=0.5, seed=4), run)
     assert kernel == plain
-    assert kernel[0].startswith("SegmentationError") and kernel[1].startswith("TypeError")
+    assert kernel[0].startswith("SegmentationError") and kernel[1].startswith("ArgumentTypeError")
 
 
 def test_ids_from_lengths_and_words_from_flat():

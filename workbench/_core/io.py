@@ -39,6 +39,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
+from .errors import ArgumentTypeError, InvalidValueError, NotWritableError
+
 __all__ = ["atomic_write", "check_output_path", "write_atomic"]
 
 _UMASK = os.umask(0)
@@ -63,24 +65,25 @@ def check_output_path(path: str | os.PathLike, name: str = "out") -> Path:
     >>> check_output_path("/dev/full")
     Traceback (most recent call last):
     ...
-    ValueError: out: /dev/full exists and is not a regular file
+    workbench.InvalidValueError: out: /dev/full exists and is not a regular file
     """
     if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"{name} must be a path (str or os.PathLike), not {type(path).__name__}")
+        raise ArgumentTypeError(f"{name} must be a path (str or os.PathLike), not "
+                                f"{type(path).__name__}")
     if not os.fspath(path):
-        raise ValueError(f"{name}: empty path")
+        raise InvalidValueError(f"{name}: empty path")
     target = Path(path)
     if target.is_dir():
-        raise ValueError(f"{name}: {target} is a directory, not a file name")
+        raise InvalidValueError(f"{name}: {target} is a directory, not a file name")
     if target.exists() and not stat.S_ISREG(target.stat().st_mode):
-        raise ValueError(f"{name}: {target} exists and is not a regular file")
+        raise InvalidValueError(f"{name}: {target} exists and is not a regular file")
     parent = target.parent
     if not parent.exists():
-        raise ValueError(f"{name}: the directory {parent} does not exist")
+        raise InvalidValueError(f"{name}: the directory {parent} does not exist")
     if not parent.is_dir():
-        raise ValueError(f"{name}: {parent} is not a directory")
+        raise InvalidValueError(f"{name}: {parent} is not a directory")
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise PermissionError(f"{name}: the directory {parent} is not writable")
+        raise NotWritableError(f"{name}: the directory {parent} is not writable")
     return target
 
 
@@ -101,7 +104,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", *, encoding: str | No
         Argument name used in error messages.
     """
     if mode not in ("w", "wb"):
-        raise ValueError(f"mode must be 'w' or 'wb', not {mode!r}")
+        raise InvalidValueError(f"mode must be 'w' or 'wb', not {mode!r}")
     target = check_output_path(path, name)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
     try:
@@ -127,10 +130,10 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, name: str = "out
 
     >>> import tempfile, os
     >>> target = os.path.join(tempfile.mkdtemp(), "v.txt")
-    >>> write_atomic(target, "a\\udc80")
+    >>> write_atomic(target, "a\\udc80")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: out: the text holds a character UTF-8 cannot encode (a lone surrogate?) at index 1
+    workbench.InvalidValueError: out: the text holds a character UTF-8 cannot encode ... at index 1
     >>> os.path.exists(target)
     False
     """
@@ -138,10 +141,10 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, name: str = "out
         try:
             data = data.encode("utf-8")
         except UnicodeEncodeError as err:
-            raise ValueError(f"{name}: the text holds a character UTF-8 cannot encode "
-                             f"(a lone surrogate?) at index {err.start}") from None
+            raise InvalidValueError(f"{name}: the text holds a character UTF-8 cannot encode (a "
+                                    f"lone surrogate?) at index {err.start}") from None
     elif not isinstance(data, (bytes, bytearray, memoryview)):
-        raise TypeError(f"data must be str or bytes, not {type(data).__name__}")
+        raise ArgumentTypeError(f"data must be str or bytes, not {type(data).__name__}")
     with atomic_write(path, "wb", name=name) as handle:
         handle.write(data)
     return Path(path)

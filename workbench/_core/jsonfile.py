@@ -27,7 +27,7 @@ Example
 >>> [[s.str() for s in m.list(length=2)] for m in root.get("merges").list()]
 Traceback (most recent call last):
 ...
-workbench._core.jsonfile.JSONFileError: ...m.json: invalid model: $.merges[1][1] must be a ...
+workbench.JSONFileError: ...m.json: invalid model: $.merges[1][1] must be a ...
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path
 
+from .errors import ArgumentTypeError, InvalidValueError, public
 from .validate import check_int, check_real
 
 __all__ = ["MAX_JSON_FILE", "UTF8_BOM", "JSONFileError", "Node", "decode_text", "read_json",
@@ -53,7 +54,8 @@ _MISSING = object()
 UTF8_BOM = b"\xef\xbb\xbf"
 
 
-class JSONFileError(ValueError):
+@public
+class JSONFileError(InvalidValueError):
     """A JSON file that cannot be read or has the wrong shape; names the file and JSON path."""
 
 
@@ -71,14 +73,14 @@ def _no_duplicates(pairs: list[tuple[str, object]]) -> dict:
 
 
 def _refuse_constant(name: str) -> None:
-    raise ValueError(f"the constant {name} is not a JSON number")
+    raise InvalidValueError(f"the constant {name} is not a JSON number")
 
 
 def read_bytes(path: str | os.PathLike, *, what: str, error: type[ValueError] = JSONFileError,
                max_bytes: int = MAX_JSON_FILE) -> bytes:
     """The bytes of a regular file of at most ``max_bytes``; anything else raises ``error``."""
     if not isinstance(path, (str, os.PathLike)):
-        raise TypeError(f"path must be a str or path-like, not {type(path).__name__}")
+        raise ArgumentTypeError(f"path must be a str or path-like, not {type(path).__name__}")
     p = Path(path)
     try:
         info = p.stat()

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .errors import InvalidValueError
+
 __all__ = ["ArrayTable", "MASK_CHARS", "array_order", "gather", "start_masks"]
 
 
@@ -80,11 +82,11 @@ def start_masks(word: str, labels: list[str], pieces: np.ndarray, offsets: np.nd
     width = np.diff(offsets)
     start = before[:-1] - np.repeat(before[offsets[:-1]], width)
     if ((before[offsets[1:]] - before[offsets[:-1]]) != len(word)).any():
-        raise ValueError(f"a segmentation does not spell the word {word!r:.60}")
+        raise InvalidValueError(f"a segmentation does not spell the word {word!r:.60}")
     for key in np.flatnonzero(np.bincount(pieces * (len(word) + 1) + start)).tolist():
         label, at = divmod(key, len(word) + 1)
         if not word.startswith(labels[label], at):
-            raise ValueError(f"a segmentation does not spell the word {word!r:.60}")
+            raise InvalidValueError(f"a segmentation does not spell the word {word!r:.60}")
     masks = None
     if len(word) <= MASK_CHARS:
         masks = np.zeros(n, dtype=np.int64)
@@ -92,7 +94,7 @@ def start_masks(word: str, labels: list[str], pieces: np.ndarray, offsets: np.nd
             masks = np.add.reduceat(np.left_shift(np.int64(1), start), offsets[:-1])
         masks_sorted = np.sort(masks)
         if (masks_sorted[1:] == masks_sorted[:-1]).any():
-            raise ValueError("a segmentation is listed twice")
+            raise InvalidValueError("a segmentation is listed twice")
     return masks
 
 

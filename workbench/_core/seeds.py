@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .errors import ArgumentTypeError, InvalidValueError
+
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 _M1 = 0xBF58476D1CE4E5B9
@@ -61,7 +63,8 @@ def as_generator(seed: int | np.random.Generator | None) -> np.random.Generator:
     if seed is None or isinstance(seed, np.random.Generator):
         return np.random.default_rng(seed)
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an int, a numpy.random.Generator or None, not {seed!r}")
+        raise ArgumentTypeError("seed must be an int, a numpy.random.Generator or None, not "
+                                f"{seed!r}")
     if seed < 0:
-        raise ValueError(f"seed must be non-negative, got {seed}")
+        raise InvalidValueError(f"seed must be non-negative, got {seed}")
     return np.random.default_rng(int(seed))

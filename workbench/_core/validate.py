@@ -2,9 +2,10 @@
 
 The rule everywhere: the wrong *type* raises :class:`ArgumentTypeError`, a ``TypeError``
 (``True``, ``3.0`` and ``"3"`` are not ints), a value of the right type but out of range or
-not a number (``NaN``) raises ``ValueError``, and a request whose memory or time would exceed
-a stated budget raises :class:`BudgetError` (a ``ValueError``) *before* anything is
-allocated. Numba kernels never see unchecked input: public wrappers call these first.
+not a number (``NaN``) raises :class:`InvalidValueError`, a ``ValueError``, and a request
+whose memory or time would exceed a stated budget raises :class:`BudgetError` (a
+``ValueError``) *before* anything is allocated; all three are ``workbench.WorkbenchError``
+(``_core/errors.py``). Numba kernels never see unchecked input: public wrappers call these first.
 
 Budgets: memory, :data:`MEMORY_BUDGET` = 6 GiB per call (:func:`check_budget`); time,
 :data:`WORK_BUDGET_SECONDS` = 30 s of estimated work per call on the reference machine
@@ -30,23 +31,11 @@ from collections.abc import Iterable, Mapping, Sized
 
 import numpy as np
 
+from .errors import ArgumentTypeError, BudgetError, InvalidValueError
+
 #: Default memory budget of one public call (bytes): a quarter of the reference machine's
 #: 24 GiB, so no single call can exhaust it.
 MEMORY_BUDGET = 6 * 2**30
-
-
-class BudgetError(ValueError):
-    """A request would exceed a stated memory or time budget (raised before any work)."""
-
-
-class ArgumentTypeError(TypeError, ValueError):
-    """An argument of the wrong type (``True`` or ``2.0`` for an int, ``None`` for a number).
-
-    It is a ``TypeError``; it is also a ``ValueError``, because some public functions raised
-    ``ValueError`` for these mistakes before their checks were unified here, and code that
-    catches that must keep working (as NumPy's ``AxisError`` is both ``ValueError`` and
-    ``IndexError``).
-    """
 
 
 #: The largest integer a kernel can hold (int64); :func:`check_int`'s default maximum.
@@ -81,11 +70,11 @@ def check_int(value: object, name: str, *, minimum: int | None = None,
         raise ArgumentTypeError(f"{name} must be an int, not {type(value).__name__} ({value!r})")
     value = int(value)
     if minimum is not None and value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+        raise InvalidValueError(f"{name} must be >= {minimum}, got {value}")
     if maximum is None:  # every kernel stores integers as int64: refuse here, by name
         maximum, why = INT64_MAX, why or " (integers are int64)"
     if value > maximum:
-        raise ValueError(f"{name} must be <= {maximum}, got {value}{why}")
+        raise InvalidValueError(f"{name} must be <= {maximum}, got {value}{why}")
     return value
 
 
@@ -124,19 +113,19 @@ def check_lengths(lengths: Iterable[object], n: int | None = None) -> tuple[int,
         if out and min(out) >= 1 and max(out) <= INT64_MAX and (n is None or sum(out) == n):
             return out
     if isinstance(lengths, (str, bytes)) or not isinstance(lengths, (Iterable, np.ndarray)):
-        raise TypeError(f"lengths must be a sequence of ints, not {type(lengths).__name__}")
+        raise ArgumentTypeError(f"lengths must be a sequence of ints, not {type(lengths).__name__}")
     if isinstance(lengths, np.ndarray):
         if lengths.ndim != 1:
-            raise ValueError(f"lengths must be one-dimensional, got shape {lengths.shape}")
+            raise InvalidValueError(f"lengths must be one-dimensional, got shape {lengths.shape}")
         if lengths.size and not np.issubdtype(lengths.dtype, np.integer):
-            raise TypeError(f"lengths must hold integers, not {lengths.dtype}")
+            raise ArgumentTypeError(f"lengths must hold integers, not {lengths.dtype}")
     out = tuple(check_int(x, "every token length") for x in lengths)
     if not out:
-        raise ValueError("lengths must contain at least one token length")
+        raise InvalidValueError("lengths must contain at least one token length")
     if min(out) < 1:
-        raise ValueError(f"token lengths must be positive, got {list(out)}")
+        raise InvalidValueError(f"token lengths must be positive, got {list(out)}")
     if n is not None and sum(out) != n:
-        raise ValueError(f"token lengths {list(out)} sum to {sum(out)}, not n = {n}")
+        raise InvalidValueError(f"token lengths {list(out)} sum to {sum(out)}, not n = {n}")
     return out
 
 
@@ -163,7 +152,7 @@ def check_real(value: object, name: str, *, minimum: float | None = None,
     >>> check_real(float("nan"), "tau")
     Traceback (most recent call last):
     ...
-    ValueError: tau must be a number, got nan
+    workbench.InvalidValueError: tau must be a number, got nan
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
                                                                        np.floating)):
@@ -172,16 +161,18 @@ def check_real(value: object, name: str, *, minimum: float | None = None,
     try:
         out = float(value)
     except OverflowError:  # an int past the float range (10**400)
-        raise ValueError(f"{name} must be finite, got an integer of {len(str(abs(int(value))))}"
-                         f" digits") from None
+        raise InvalidValueError(f"{name} must be finite, got an integer of "
+                                f"{len(str(abs(int(value))))} digits") from None
     if math.isnan(out):
-        raise ValueError(f"{name} must be a number, got nan")
+        raise InvalidValueError(f"{name} must be a number, got nan")
     if math.isinf(out) and not allow_inf:
-        raise ValueError(f"{name} must be finite, got {out}")
+        raise InvalidValueError(f"{name} must be finite, got {out}")
     if minimum is not None and (out < minimum or (open_minimum and out == minimum)):
-        raise ValueError(f"{name} must be {'>' if open_minimum else '>='} {minimum}, got {out}")
+        raise InvalidValueError(f"{name} must be {'>' if open_minimum else '>='} {minimum}, got "
+                                f"{out}")
     if maximum is not None and (out > maximum or (open_maximum and out == maximum)):
-        raise ValueError(f"{name} must be {'<' if open_maximum else '<='} {maximum}, got {out}")
+        raise InvalidValueError(f"{name} must be {'<' if open_maximum else '<='} {maximum}, got "
+                                f"{out}")
     return out
 
 
@@ -193,7 +184,7 @@ def check_probability(value: object, name: str = "p") -> float:
     """
     out = check_real(value, name)
     if not 0.0 <= out <= 1.0:
-        raise ValueError(f"{name} must be in [0, 1], got {out}")
+        raise InvalidValueError(f"{name} must be in [0, 1], got {out}")
     return out
 
 
@@ -208,7 +199,8 @@ def check_choice(value: object, name: str, choices: Iterable[str]) -> str:
     """
     choices = tuple(choices)
     if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
+        raise InvalidValueError(f"{name} must be one of {', '.join(map(repr, choices))}, got "
+                                f"{value!r}")
     return value
 
 
@@ -299,29 +291,29 @@ def check_flat_words(code_points: object, offsets: object) -> tuple[np.ndarray, 
     >>> cps, offs = check_flat_words(np.array([97, 98, 99]), [0, 2, 3])
     >>> cps.dtype, offs.tolist()
     (dtype('int32'), [0, 2, 3])
-    >>> check_flat_words(np.array([97]), [0, 2])
+    >>> check_flat_words(np.array([97]), [0, 2])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: offsets must start at 0, never decrease and end at len(code_points) = 1
+    workbench.InvalidValueError: offsets must start at 0, ... end at len(code_points) = 1
     """
     arrays = []
     for value, name in ((code_points, "code_points"), (offsets, "offsets")):
         if isinstance(value, (str, bytes)):
-            raise TypeError(f"{name} must be a one-dimensional integer array, not "
-                            f"{type(value).__name__}")
+            raise ArgumentTypeError(f"{name} must be a one-dimensional integer array, not "
+                                    f"{type(value).__name__}")
         arr = np.asarray(value)
         if arr.ndim != 1:
-            raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+            raise InvalidValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
         if arr.size and not np.issubdtype(arr.dtype, np.integer):
-            raise TypeError(f"{name} must hold integers, not {arr.dtype}")
+            raise ArgumentTypeError(f"{name} must hold integers, not {arr.dtype}")
         arrays.append(arr)
     cps, offs = arrays
     if cps.size and (int(cps.min()) < 0 or int(cps.max()) >= MAX_CODE_POINT):
-        raise ValueError("every code point must be in [0, 0x10FFFF]")
+        raise InvalidValueError("every code point must be in [0, 0x10FFFF]")
     if (offs.size == 0 or int(offs[0]) != 0 or int(offs[-1]) != cps.size
             or (offs.size > 1 and bool((np.diff(offs) < 0).any()))):
-        raise ValueError("offsets must start at 0, never decrease and end at "
-                         f"len(code_points) = {cps.size}")
+        raise InvalidValueError("offsets must start at 0, never decrease and end at "
+                                f"len(code_points) = {cps.size}")
     return (np.ascontiguousarray(cps, dtype=np.int32),
             np.ascontiguousarray(offs, dtype=np.int64))
 

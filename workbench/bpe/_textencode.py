@@ -32,6 +32,7 @@ import regex
 from numba import njit
 
 from .._core.config import JIT, JIT_INLINE
+from .._core.errors import InvalidValueError
 from .._core.validate import check_budget
 from ._encode import _encode_heap, _rank, build_merge_table
 from .split import chunk_end, class_table
@@ -331,10 +332,10 @@ class TextEncoder:
             j = int(np.searchsorted(starts, bad, side="right")) - 1
             text, offset = origins[j] if origins is not None else (None, 0)
             where = "" if text is None else f" of text {text}"
-            raise ValueError(f"text holds a lone surrogate U+{int(cps[bad]):04X} at position "
-                             f"{int(bad - starts[j]) + offset}{where}; it has no UTF-8 bytes "
-                             "(encode it as text.encode('utf-8', 'surrogatepass') upstream "
-                             "or remove it)")
+            raise InvalidValueError(
+                f"text holds a lone surrogate U+{int(cps[bad]):04X} at position "
+                f"{int(bad - starts[j]) + offset}{where}; it has no UTF-8 bytes (encode it as "
+                "text.encode('utf-8', 'surrogatepass') upstream or remove it)")
         return ids, id_starts
 
     def encode_array(self, text: str, window: int = WINDOW) -> np.ndarray:

@@ -45,6 +45,8 @@ from collections.abc import Iterable, Iterator
 
 import regex
 
+from .._core.errors import WorkbenchError, public
+
 #: Bytes read from a file at a time (then cut back to the last newline).
 _READ = 1 << 20
 
@@ -56,7 +58,8 @@ _CUT_GPT2 = regex.compile(r"(?<=\S\n)(?=\S)|(?<=\S)(?=[^\S\r\n])")
 _NON_SPACE = regex.compile(r"\S")
 
 
-class TextDecodeError(UnicodeDecodeError):
+@public
+class TextDecodeError(WorkbenchError, UnicodeDecodeError):
     """Invalid UTF-8 in a text file; the message names the file, the line and the byte.
 
     A :class:`UnicodeDecodeError` (hence a ``ValueError``) that survives the trip back from a

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import accumulate
 
+from .._core.errors import InvalidValueError
 from ..vocab import bytes_to_unicode
 
 #: ``BYTE_TO_CHAR[b]`` spells byte ``b`` (GPT-2's map, :func:`workbench.vocab.bytes_to_unicode`).
@@ -58,7 +59,7 @@ def from_bytelevel(text: str) -> bytes:
     try:
         return bytes(CHAR_TO_BYTE[c] for c in text)
     except KeyError as err:
-        raise ValueError(f"{err.args[0]!r} is not a byte-level character") from None
+        raise InvalidValueError(f"{err.args[0]!r} is not a byte-level character") from None
 
 
 def from_bytelevel_many(texts: Sequence[str]) -> list[bytes]:

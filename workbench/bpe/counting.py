@@ -62,6 +62,7 @@ from numba import njit
 from tqdm.auto import tqdm
 
 from .._core.config import JIT
+from .._core.errors import ArgumentTypeError, InvalidValueError, MissingFileError
 from .._core.validate import check_choice, check_int, check_workers
 from ..counts import as_counts, write_counts
 from .blocks import _CUT, _CUT_GPT2, TextDecodeError, _range_text, _safe_blocks
@@ -203,14 +204,15 @@ def _check_paths(paths: object) -> list[str]:
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     if isinstance(paths, (bytes, Mapping)) or not isinstance(paths, Iterable):
-        raise TypeError(f"paths must be a path or a list of paths, not {type(paths).__name__}")
+        raise ArgumentTypeError("paths must be a path or a list of paths, not "
+                                f"{type(paths).__name__}")
     out = []
     for path in paths:
         if not isinstance(path, (str, os.PathLike)):
-            raise TypeError(f"every path must be a str or os.PathLike, not "
-                            f"{type(path).__name__} ({path!r:.60})")
+            raise ArgumentTypeError("every path must be a str or os.PathLike, not "
+                                    f"{type(path).__name__} ({path!r:.60})")
         if not Path(path).is_file():
-            raise FileNotFoundError(f"no text file at {path}")
+            raise MissingFileError(f"no text file at {path}")
         out.append(os.fspath(Path(path).resolve()))
     return out
 
@@ -219,13 +221,14 @@ def _check_texts(texts: object) -> list[str]:
     if texts is None:
         return []
     if isinstance(texts, str) or not isinstance(texts, Iterable):
-        raise TypeError(f"texts must be a list of str, not {type(texts).__name__}"
-                        + (" (wrap a single text in a list)" if isinstance(texts, str) else ""))
+        raise ArgumentTypeError(
+            f"texts must be a list of str, not {type(texts).__name__}"
+            + (" (wrap a single text in a list)" if isinstance(texts, str) else ""))
     texts = list(texts)
     for text in texts:
         if not isinstance(text, str):
-            raise TypeError(f"every text must be a str, not {type(text).__name__} "
-                            f"({text!r:.60})")
+            raise ArgumentTypeError(f"every text must be a str, not {type(text).__name__} "
+                                    f"({text!r:.60})")
     return texts
 
 
@@ -402,13 +405,14 @@ def count_chunks(paths: str | os.PathLike | Iterable[str | os.PathLike] = (), *,
     if processes is not None:
         processes = check_workers(processes, "processes")
     if progress is not None and not isinstance(progress, bool):
-        raise TypeError(f"progress must be True, False or None, not {type(progress).__name__}")
+        raise ArgumentTypeError("progress must be True, False or None, not "
+                                f"{type(progress).__name__}")
     if client is not None and not (hasattr(client, "map") and hasattr(client, "submit")):
-        raise TypeError(f"client must be a distributed.Client, not {type(client).__name__}")
+        raise ArgumentTypeError(f"client must be a distributed.Client, not {type(client).__name__}")
     path_list = _check_paths(paths)
     text_list = _check_texts(texts)
     if not path_list and texts is None:
-        raise ValueError("nothing to count: give paths and/or texts=[...]")
+        raise InvalidValueError("nothing to count: give paths and/or texts=[...]")
 
     total, tasks = _plan(path_list, text_list, block_size, errors, pattern)
     if processes is None:

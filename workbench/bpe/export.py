@@ -36,6 +36,7 @@ import json
 import os
 from pathlib import Path
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.io import check_output_path, write_atomic
 from ..greedtok import GreedTokModel
 from .bytelevel import to_bytelevel
@@ -55,11 +56,11 @@ def to_hf_json(model: BPEModel | GreedTokModel, *, pattern: str | None = None) -
     if isinstance(model, GreedTokModel):
         model = BPEModel.from_greedtok(model, pattern="gpt4" if pattern is None else pattern)
     elif not isinstance(model, BPEModel):
-        raise TypeError(f"model must be a BPEModel or a GreedTokModel, not "
-                        f"{type(model).__name__}")
+        raise ArgumentTypeError("model must be a BPEModel or a GreedTokModel, not "
+                                f"{type(model).__name__}")
     elif pattern is not None:
-        raise ValueError("pattern is only for GreedTok models; a BPEModel has its own "
-                         f"({model.pattern!r:.40})")
+        raise InvalidValueError("pattern is only for GreedTok models; a BPEModel has its own "
+                                f"({model.pattern!r:.40})")
     skip = set(model._stop_ids.values()) | set(model.special_tokens.values())
     vocab: dict[str, int] = {}
     for i, tok in model.vocab.items():
@@ -67,18 +68,18 @@ def to_hf_json(model: BPEModel | GreedTokModel, *, pattern: str | None = None) -
             continue
         key = to_bytelevel(tok)
         if key in vocab:
-            raise ValueError(f"two tokens (ids {vocab[key]} and {i}) are both {tok!r}; a "
-                             "tokenizer.json vocabulary cannot hold duplicates")
+            raise InvalidValueError(f"two tokens (ids {vocab[key]} and {i}) are both {tok!r}; a "
+                                    "tokenizer.json vocabulary cannot hold duplicates")
         vocab[key] = i
     clash = [w for w in model.stop_words if w in vocab]
     if clash:
-        raise ValueError(f"stop word(s) {clash[:5]!r} are spelled like byte-level tokens of "
-                         "the vocabulary; HF would give them those tokens' ids (see "
-                         "workbench.bpe.export)")
+        raise InvalidValueError(f"stop word(s) {clash[:5]!r} are spelled like byte-level tokens of "
+                                "the vocabulary; HF would give them those tokens' ids (see "
+                                "workbench.bpe.export)")
     clash = [w for w in model.special_tokens if w in vocab]
     if clash:
-        raise ValueError(f"special token(s) {clash[:5]!r} are spelled like byte-level tokens "
-                         "of the vocabulary; HF would give them those tokens' ids")
+        raise InvalidValueError(f"special token(s) {clash[:5]!r} are spelled like byte-level "
+                                "tokens of the vocabulary; HF would give them those tokens' ids")
     added = []
     for w, i in [*model._stop_ids.items(), *model.special_tokens.items()]:
         vocab[w] = i

@@ -60,6 +60,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from .._core.errors import ArgumentTypeError, InvalidValueError, public
 from .._core.jsonfile import MAX_JSON_FILE, parse_json, read_bytes
 from .bytelevel import from_bytelevel_many
 
@@ -67,7 +68,8 @@ from .bytelevel import from_bytelevel_many
 GPT2_SPECIAL_TOKENS: tuple[str, ...] = ("<|endoftext|>",)
 
 
-class NotExpressibleError(ValueError):
+@public
+class NotExpressibleError(InvalidValueError):
     """A model cannot be written in a peer format without changing its tokens."""
 
 
@@ -93,26 +95,26 @@ def check_ranks(ranks: object) -> dict[bytes, int]:
     token or a missing single byte (byte-level BPE needs all 256).
     """
     if not isinstance(ranks, Mapping):
-        raise TypeError(f"mergeable_ranks must be a dict bytes -> int, not "
-                        f"{type(ranks).__name__}")
+        raise ArgumentTypeError("mergeable_ranks must be a dict bytes -> int, not "
+                                f"{type(ranks).__name__}")
     out: dict[bytes, int] = {}
     seen: dict[int, bytes] = {}
     for tok, r in ranks.items():
         if not isinstance(tok, bytes) or isinstance(r, bool) or not isinstance(r, int):
-            raise TypeError(f"mergeable_ranks must map bytes to int; got {tok!r:.40} -> "
-                            f"{r!r:.20}")
+            raise ArgumentTypeError(f"mergeable_ranks must map bytes to int; got {tok!r:.40} -> "
+                                    f"{r!r:.20}")
         if not tok:
-            raise ValueError("mergeable_ranks holds the empty token")
+            raise InvalidValueError("mergeable_ranks holds the empty token")
         if r < 0:
-            raise ValueError(f"rank of {tok!r:.40} is negative ({r})")
+            raise InvalidValueError(f"rank of {tok!r:.40} is negative ({r})")
         if r in seen:
-            raise ValueError(f"{seen[r]!r:.40} and {tok!r:.40} share rank {r}")
+            raise InvalidValueError(f"{seen[r]!r:.40} and {tok!r:.40} share rank {r}")
         seen[r] = tok
         out[tok] = r
     missing = [b for b in range(256) if bytes([b]) not in out]
     if missing:
-        raise ValueError(f"mergeable_ranks lacks {len(missing)} single byte(s) (first: "
-                         f"{bytes([missing[0]])!r}); a byte-level BPE needs all 256")
+        raise InvalidValueError(f"mergeable_ranks lacks {len(missing)} single byte(s) (first: "
+                                f"{bytes([missing[0]])!r}); a byte-level BPE needs all 256")
     return out
 
 
@@ -134,9 +136,9 @@ def recover_merges(ranks: Mapping[bytes, int]) -> tuple[list[tuple[bytes, bytes]
     for tok, r in sorted(((t, q) for t, q in ranks.items() if len(t) > 1), key=lambda x: x[1]):
         parts = _encode_below(tok, ranks, r)
         if len(parts) != 2:
-            raise ValueError(f"token {tok!r:.60} (rank {r}) is not the merge of two tokens of "
-                             f"lower rank: its bytes reach {len(parts)} parts "
-                             f"{parts[:6]!r:.120}; these ranks are not a BPE")
+            raise InvalidValueError(f"token {tok!r:.60} (rank {r}) is not the merge of two tokens "
+                                    f"of lower rank: its bytes reach {len(parts)} parts "
+                                    f"{parts[:6]!r:.120}; these ranks are not a BPE")
         merges.append((parts[0], parts[1]))
         ids.append(r)
     return merges, ids
@@ -194,10 +196,10 @@ def _read_raw(path: str | os.PathLike, what: str) -> bytes:
             unpack = lzma.LZMADecompressor()
             raw = unpack.decompress(raw, max_length=MAX_JSON_FILE + 1)
         except lzma.LZMAError as err:
-            raise ValueError(f"{p}: cannot read GPT-2's {what} ({err})") from None
+            raise InvalidValueError(f"{p}: cannot read GPT-2's {what} ({err})") from None
         if len(raw) > MAX_JSON_FILE or not unpack.eof:
-            raise ValueError(f"{p}: GPT-2's {what} decompresses past {MAX_JSON_FILE:,} bytes "
-                             "(or is truncated)")
+            raise InvalidValueError(f"{p}: GPT-2's {what} decompresses past {MAX_JSON_FILE:,} "
+                                    "bytes (or is truncated)")
     return raw
 
 
@@ -207,8 +209,8 @@ def _read_text(path: str | os.PathLike, what: str) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
-        raise ValueError(f"{Path(path)}, line {line}: GPT-2's {what} is not UTF-8 "
-                         f"({err.reason})") from None
+        raise InvalidValueError(f"{Path(path)}, line {line}: GPT-2's {what} is not UTF-8 "
+                                f"({err.reason})") from None
 
 
 def shipped_gpt2_files() -> tuple[Path, Path]:
@@ -237,19 +239,19 @@ def read_gpt2(encoder_json: str | os.PathLike, vocab_bpe: str | os.PathLike | No
                          what="encoder.json").value
     if not isinstance(encoder, dict) or not all(  # JSON numbers: exactly int, or not one
             type(v) is int for v in encoder.values()):
-        raise ValueError(f"{enc_path}: not an encoder.json (a JSON object token -> id)")
+        raise InvalidValueError(f"{enc_path}: not an encoder.json (a JSON object token -> id)")
     specials = {}
     for t in special_tokens:
         if t not in encoder:
-            raise ValueError(f"{enc_path}: special token {t!r} is not in the file")
+            raise InvalidValueError(f"{enc_path}: special token {t!r} is not in the file")
         specials[t] = encoder[t]
     try:
         plain = [k for k in encoder if k not in specials]
         ranks = dict(zip(from_bytelevel_many(plain), [encoder[k] for k in plain]))
     except ValueError as err:
-        raise ValueError(f"{enc_path}: {err} (not a byte-level encoder.json)") from None
+        raise InvalidValueError(f"{enc_path}: {err} (not a byte-level encoder.json)") from None
     if len(ranks) != len(encoder) - len(specials):
-        raise ValueError(f"{enc_path}: two entries spell the same bytes")
+        raise InvalidValueError(f"{enc_path}: two entries spell the same bytes")
     if vocab_bpe is None:
         merges, ids = recover_merges(ranks)
     else:
@@ -259,12 +261,12 @@ def read_gpt2(encoder_json: str | os.PathLike, vocab_bpe: str | os.PathLike | No
         ids = [ranks[bytes([b])] for b in range(256)]
         for k, (a, b) in enumerate(merges):
             if a + b not in ranks:
-                raise ValueError(f"{bpe_path}: merge {k} makes {a + b!r:.40}, which "
-                                 f"{enc_path.name} lacks")
+                raise InvalidValueError(f"{bpe_path}: merge {k} makes {a + b!r:.40}, which "
+                                        f"{enc_path.name} lacks")
             ids.append(ranks[a + b])
         if len(ids) != len(ranks):
-            raise ValueError(f"{enc_path} has {len(ranks)} tokens, {bpe_path} makes "
-                             f"{len(ids)} (256 bytes + merges)")
+            raise InvalidValueError(f"{enc_path} has {len(ranks)} tokens, {bpe_path} makes "
+                                    f"{len(ids)} (256 bytes + merges)")
     return dict(merges=merges, ids=ids, special_tokens=specials, pattern="gpt2")
 
 
@@ -277,7 +279,7 @@ def _read_merges(bpe_path: Path) -> list[tuple[bytes, bytes]]:
     for lineno, line in numbered:
         pair = line.split(" ")
         if len(pair) != 2:
-            raise ValueError(f"{bpe_path}, line {lineno}: not two tokens: {line!r:.60}")
+            raise InvalidValueError(f"{bpe_path}, line {lineno}: not two tokens: {line!r:.60}")
         parts += pair
     try:
         spelled = from_bytelevel_many(parts)
@@ -286,7 +288,7 @@ def _read_merges(bpe_path: Path) -> list[tuple[bytes, bytes]]:
             try:
                 from_bytelevel_many(line.split(" "))
             except ValueError as err:
-                raise ValueError(f"{bpe_path}, line {lineno}: {err}") from None
+                raise InvalidValueError(f"{bpe_path}, line {lineno}: {err}") from None
         raise  # pragma: no cover  (some line above is bad)
     return list(zip(spelled[::2], spelled[1::2]))
 

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError, MissingDependencyError
 from .._core.gcpause import gc_paused
 from .._core.io import write_atomic
 from .._core.seeds import as_generator, base_seed
@@ -118,15 +119,16 @@ class BPEModel:
         self.pattern, self.pattern_regex, self._split = resolve_pattern(pattern)
         token_ids = ids  # ``ids`` names each merge's symbol pair below
         if isinstance(stop_words, (str, bytes)):
-            raise TypeError("stop_words must be a sequence of str, not one "
-                            f"{type(stop_words).__name__} (wrap a single stop word in a list)")
+            raise ArgumentTypeError(
+                f"stop_words must be a sequence of str, not one {type(stop_words).__name__} (wrap "
+                "a single stop word in a list)")
         stop = list(stop_words)
         for w in stop:
             _text_bytes(w, "stop word")
             if not w:
-                raise ValueError("a stop word cannot be empty")
+                raise InvalidValueError("a stop word cannot be empty")
         if len(set(stop)) != len(stop):
-            raise ValueError("stop words must be distinct")
+            raise InvalidValueError("stop words must be distinct")
         self.stop_words: list[str] = stop
         latest: dict[bytes, int] = {bytes([b]): b for b in range(256)}  # bytes -> symbol
         made: list[bytes] = [bytes([b]) for b in range(256)]  # symbol -> bytes
@@ -141,20 +143,20 @@ class BPEModel:
                         and type(pair[1]) is bytes) and (
                         not isinstance(pair, tuple) or len(pair) != 2
                         or not all(isinstance(x, bytes) for x in pair)):
-                    raise TypeError(f"merge {k} must be a pair of bytes, got {pair!r:.60}")
+                    raise ArgumentTypeError(f"merge {k} must be a pair of bytes, got {pair!r:.60}")
                 left, right = pair
                 a, b = latest.get(left), latest.get(right)
                 if a is None or b is None:
-                    raise ValueError(f"merge {k} {pair!r:.60} uses a token that no earlier "
-                                     "merge made")
+                    raise InvalidValueError(f"merge {k} {pair!r:.60} uses a token that no earlier "
+                                            "merge made")
                 ids = (a, b)
                 if given is not None:
                     if k >= len(given) or not all(0 <= x < 256 + k for x in given[k]) or (
                             made[given[k][0]], made[given[k][1]]) != (left, right):
-                        raise ValueError(f"merge_symbols[{k}] does not spell merge {k}")
+                        raise InvalidValueError(f"merge_symbols[{k}] does not spell merge {k}")
                     ids = given[k]
                 if ids in seen_pairs:
-                    raise ValueError(f"merge {k} {pair!r:.60} repeats an earlier merge")
+                    raise InvalidValueError(f"merge {k} {pair!r:.60} repeats an earlier merge")
                 seen_pairs.add(ids)
                 sym_pairs.append(ids)
                 joined = left + right
@@ -162,7 +164,7 @@ class BPEModel:
                 made.append(joined)
                 checked.append((left, right))
         if given is not None and len(given) != len(self.merges):
-            raise ValueError(f"got {len(given)} merge_symbols for {len(self.merges)} merges")
+            raise InvalidValueError(f"got {len(given)} merge_symbols for {len(self.merges)} merges")
         self._finish(made, np.array(sym_pairs, dtype=np.int64).reshape(-1, 2), token_ids,
                      special_tokens, batches, params)
 
@@ -223,7 +225,7 @@ class BPEModel:
             self.vocab[i] = w.encode("utf-8")
         self.batches: list[Batch] = list(batches) if batches is not None else []
         if params is not None and not isinstance(params, dict):
-            raise TypeError(f"params must be a dict, not {type(params).__name__}")
+            raise ArgumentTypeError(f"params must be a dict, not {type(params).__name__}")
         self.params: dict = dict(params or {})
         self._encoder: TextEncoder | None = None  # built by _text_encoder on first use
 
@@ -270,7 +272,7 @@ class BPEModel:
         ['12345', ' it', "'s"]
         """
         if not isinstance(text, str):
-            raise TypeError(f"text must be str, not {type(text).__name__}")
+            raise ArgumentTypeError(f"text must be str, not {type(text).__name__}")
         if self.pattern in NAMED_PATTERNS:  # the numba pretokeniser, equal to regex.findall
             from .split import split as fast_split
 
@@ -298,7 +300,7 @@ class BPEModel:
         """
         p = check_probability(dropout, "dropout")
         if isinstance(chunks, (str, bytes)):
-            raise TypeError("chunks must be a sequence of str, not a single string")
+            raise ArgumentTypeError("chunks must be a sequence of str, not a single string")
         seed64 = np.uint64(base_seed(as_generator(seed))) if p > 0 else np.uint64(0)
         stop = self._stop_ids
         raw, where, out = [], [], [None] * len(chunks)
@@ -340,7 +342,7 @@ class BPEModel:
         """
         p = check_probability(dropout, "dropout")
         if not isinstance(text, str):
-            raise TypeError(f"text must be str, not {type(text).__name__}")
+            raise ArgumentTypeError(f"text must be str, not {type(text).__name__}")
         if p == 0.0 and self.pattern in NAMED_PATTERNS:
             if interpreted.applies(text):  # a small first call: plain Python, same ids
                 return self._interpreted(text)
@@ -356,7 +358,7 @@ class BPEModel:
         Raises ``ValueError`` on a lone surrogate.
         """
         if not isinstance(text, str):
-            raise TypeError(f"text must be str, not {type(text).__name__}")
+            raise ArgumentTypeError(f"text must be str, not {type(text).__name__}")
         if self.pattern not in NAMED_PATTERNS:
             return np.asarray(self.encode(text), dtype=np.int32)
         return self._model_ids(self._text_encoder().encode_array(text))
@@ -380,11 +382,10 @@ class BPEModel:
             On a lone surrogate (the message names the text).
         """
         if isinstance(texts, (str, bytes)) or not isinstance(texts, Sequence):
-            raise TypeError("texts must be a sequence of str, not "
-                            f"{type(texts).__name__}")
+            raise ArgumentTypeError(f"texts must be a sequence of str, not {type(texts).__name__}")
         for k, t in enumerate(texts):
             if not isinstance(t, str):
-                raise TypeError(f"texts[{k}] must be str, not {type(t).__name__}")
+                raise ArgumentTypeError(f"texts[{k}] must be str, not {type(t).__name__}")
         if threads is None:
             try:
                 threads = len(os.sched_getaffinity(0))
@@ -437,15 +438,16 @@ class BPEModel:
         Ids must be integers (``97.9`` is refused, not truncated) of this vocabulary.
         """
         if isinstance(ids, (str, bytes)):
-            raise TypeError("ids must be a sequence of int, not a string")
+            raise ArgumentTypeError("ids must be a sequence of int, not a string")
         parts = []
         for k, i in enumerate(ids):
             if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
-                raise TypeError(f"ids[{k}] must be an int, not {type(i).__name__} ({i!r:.30})")
+                raise ArgumentTypeError(f"ids[{k}] must be an int, not {type(i).__name__} "
+                                        f"({i!r:.30})")
             token = self.vocab.get(int(i))
             if token is None:
-                raise ValueError(f"id {int(i)} is not in the vocabulary (0.."
-                                 f"{len(self.vocab) - 1})")
+                raise InvalidValueError(f"id {int(i)} is not in the vocabulary "
+                                        f"(0..{len(self.vocab) - 1})")
             parts.append(token)
         raw = b"".join(parts)
         return raw.decode("utf-8", errors=errors)
@@ -544,7 +546,7 @@ class BPEModel:
         from ..greedtok import GreedTokModel
 
         if not isinstance(model, GreedTokModel):
-            raise TypeError(f"model must be a GreedTokModel, not {type(model).__name__}")
+            raise ArgumentTypeError(f"model must be a GreedTokModel, not {type(model).__name__}")
         return cls(interop.greedtok_merges(model.tokens), pattern=pattern)
 
     def to_tiktoken(self) -> tuple[dict[bytes, int], str]:
@@ -562,9 +564,9 @@ class BPEModel:
         try:
             import tiktoken
         except ImportError:
-            raise ImportError("to_tiktoken_encoding needs the tiktoken package (pip install "
-                              "tiktoken); to_tiktoken() gives the ranks and pattern without "
-                              "it") from None
+            raise MissingDependencyError(
+                "to_tiktoken_encoding needs the tiktoken package (pip install tiktoken); "
+                "to_tiktoken() gives the ranks and pattern without it") from None
         ranks, pat = self.to_tiktoken()
         return tiktoken.Encoding(name=name, pat_str=pat, mergeable_ranks=ranks,
                                  special_tokens=dict(self.special_tokens))

@@ -10,18 +10,19 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.validate import INT64_MAX, check_int
 
 
 def _text_bytes(text: str, what: str = "text") -> bytes:
     if not isinstance(text, str):
-        raise TypeError(f"{what} must be str, not {type(text).__name__}")
+        raise ArgumentTypeError(f"{what} must be str, not {type(text).__name__}")
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError as err:
-        raise ValueError(f"{what} holds a lone surrogate U+{ord(text[err.start]):04X} at "
-                         f"position {err.start}; it has no UTF-8 bytes (encode it as "
-                         f"text.encode('utf-8', 'surrogatepass') upstream or remove it)"
+        raise InvalidValueError(f"{what} holds a lone surrogate U+{ord(text[err.start]):04X} at "
+                                f"position {err.start}; it has no UTF-8 bytes (encode it as "
+                                "text.encode('utf-8', 'surrogatepass') upstream or remove it)"
                          ) from None
 
 
@@ -30,7 +31,7 @@ def _check_ids(ids: Sequence[int] | None, n: int) -> np.ndarray:
     if ids is None:
         return np.arange(n, dtype=np.int64)
     if isinstance(ids, (str, bytes)):
-        raise TypeError("ids must be a sequence of int")
+        raise ArgumentTypeError("ids must be a sequence of int")
     if isinstance(ids, np.ndarray) and ids.dtype.kind in "iu" and ids.ndim == 1:
         ids = ids.tolist()
     ids = list(ids)
@@ -39,15 +40,15 @@ def _check_ids(ids: Sequence[int] | None, n: int) -> np.ndarray:
     else:
         for i in ids:
             if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
-                raise TypeError(f"ids must be integers, got {type(i).__name__} ({i!r:.20})")
+                raise ArgumentTypeError(f"ids must be integers, got {type(i).__name__} ({i!r:.20})")
         arr = np.array([check_int(i, "every id") for i in ids], dtype=np.int64)
     if arr.shape[0] != n:
-        raise ValueError(f"got {arr.shape[0]} ids for {n} symbols (256 bytes, stop words, "
-                         "merges)")
+        raise InvalidValueError(f"got {arr.shape[0]} ids for {n} symbols (256 bytes, stop words, "
+                                "merges)")
     if n and arr.min() < 0:
-        raise ValueError(f"ids must be non-negative (got {arr.min()})")
+        raise InvalidValueError(f"ids must be non-negative (got {arr.min()})")
     if len(set(arr.tolist())) != n:  # a set: faster than np.unique's hash for 50k ids
-        raise ValueError("ids must be distinct")
+        raise InvalidValueError("ids must be distinct")
     return arr
 
 
@@ -57,8 +58,8 @@ def _check_specials(special: dict[str, int] | None, vocab: dict[int, bytes],
     for w, i in dict(special or {}).items():
         _text_bytes(w, "special token")
         if not w or isinstance(i, bool) or not isinstance(i, (int, np.integer)) or i < 0:
-            raise ValueError(f"special token {w!r:.40} needs non-empty text and an id >= 0")
+            raise InvalidValueError(f"special token {w!r:.40} needs non-empty text and an id >= 0")
         if int(i) in vocab or int(i) in out.values() or w in stop:
-            raise ValueError(f"special token {w!r:.40} (id {i}) clashes with another token")
+            raise InvalidValueError(f"special token {w!r:.40} (id {i}) clashes with another token")
         out[w] = int(i)
     return out

@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from .._core.errors import InvalidValueError, public
 from .._core.jsonfile import read_json
 from .bytelevel import from_bytelevel, to_bytelevel
 
@@ -41,7 +42,8 @@ FORMAT_VERSION = 2
 M = TypeVar("M")
 
 
-class BPEModelFormatError(ValueError):
+@public
+class BPEModelFormatError(InvalidValueError):
     """A malformed model file; the message names the file."""
 
 

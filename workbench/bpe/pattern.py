@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import regex
 
+from .._core.errors import ArgumentTypeError
+
 #: GPT-4 (``cl100k_base``) pretokenisation pattern.
 GPT4_PATTERN = (
     r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]++[\r\n]*"""
@@ -42,5 +44,5 @@ def split_text(text: str) -> list[str]:
     [' ', ' two', ' spaces']
     """
     if not isinstance(text, str):
-        raise TypeError(f"text must be str, not {type(text).__name__}")
+        raise ArgumentTypeError(f"text must be str, not {type(text).__name__}")
     return GPT4_REGEX.findall(text)

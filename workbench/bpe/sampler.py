@@ -32,6 +32,7 @@ from functools import cached_property
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError
 from .._core.gcpause import gc_paused
 from .._core.seeds import base_seed
 from .._core.validate import check_probability, check_work
@@ -78,7 +79,7 @@ def merges_from_vocabulary(vocab: Vocabulary) -> list[tuple[str, str]]:
     """
     vocab = check_vocab(vocab)
     if vocab.is_infinite or vocab.scores is None:
-        raise TypeError("merges_from_vocabulary needs a finite vocabulary with scores")
+        raise ArgumentTypeError("merges_from_vocabulary needs a finite vocabulary with scores")
     order = sorted(range(len(vocab)), key=lambda k: (-vocab.scores[k], int(vocab.ids[k])))
     ranks: dict[tuple[str, str], int] = {}
     merges = []
@@ -121,7 +122,7 @@ class BPESampler(TokenSampler):
                  semantics: str = "reference") -> None:
         vocab = check_vocab(vocab)
         if vocab.is_infinite:
-            raise TypeError("BPESampler needs a finite vocabulary")
+            raise ArgumentTypeError("BPESampler needs a finite vocabulary")
         super().__init__(vocab, seed)
         self.dropout = check_probability(dropout, "dropout")
         self.semantics = semantics_.check_semantics(semantics)
@@ -129,7 +130,8 @@ class BPESampler(TokenSampler):
             pairs = merges_from_vocabulary(vocab) if merges is None else list(merges)
             model = BPEModel(self._byte_merges(vocab, pairs))
         if not isinstance(model, BPEModel):
-            raise TypeError(f"model must be a workbench.bpe.BPEModel, not {type(model).__name__}")
+            raise ArgumentTypeError("model must be a workbench.bpe.BPEModel, not "
+                                    f"{type(model).__name__}")
         self.model = model
         size = max(model.vocab) + 1
         self._token = [""] * size

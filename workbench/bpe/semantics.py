@@ -88,6 +88,7 @@ import heapq
 from bisect import bisect_left
 from collections.abc import Hashable, Mapping, Sequence
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.validate import BudgetError
 from .laws import MAX_REPEATS, SATURATED, Prob, Ranks
 
@@ -138,10 +139,10 @@ Law = dict[tuple[Hashable, ...], Prob]
 def check_semantics(semantics: object) -> str:
     """``semantics`` if it is one of :data:`SEMANTICS`, else TypeError / ValueError."""
     if not isinstance(semantics, str):
-        raise TypeError(f"semantics must be str, not {type(semantics).__name__}")
+        raise ArgumentTypeError(f"semantics must be str, not {type(semantics).__name__}")
     if semantics not in SEMANTICS:
-        raise ValueError(f"semantics must be one of {', '.join(map(repr, SEMANTICS))}, "
-                         f"not {semantics!r}")
+        raise InvalidValueError(f"semantics must be one of {', '.join(map(repr, SEMANTICS))}, not "
+                                f"{semantics!r}")
     return semantics
 
 

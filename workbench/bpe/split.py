@@ -39,6 +39,7 @@ from numba import njit
 
 from .._core.cachedir import mark_used
 from .._core.config import CACHE_ROOT, JIT, JIT_INLINE
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.validate import check_budget, check_choice
 
 __all__ = ["PATTERNS", "class_table", "code_points", "split", "split_offsets"]
@@ -112,7 +113,7 @@ def class_table() -> np.ndarray:
 def code_points(text: str) -> np.ndarray:
     """The code points of ``text`` as ``uint32`` (lone surrogates kept)."""
     if not isinstance(text, str):
-        raise TypeError(f"text must be str, not {type(text).__name__}")
+        raise ArgumentTypeError(f"text must be str, not {type(text).__name__}")
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
 
 
@@ -253,15 +254,15 @@ def split_offsets(cps: np.ndarray, pattern: str = "gpt4") -> np.ndarray:
     """
     pattern = check_choice(pattern, "pattern", PATTERNS)
     if not isinstance(cps, np.ndarray) or cps.ndim != 1:
-        raise TypeError("cps must be a 1-d numpy array of code points")
+        raise ArgumentTypeError("cps must be a 1-d numpy array of code points")
     if cps.dtype != np.uint32:
         if cps.dtype.kind not in "iu":
-            raise TypeError(f"cps must hold integers, not {cps.dtype}")
+            raise ArgumentTypeError(f"cps must hold integers, not {cps.dtype}")
         if cps.size and (cps.min() < 0 or cps.max() > 0x10FFFF):
-            raise ValueError("code points must lie in 0..0x10FFFF")
+            raise InvalidValueError("code points must lie in 0..0x10FFFF")
         cps = cps.astype(np.uint32)
     elif cps.size and cps.max() > 0x10FFFF:
-        raise ValueError("code points must lie in 0..0x10FFFF")
+        raise InvalidValueError("code points must lie in 0..0x10FFFF")
     check_budget(8 * (cps.size + 1), f"chunk offsets of {cps.size:,} code points")
     return _offsets(np.ascontiguousarray(cps), class_table(), pattern == "gpt4")
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import regex
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .pattern import GPT2_PATTERN, GPT4_PATTERN
 
 #: The named patterns a model may give as ``pattern``.
@@ -56,10 +57,10 @@ def resolve_pattern(pattern: object) -> tuple[str, str, regex.Pattern]:
         If it is empty or does not compile with :mod:`regex`.
     """
     if not isinstance(pattern, str):
-        raise TypeError(f"pattern must be a str ('gpt4', 'gpt2' or a regex), not "
-                        f"{type(pattern).__name__}")
+        raise ArgumentTypeError("pattern must be a str ('gpt4', 'gpt2' or a regex), not "
+                                f"{type(pattern).__name__}")
     if not pattern:
-        raise ValueError("pattern must not be empty (use 'gpt4', 'gpt2' or a regex)")
+        raise InvalidValueError("pattern must not be empty (use 'gpt4', 'gpt2' or a regex)")
     for name, text in NAMED_PATTERNS.items():
         if pattern in (name, text):
             pattern = name
@@ -70,7 +71,7 @@ def resolve_pattern(pattern: object) -> tuple[str, str, regex.Pattern]:
         try:
             compiled = regex.compile(text)
         except regex.error as err:
-            raise ValueError(f"pattern {text!r:.80} does not compile with `regex`: {err}"
+            raise InvalidValueError(f"pattern {text!r:.80} does not compile with `regex`: {err}"
                              ) from None
         _COMPILED[text] = compiled
     return pattern, text, compiled

@@ -37,6 +37,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.validate import MEMORY_BUDGET, check_budget, check_choice, check_int
 from ..counts import MAX_COUNT, as_counts, check_pair_total, read_count_arrays
 from . import _kernels as K
@@ -81,18 +82,19 @@ def select_chunks(table: Mapping[str, int], stop_list_size: int, freq_cutoff: in
     kept = dict(table) if freq_cutoff <= 1 else {c: n for c, n in table.items()
                                                  if n >= freq_cutoff}
     if not kept:
-        raise ValueError(f"freq_cutoff={freq_cutoff} removes every chunk (the most common "
-                         f"occurs {max(table.values())} times): nothing to learn from")
+        raise InvalidValueError(f"freq_cutoff={freq_cutoff} removes every chunk (the most common "
+                                f"occurs {max(table.values())} times): nothing to learn from")
     if stop_list_size > len(kept):
-        raise ValueError(f"stop_list_size={stop_list_size} exceeds the {len(kept)} chunks left "
-                         f"after freq_cutoff={freq_cutoff}")
+        raise InvalidValueError(f"stop_list_size={stop_list_size} exceeds the {len(kept)} chunks "
+                                f"left after freq_cutoff={freq_cutoff}")
     candidates = heapq.nsmallest(2 * stop_list_size, kept, key=lambda c: (-kept[c], c))
     stop = [c for c in candidates if len(c) > 1 and not _spelled_as_bytelevel(c)]
     stop = stop[:stop_list_size]
     for c in stop:
         del kept[c]
     if not kept:
-        raise ValueError(f"stop_list_size={stop_list_size} leaves no chunk to learn merges from")
+        raise InvalidValueError(f"stop_list_size={stop_list_size} leaves no chunk to learn merges "
+                                "from")
     return stop, kept
 
 
@@ -113,8 +115,8 @@ def _chunk_bytes(chunk: str) -> bytes:
         return chunk.encode("utf-8")
     except UnicodeEncodeError as err:
         code = ord(chunk[err.start])
-        raise ValueError(f"chunk {chunk!r:.60} holds a lone surrogate (U+{code:04X} at "
-                         f"position {err.start}); it has no UTF-8 bytes") from None
+        raise InvalidValueError(f"chunk {chunk!r:.60} holds a lone surrogate (U+{code:04X} at "
+                                f"position {err.start}); it has no UTF-8 bytes") from None
 
 
 def _check_pair_total(table: dict[str, int]) -> None:
@@ -132,7 +134,7 @@ def _show_progress(progress: bool | None, target: int) -> bool:
     if progress is None:
         return target >= 4096 and sys.stderr.isatty()
     if not isinstance(progress, bool):
-        raise TypeError(f"progress must be True, False or None, not {progress!r}")
+        raise ArgumentTypeError(f"progress must be True, False or None, not {progress!r}")
     return progress
 
 
@@ -273,8 +275,8 @@ def _check_array_pair_total(cstart: np.ndarray, ccnt: np.ndarray) -> None:
         return
     total = sum(int(n) * int(p) for n, p in zip(ccnt.tolist(), pairs.tolist()))
     if total > MAX_COUNT:
-        raise ValueError(f"counts: pair counts could reach {total}, over 2^63 - 1 (int64); "
-                         f"scale the counts down")
+        raise InvalidValueError(f"counts: pair counts could reach {total}, over 2^63 - 1 (int64); "
+                                "scale the counts down")
 
 
 def _check_params(vocab_size: int, batch: bool, cap_divisor: int, max_batch_size: int,
@@ -282,7 +284,7 @@ def _check_params(vocab_size: int, batch: bool, cap_divisor: int, max_batch_size
     """Check :func:`train_bpe`'s settings; return them as the model's ``params``."""
     check_choice(pair_counting, "pair_counting", PAIR_COUNTING)
     if not isinstance(batch, bool):
-        raise TypeError(f"batch must be a bool, not {type(batch).__name__}")
+        raise ArgumentTypeError(f"batch must be a bool, not {type(batch).__name__}")
     check_int(cap_divisor, "cap_divisor", minimum=1)
     check_int(max_batch_size, "max_batch_size", minimum=0)
     check_int(stop_list_size, "stop_list_size", minimum=0)

@@ -16,6 +16,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 
+from .._core.errors import InvalidValueError
+
 P_THRESHOLD = 1e-3
 """A statistical check passes iff its p-value exceeds this."""
 STATUSES = ("pass", "fail", "skipped")
@@ -57,11 +59,11 @@ def register(name: str, kind: str) -> Callable:
     """Decorator: add a check function to :data:`CHECKS` under ``name`` (kind: symbolic,
     numeric or statistical)."""
     if kind not in ("symbolic", "numeric", "statistical"):
-        raise ValueError(f"unknown check kind {kind!r}")
+        raise InvalidValueError(f"unknown check kind {kind!r}")
 
     def add(fn: Callable[..., list[CheckResult]]) -> Callable[..., list[CheckResult]]:
         if name in CHECKS:
-            raise ValueError(f"a check named {name!r} is registered already")
+            raise InvalidValueError(f"a check named {name!r} is registered already")
         CHECKS[name] = (kind, fn)
         return fn
 

@@ -39,6 +39,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from .._core.errors import InvalidValueError
 from .._core.seeds import as_generator
 from .._core.validate import PY_ENTRY_BYTES, check_int, check_size
 from .merge_tree import check_bpe_model, vocab_dict
@@ -114,7 +115,7 @@ class DuplicationBPE:
         if arr.size == 0:
             return []
         if arr.ndim != 1 or arr.min() < 0 or arr.max() >= self._slot.size:
-            raise ValueError("ids must be a 1-D sequence of base vocabulary ids")
+            raise InvalidValueError("ids must be a 1-D sequence of base vocabulary ids")
         rng = self._rng if seed is None else as_generator(seed)
         slot = self._slot[arr]
         hit = np.flatnonzero(slot >= 0)
@@ -153,7 +154,7 @@ class DuplicationBPE:
             return []
         if arr.ndim != 1 or arr.min() < 0 or arr.max() >= self._original.size \
                 or not self._known[arr].all():
-            raise ValueError("ids must be a 1-D sequence of ids of this model's vocabulary")
+            raise InvalidValueError("ids must be a 1-D sequence of ids of this model's vocabulary")
         return self._original[arr].tolist()
 
     def decode(self, ids: Sequence[int]) -> str:

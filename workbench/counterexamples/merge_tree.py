@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from ..interfaces import MergeModel
 
 __all__ = ["MergeTree", "check_bpe_model", "vocab_dict"]
@@ -37,12 +38,12 @@ def check_bpe_model(model: object) -> MergeModel:
     >>> check_bpe_model(object())  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    TypeError: model must have .merges, ... (the BPE contract, ...MergeModel), not a object
+    workbench.ArgumentTypeError: model must have .merges, ... (the BPE contract, ...), not a object
     """
     if not isinstance(model, MergeModel):
-        raise TypeError("model must have .merges, .vocab, .encode, .encode_chunks, .decode, "
-                        ".tokens (the BPE contract, workbench.interfaces.MergeModel), not a "
-                        f"{type(model).__name__}")
+        raise ArgumentTypeError(
+            "model must have .merges, .vocab, .encode, .encode_chunks, .decode, .tokens (the BPE "
+            f"contract, workbench.interfaces.MergeModel), not a {type(model).__name__}")
     return model
 
 
@@ -56,7 +57,7 @@ def vocab_dict(vocab: object) -> dict[int, bytes]:
     out = {}
     for i, b in items:
         if not isinstance(b, (bytes, bytearray)):
-            raise TypeError(f"vocab[{i}] must be bytes, not {type(b).__name__}")
+            raise ArgumentTypeError(f"vocab[{i}] must be bytes, not {type(b).__name__}")
         out[int(i)] = bytes(b)
     return out
 
@@ -87,8 +88,8 @@ class MergeTree:
             try:
                 z, x, y = self.id_of[left + right], self.id_of[left], self.id_of[right]
             except KeyError as err:
-                raise ValueError(f"merge {rank} ({left!r}, {right!r}): {err.args[0]!r} is not "
-                                 "in the vocabulary") from None
+                raise InvalidValueError(f"merge {rank} ({left!r}, {right!r}): {err.args[0]!r} is "
+                                        "not in the vocabulary") from None
             self._parts.setdefault(z, (x, y))
 
     def parts(self, token: int) -> tuple[int, int] | None:

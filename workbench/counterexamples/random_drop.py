@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from .._core.errors import InvalidValueError
 from .._core.seeds import as_generator
 from .._core.validate import check_int
 from .merge_tree import MergeTree, check_bpe_model
@@ -139,7 +140,7 @@ class RandomDropBPE:
         if arr.size == 0:
             return []
         if arr.ndim != 1 or arr.min() < 0 or arr.max() >= self._offsets.size - 1:
-            raise ValueError("ids must be a 1-D sequence of base vocabulary ids")
+            raise InvalidValueError("ids must be a 1-D sequence of base vocabulary ids")
         return expand_ids(arr, self._offsets, self._flat).tolist()
 
     def encode(self, text: str) -> list[int]:

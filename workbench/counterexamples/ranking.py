@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
+from .._core.errors import ArgumentTypeError
 from .._core.validate import check_int
 from .merge_tree import check_bpe_model
 
@@ -42,7 +43,7 @@ def token_frequencies(model: object, texts: Iterable[str], *, progress: bool | N
     disable = None if progress is None else not progress  # None: auto (tty only)
     for text in tqdm(texts, disable=disable, desc="counting tokens", leave=False):
         if not isinstance(text, str):
-            raise TypeError(f"every text must be a str, not {type(text).__name__}")
+            raise ArgumentTypeError(f"every text must be a str, not {type(text).__name__}")
         counts.update(model.encode(text))
     return dict(counts)
 
@@ -56,7 +57,7 @@ def top_tokens(frequencies: Mapping[int, int], n: int, *,
     """
     n = check_int(n, "n", minimum=0)
     if not isinstance(frequencies, Mapping):
-        raise TypeError(f"frequencies must be a mapping id -> count, not "
-                        f"{type(frequencies).__name__}")
+        raise ArgumentTypeError("frequencies must be a mapping id -> count, not "
+                                f"{type(frequencies).__name__}")
     pool = set(frequencies) if among is None else {int(i) for i in among}
     return sorted(pool, key=lambda i: (-frequencies.get(i, 0), i))[:n]

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .._core.errors import InvalidValueError
+
 __all__ = ["Conclusions", "conclusions"]
 
 
@@ -21,10 +23,10 @@ class Conclusions:
     def __init__(self, sentences: Iterable[str]) -> None:
         items = list(sentences)
         if not items:
-            raise ValueError("a notebook concludes at least one thing")
+            raise InvalidValueError("a notebook concludes at least one thing")
         for s in items:
             if not isinstance(s, str) or not s.strip():
-                raise ValueError("every conclusion is a non-empty sentence")
+                raise InvalidValueError("every conclusion is a non-empty sentence")
         self.sentences = [" ".join(s.split()) for s in items]
 
     def _repr_markdown_(self) -> str:

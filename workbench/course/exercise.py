@@ -30,6 +30,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
+
 __all__ = [
     "Exercise",
     "Feedback",
@@ -61,15 +63,15 @@ def parse_number(text: str) -> Fraction:
     (Fraction(5, 8), Fraction(5, 8), Fraction(5, 8), Fraction(-2, 1))
     """
     if not isinstance(text, str):
-        raise TypeError(f"an answer is text, not {type(text).__name__}")
+        raise ArgumentTypeError(f"an answer is text, not {type(text).__name__}")
     m = _NUMBER.match(re.sub(r"(?<=\d),(?=\d{3}\b)", "", text))  # 32,512: a thousands comma
     if not m:
-        raise ValueError(f"{text.strip()!r} is not a number (write e.g. 3, 5/8 or 0.625)")
+        raise InvalidValueError(f"{text.strip()!r} is not a number (write e.g. 3, 5/8 or 0.625)")
     value = Fraction(m[1].replace("−", "-").replace(" ", ""))
     if m[2] is not None:
         denominator = Fraction(m[2])
         if denominator == 0:
-            raise ValueError("a fraction needs a non-zero denominator")
+            raise InvalidValueError("a fraction needs a non-zero denominator")
         value /= denominator
     return value / 100 if m[3] else value
 
@@ -97,7 +99,7 @@ def check_number(text: str, expected: int | float | Fraction, *,
         return Feedback(False, str(err))
     if isinstance(expected, float):
         if not math.isfinite(expected):
-            raise ValueError("a float answer must be finite")
+            raise InvalidValueError("a float answer must be finite")
         ok = abs(float(given) - expected) <= tolerance
     else:
         ok = given == Fraction(expected)
@@ -176,7 +178,8 @@ def check_choice(text: str, expected: str, options: Sequence[str]) -> Feedback:
     'Answer with one of: yes, no.'
     """
     if expected not in options:
-        raise ValueError(f"the expected answer {expected!r} is not one of the options {options}")
+        raise InvalidValueError(f"the expected answer {expected!r} is not one of the options "
+                                f"{options}")
     given = text.strip().lower()
     lowered = {o.lower(): o for o in options}
     if given not in lowered:
@@ -216,10 +219,11 @@ class Exercise:
     def __post_init__(self) -> None:
         for name in ("question", "hint", "explanation", "answer_text"):
             if not isinstance(getattr(self, name), str) or not getattr(self, name).strip():
-                raise ValueError(f"an exercise needs a non-empty {name}")
+                raise InvalidValueError(f"an exercise needs a non-empty {name}")
         verdict = self.check(self.answer_text)
         if not isinstance(verdict, Feedback) or not verdict.correct:
-            raise ValueError(f"the checker rejects the exercise's own answer {self.answer_text!r}")
+            raise InvalidValueError("the checker rejects the exercise's own answer "
+                                    f"{self.answer_text!r}")
 
     @classmethod
     def number(cls, question: str, answer: int | float | Fraction, *, hint: str,

@@ -23,6 +23,7 @@ import zipfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
+from .._core.errors import ArgumentTypeError, InvalidValueError, MissingFileError
 from .loaders import (
     _BROWN_DOC,
     BROWN_FILE,
@@ -75,7 +76,7 @@ def _tar_members(archive: Path, pattern: str) -> list[tuple[str, bytes]]:
             if m.isfile() and fnmatch.fnmatchcase(m.name, pattern)
         ]
     if not found:
-        raise ValueError(f"{archive}: no member matches {pattern!r}")
+        raise InvalidValueError(f"{archive}: no member matches {pattern!r}")
     return sorted(found)
 
 
@@ -231,18 +232,20 @@ def train_sentencepiece_on_counts(
     """
     _check_name(model_type, _SP_KINDS, "model type")
     if not isinstance(counts, Mapping):
-        raise TypeError(f"counts must be a mapping piece -> count, not {type(counts).__name__}")
+        raise ArgumentTypeError("counts must be a mapping piece -> count, not "
+                                f"{type(counts).__name__}")
     lines = []
     for piece, count in counts.items():
         if not isinstance(piece, str) or not piece or "\t" in piece or "\n" in piece:
-            raise ValueError(f"piece {piece!r:.40} must be a non-empty str without tab/newline")
+            raise InvalidValueError(f"piece {piece!r:.40} must be a non-empty str without "
+                                    "tab/newline")
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise ValueError(f"count of {piece!r:.40} must be a positive int, got {count!r}")
+            raise InvalidValueError(f"count of {piece!r:.40} must be a positive int, got {count!r}")
         if piece != "▁":
             text = " " + piece[1:] if piece.startswith("▁") else piece
             lines.append(f"{text}\t{count}")
     if not lines:
-        raise ValueError("counts holds no piece to train on")
+        raise InvalidValueError("counts holds no piece to train on")
     import sentencepiece as spm  # dev dependency, only needed to (re)train
 
     spm.set_random_generator_seed(seed)
@@ -309,7 +312,7 @@ def build(
     if model_types:
         text_path = out / SHAKESPEARE_FILE
         if not text_path.is_file():
-            raise FileNotFoundError(f"{text_path} is missing; pass the shakespeare archive")
+            raise MissingFileError(f"{text_path} is missing; pass the shakespeare archive")
         docs = _shakespeare_documents(_untar_xz(text_path))
         text = "\n\n".join(t for _, t in docs)  # = load_text("shakespeare")
         for model_type in model_types:

@@ -29,6 +29,7 @@ import os
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from ..vocab import Vocabulary, VocabularyFormatError
 from ..vocab.formats import read_vocabulary_bytes
 from . import loaders
@@ -126,20 +127,20 @@ def resolve_vocabulary(spec: str, options: Mapping[str, Callable[[], Vocabulary]
 
     >>> resolve_vocabulary("infinite").is_infinite
     True
-    >>> resolve_vocabulary("nope", {"a": lambda: Vocabulary(["a"])})
+    >>> resolve_vocabulary("nope", {"a": lambda: Vocabulary(["a"])})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown vocabulary 'nope': not a name and no such file; valid names: a
+    workbench.InvalidValueError: unknown vocabulary 'nope': not a name ...; valid names: a
     """
     opts = vocabulary_options() if options is None else options
     if not isinstance(spec, str):
-        raise TypeError(f"vocabulary must be a name or a path, not {type(spec).__name__}")
+        raise ArgumentTypeError(f"vocabulary must be a name or a path, not {type(spec).__name__}")
     if spec in opts:
         return opts[spec]()
     if os.path.isfile(spec):
         return Vocabulary.load(spec)
-    raise ValueError(f"unknown vocabulary {spec!r}: not a name and no such file; "
-                     f"valid names: {', '.join(opts)}")
+    raise InvalidValueError(f"unknown vocabulary {spec!r}: not a name and no such file; valid "
+                            f"names: {', '.join(opts)}")
 
 
 def vocabulary_from_bytes(filename: str, data: bytes) -> Vocabulary:
@@ -191,8 +192,8 @@ def vocabulary_from_text(text: str) -> Vocabulary:
     ('ab', 'c')
     """
     if not isinstance(text, str):
-        raise TypeError(f"text must be a str, not {type(text).__name__}")
+        raise ArgumentTypeError(f"text must be a str, not {type(text).__name__}")
     tokens = list(dict.fromkeys(line for line in text.splitlines() if line))
     if not tokens:
-        raise ValueError("no tokens: paste one token per line")
+        raise InvalidValueError("no tokens: paste one token per line")
     return Vocabulary(tokens)

@@ -45,6 +45,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.validate import check_budget, check_int
 from ..lattice import check_vocab, check_word
 from ..vocab import Vocabulary
@@ -79,7 +80,7 @@ _TEXT_SKIP = 2_000  # the first words of the shipped text are a title page and a
 
 def _check_text(text: object, name: str = "text") -> str:
     if not isinstance(text, str):
-        raise TypeError(f"{name} must be str, not {type(text).__name__}")
+        raise ArgumentTypeError(f"{name} must be str, not {type(text).__name__}")
     return text
 
 
@@ -188,12 +189,12 @@ def check_words(words: object, vocab: Vocabulary | None = None) -> list[str]:
     ['ab', 'b']
     """
     if isinstance(words, str):
-        raise TypeError("words must be a sequence of str, not one str")
+        raise ArgumentTypeError("words must be a sequence of str, not one str")
     out = [check_word(w) for w in words]  # type: ignore[union-attr]
     if not out:
-        raise ValueError("words must not be empty")
+        raise InvalidValueError("words must not be empty")
     if len(out) > MAX_WORDS:
-        raise ValueError(f"at most {MAX_WORDS:,} words, got {len(out):,}")
+        raise InvalidValueError(f"at most {MAX_WORDS:,} words, got {len(out):,}")
     check_budget(sum(map(len, out)) * 64, f"{len(out):,} words")
     return out
 
@@ -271,7 +272,7 @@ def split_chunk_counts(lines: Sequence[str], split: Callable[[str], Iterable[str
     With :func:`workbench.bpe.split_text` these are the GPT-4 chunk counts BPE trains on.
     """
     if isinstance(lines, str):
-        raise TypeError("lines must be a sequence of str, not one str")
+        raise ArgumentTypeError("lines must be a sequence of str, not one str")
     counts: Counter = Counter()
     for line in lines:
         counts.update(split(_check_text(line, "line")))

@@ -45,6 +45,7 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path, PurePosixPath
 
+from .._core.errors import InvalidValueError, MissingFileError
 from ..counts import read_counts
 from ..vocab import Vocabulary
 
@@ -111,14 +112,14 @@ _REBUILD_HINT = (
 def _data_file(filename: str, hint: str = _REBUILD_HINT) -> Path:
     path = DATA_DIR / filename
     if not path.is_file():
-        raise FileNotFoundError(f"{path} is missing; {hint}")
+        raise MissingFileError(f"{path} is missing; {hint}")
     return path
 
 
 def _check_name(name: str, known: Iterable[str], what: str) -> None:
     known = list(known)
     if name not in known:
-        raise ValueError(f"unknown {what} {name!r}; available: {', '.join(known)}")
+        raise InvalidValueError(f"unknown {what} {name!r}; available: {', '.join(known)}")
 
 
 def _read_xz(filename: str) -> bytes:
@@ -325,7 +326,7 @@ def english_words(n: int | None = None, min_length: int = 1) -> list[str]:
     ['about', 'search', 'other']
     """
     if n is not None and n < 0:
-        raise ValueError(f"n must be non-negative or None, got {n}")
+        raise InvalidValueError(f"n must be non-negative or None, got {n}")
     words = [w for w, _ in _ranked_words() if len(w) >= min_length]
     return words if n is None else words[:n]
 

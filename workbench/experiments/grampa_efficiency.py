@@ -39,6 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._core.errors import InvalidValueError
 from .._core.io import write_atomic
 from .._core.validate import check_int, check_probability, check_real
 from ..grampa import Grampa, check_tau, expected_token_counts
@@ -188,8 +189,8 @@ def _sampled_regulariser(setup: Setup, param: float, seed: int) -> np.ndarray:
                                  enable_sampling=True, alpha=a, nbest_size=-1, num_threads=1)
     out = _bincount_lists(ids, setup.size)
     if out.size != setup.size:  # an id outside the vocabulary (e.g. <unk>): not comparable
-        raise ValueError(f"the {setup.kind} sampler produced id {out.size - 1}, outside "
-                         f"the vocabulary's ids")
+        raise InvalidValueError(f"the {setup.kind} sampler produced id {out.size - 1}, outside the "
+                                "vocabulary's ids")
     return _frozen(out)
 
 

@@ -30,6 +30,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from ..grampa import arc_probabilities
 from ..lattice import Lattice, SegmentationError, enumerate_segmentations
 from ..lattice.summary import LatticeSummary
@@ -121,8 +122,8 @@ def arc_table(lattice: Lattice | LatticeSummary, tau: float | None = None,
     probs = dict(probabilities) if probabilities is not None else None
     if probs is None and tau is not None:
         if not isinstance(lattice, Lattice):
-            raise ValueError("a LatticeSummary carries no vocabulary: pass the probabilities "
-                             "computed at this tau")
+            raise InvalidValueError("a LatticeSummary carries no vocabulary: pass the "
+                                    "probabilities computed at this tau")
         probs = arc_probabilities(lattice.word, lattice.vocab, tau, lattice.ell_min,
                                   lattice.direction)
     s = lattice.summary() if isinstance(lattice, Lattice) else lattice
@@ -178,9 +179,10 @@ def lattice_view(
     segmentations = table = None
     try:
         if not isinstance(vocab, Vocabulary):
-            raise TypeError(f"vocab must be a workbench.Vocabulary, not {type(vocab).__name__}")
+            raise ArgumentTypeError("vocab must be a workbench.Vocabulary, not "
+                                    f"{type(vocab).__name__}")
         if isinstance(max_list, bool) or not isinstance(max_list, (int, np.integer)):
-            raise TypeError(f"max_list must be an int, not {type(max_list).__name__}")
+            raise ArgumentTypeError(f"max_list must be an int, not {type(max_list).__name__}")
         spelled = vocab.to_alphabet(word)
         lattice = Lattice.build(spelled, vocab, ell_min, direction)
         summary = lattice.summary()

@@ -38,6 +38,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.validate import check_choice, check_int, check_probability
 from ..datasets.corpora import first_words
 from ..grampa import Grampa, check_tau
@@ -208,8 +209,8 @@ def _live(text: str, key: str, tau: float, ell_min: int, p: float, typos: bool,
     back to a seen setting computes nothing."""
     prep = _prepared(text, key, typos, seed)
     if not prep.kept:
-        raise ValueError(f"text has no word the {key} vocabulary can segment ({prep.n_words} "
-                         "words found)")
+        raise InvalidValueError(f"text has no word the {key} vocabulary can segment "
+                                f"({prep.n_words} words found)")
     det_of = prep.det_of
     heads = np.random.default_rng([seed, 1]).random(len(prep.group_ids)) < p
     groups = [prep.groups[i] for i in prep.group_ids]
@@ -266,7 +267,7 @@ def _check_live(text: object, tau: float, ell_min: int, p: float, vocabulary: st
                 typos: object, seed: int) -> tuple[str, float, int, float, int]:
     """:func:`compute_live`'s arguments checked: (vocabulary key, τ, ℓ_min, p, seed)."""
     if not isinstance(text, str):
-        raise TypeError(f"text must be str, not {type(text).__name__}")
+        raise ArgumentTypeError(f"text must be str, not {type(text).__name__}")
     key = VOCABULARIES.get(vocabulary, vocabulary)
     key = check_choice(key, "vocabulary", ("ULM", "BPE"))
     check_tau(tau)
@@ -275,5 +276,5 @@ def _check_live(text: object, tau: float, ell_min: int, p: float, vocabulary: st
     p = check_probability(p, "p")
     seed = check_int(seed, "seed", minimum=0)
     if not isinstance(typos, (bool, np.bool_)):
-        raise TypeError(f"typos must be a bool, not {type(typos).__name__}")
+        raise ArgumentTypeError(f"typos must be a bool, not {type(typos).__name__}")
     return key, tau, ell_min, p, seed

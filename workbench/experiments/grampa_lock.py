@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.errors import InvariantError
 from .._core.validate import check_int, check_n, check_samples
 from ..datasets.corpora import demo_word
 from ..grampa import Grampa
@@ -90,7 +91,7 @@ def lock_order_table(n: int = 5) -> dict[str, Any]:
         if 0 <= key < size and by_lock[key] is None:
             by_lock[key] = t
     if any(t is None for t in by_lock):  # pragma: no cover - lock_key is a bijection
-        raise AssertionError("lock_key is not a bijection onto 0 .. 2^(n-1)-1")
+        raise InvariantError("lock_key is not a bijection onto 0 .. 2^(n-1)-1")
     ordered: list[tuple[int, ...]] = by_lock  # type: ignore[assignment]
     cols = {
         "key": list(range(size)),

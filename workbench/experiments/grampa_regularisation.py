@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.errors import InvalidValueError
 from .._core.io import write_atomic
 from .._core.validate import (
     BudgetError,
@@ -189,13 +190,13 @@ def regularisation_rate(family: str, vocab: Vocabulary, words: Sequence[str],
     family = check_choice(family, "family", FAMILIES)
     vocab = check_vocab(vocab)
     if vocab.is_infinite:
-        raise ValueError("regularisation_rate needs a finite vocabulary (the baselines have "
-                         "no deterministic segmentation under the infinite one)")
+        raise InvalidValueError("regularisation_rate needs a finite vocabulary (the baselines have "
+                                "no deterministic segmentation under the infinite one)")
     words = check_words(words, vocab)
     vals = [_check_value(family, v) for v in (FIGURE6_VALUES[family] if values is None
                                                else values)]
     if not vals:
-        raise ValueError("values must not be empty")
+        raise InvalidValueError("values must not be empty")
     size = check_int(n_samples, "n_samples", minimum=1, maximum=10_000)
     seed = check_int(seed, "seed", minimum=0)
     ref_family = family if reference is None and family != "grampa" else (reference or "ulm")

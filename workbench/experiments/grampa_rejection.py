@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.errors import InvalidValueError
 from .._core.validate import check_int, check_n, check_samples
 from ..grampa import Grampa
 from ..samplers.rejection import (
@@ -63,7 +64,7 @@ def _check_ns(ns: Iterable[int]) -> list[int]:
     out = [check_n(x, maximum=MAX_COST_N, why=f" (n!/2^(n-1) must fit a float; cap {MAX_COST_N})")
            for x in ns]
     if not out:
-        raise ValueError("ns must not be empty")
+        raise InvalidValueError("ns must not be empty")
     return out
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.errors import InvalidValueError
 from .._core.validate import check_int, check_samples
 from ..datasets.corpora import spell_words, synthetic_words
 from ..lattice import check_vocab, check_word, count_segmentations
@@ -199,7 +200,7 @@ def rejection_cost_words(vocab: Vocabulary, lengths: Iterable[int] = range(2, 31
     vocab = check_vocab(vocab)
     lens = [check_int(x, "length", minimum=1, maximum=256) for x in lengths]
     if not lens:
-        raise ValueError("lengths must not be empty")
+        raise InvalidValueError("lengths must not be empty")
     count = check_int(words_per_length, "words_per_length", minimum=1, maximum=1000)
     size = check_int(n_samples, "n_samples", minimum=1, maximum=10**6)
     seed = check_int(seed, "seed", minimum=0)

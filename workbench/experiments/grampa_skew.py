@@ -42,6 +42,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.records import ArrayRecord
 from .._core.seeds import as_generator
 from ..grampa import Grampa, check_tau
@@ -262,9 +263,9 @@ def pooled_curve(curves: Sequence[SegmentalityCurve]) -> SegmentalityCurve:
     """
     curves = list(curves)
     if not curves:
-        raise ValueError("pooled_curve needs at least one curve")
+        raise InvalidValueError("pooled_curve needs at least one curve")
     if any(not np.array_equal(c.tau, curves[0].tau) for c in curves):
-        raise ValueError("the curves must share their τ")
+        raise InvalidValueError("the curves must share their τ")
     means = np.array([c.mean for c in curves])
     sds = np.array([c.sd for c in curves])
     return SegmentalityCurve(tau=curves[0].tau.copy(), coordinate=curves[0].coordinate.copy(),
@@ -296,7 +297,7 @@ def skew_panel(
     word = check_word(word)
     vocab = check_vocab(vocab)
     if word == "":
-        raise ValueError("pick a non-empty word")
+        raise InvalidValueError("pick a non-empty word")
     if (deterministic is None and isinstance(seed, (int, np.integer))
             and not isinstance(seed, bool)):
         return _cached_panel(word, vocab, tau, ell_min, direction, p, n_samples, int(seed),
@@ -407,11 +408,12 @@ def skew_summary(
     error = None
     try:
         if not isinstance(vocab, Vocabulary):
-            raise TypeError(f"vocab must be a workbench.Vocabulary, not {type(vocab).__name__}")
+            raise ArgumentTypeError("vocab must be a workbench.Vocabulary, not "
+                                    f"{type(vocab).__name__}")
         spelled = vocab.to_alphabet(word)
         got["word"] = spelled
         if spelled == "":
-            raise ValueError(EMPTY_WORD_NOTE)
+            raise InvalidValueError(EMPTY_WORD_NOTE)
         got["panel"] = skew_panel(spelled, vocab, tau, ell_min, direction, p, n_samples, seed)
         got["lattice"] = _lattice(word, vocab, ell_min, direction, float(tau))
         got["arc_probabilities"] = dict(_exact(vocab, spelled, float(tau), ell_min,

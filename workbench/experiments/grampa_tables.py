@@ -56,6 +56,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.io import write_atomic
 from .._core.seeds import as_generator, base_seed
 from .._core.validate import check_budget, check_int
@@ -105,23 +106,24 @@ def pretokenised_words(text: str, alphabet: str = "sentencepiece", limit: int | 
     [('▁It', "'s"), ('▁', '4', '2', '▁,'), ('▁Sir', '▁.')]
     """
     if not isinstance(text, str):
-        raise TypeError(f"text must be str, not {type(text).__name__}")
+        raise ArgumentTypeError(f"text must be str, not {type(text).__name__}")
     return split_words(text, Pretokeniser(alphabet).pieces, limit)
 
 
 def _check_words(words: object) -> list[Word]:
     if isinstance(words, str):
-        raise TypeError("words must be a sequence of words, each a sequence of pieces (str)")
+        raise ArgumentTypeError("words must be a sequence of words, each a sequence of pieces "
+                                "(str)")
     out = []
     for k, w in enumerate(words):  # type: ignore[attr-defined]
         if isinstance(w, str):
-            raise TypeError(f"word {k} is a str; give each word as a tuple of its pieces")
+            raise ArgumentTypeError(f"word {k} is a str; give each word as a tuple of its pieces")
         w = tuple(w)
         for p in w:
             if not isinstance(p, str):
-                raise TypeError(f"word {k} has a piece of type {type(p).__name__}, not str")
+                raise ArgumentTypeError(f"word {k} has a piece of type {type(p).__name__}, not str")
         if not w or not all(w):
-            raise ValueError(f"word {k} must be a non-empty sequence of non-empty pieces")
+            raise InvalidValueError(f"word {k} must be a non-empty sequence of non-empty pieces")
         out.append(w)
     return out
 
@@ -134,15 +136,16 @@ def _check_inputs(words: object, vocabularies: object, settings: object
     settings = list(settings)  # type: ignore[call-overload]
     for s in settings:
         if not isinstance(s, Setting):
-            raise TypeError(f"settings must be Setting objects, not {type(s).__name__}")
+            raise ArgumentTypeError(f"settings must be Setting objects, not {type(s).__name__}")
     if not isinstance(vocabularies, Mapping):
-        raise TypeError("vocabularies must be a mapping {'BPE': Vocabulary, 'ULM': Vocabulary}")
+        raise ArgumentTypeError("vocabularies must be a mapping {'BPE': Vocabulary, 'ULM': "
+                                "Vocabulary}")
     vocabs = {}
     for s in settings:
         v = vocabularies.get(s.vocabulary)
         if not isinstance(v, Vocabulary) or v.is_infinite:
-            raise ValueError(f"setting {s.label!r} needs a finite Vocabulary under "
-                             f"vocabularies[{s.vocabulary!r}]")
+            raise InvalidValueError(f"setting {s.label!r} needs a finite Vocabulary under "
+                                    f"vocabularies[{s.vocabulary!r}]")
         vocabs[s.vocabulary] = v
     return words, vocabs, settings
 

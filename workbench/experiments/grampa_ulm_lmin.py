@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .._core.errors import ArgumentTypeError
 from .._core.validate import check_choice, check_int
 from ..vocab import Vocabulary
 from .grampa_paper_tables import PAPER_TABLE7
@@ -48,7 +49,7 @@ def interior_share(vocab: Vocabulary) -> float:
     0.25
     """
     if not isinstance(vocab, Vocabulary) or vocab.is_infinite:
-        raise TypeError("vocab must be a finite Vocabulary")
+        raise ArgumentTypeError("vocab must be a finite Vocabulary")
     toks = vocab.tokens
     return sum("▁" not in t and len(t) > 1 for t in toks) / max(len(toks), 1)
 
@@ -143,7 +144,7 @@ def lmin2_markdown(evidence: dict[str, object]) -> str:
     """
     rows = evidence["rows"]
     if not isinstance(rows, pd.DataFrame) or not {"BPE", "ULM"} <= set(rows.index):
-        raise TypeError("evidence must be what lmin2_evidence returns")
+        raise ArgumentTypeError("evidence must be what lmin2_evidence returns")
     b, u, x = rows.loc["BPE"], rows.loc["ULM"], rows.loc["ULM + BPE interior"]
     miss = evidence["punct_pieces_missing"]
     pct = lambda v: f"{100 * v:.0f} %"  # noqa: E731

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.validate import check_int
 from ..datasets.corpora import check_words
 from ..lattice import check_vocab, walked_arcs
@@ -57,11 +58,11 @@ def token_length_distribution(vocab: Vocabulary, *, without_marker: bool = False
     """
     vocab = check_vocab(vocab)
     if vocab.is_infinite:
-        raise ValueError("the infinite vocabulary has no finite length distribution")
+        raise InvalidValueError("the infinite vocabulary has no finite length distribution")
     if not isinstance(without_marker, bool):
-        raise TypeError("without_marker must be a bool")
+        raise ArgumentTypeError("without_marker must be a bool")
     if len(vocab) == 0:
-        raise ValueError("the vocabulary is empty")
+        raise InvalidValueError("the vocabulary is empty")
     lens = np.fromiter((len(t) - (without_marker and t[:1] in _MARKERS) for t in vocab.tokens),
                        dtype=np.int64, count=len(vocab))
     lo, hi = int(lens.min()), int(lens.max())

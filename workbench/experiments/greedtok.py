@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._core.errors import InvalidValueError
 from .._core.io import write_atomic
 from .._core.validate import check_int
 from ..greedtok import (
@@ -221,7 +222,7 @@ def compute_reduction(name: str) -> ReductionResult:
     """The instance of graph ``name`` (:data:`GRAPHS`), solved exhaustively at the smallest
     ``k`` reaching ``3|E|``, and one below."""
     if name not in GRAPHS:
-        raise ValueError(f"unknown graph {name!r}; choose one of {', '.join(GRAPHS)}")
+        raise InvalidValueError(f"unknown graph {name!r}; choose one of {', '.join(GRAPHS)}")
     edges = GRAPHS[name]
     n = 1 + max(max(e) for e in edges)
     for k in range(n + 1):

@@ -35,6 +35,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .._core.errors import InvalidValueError
 from .._core.validate import check_choice, check_int, check_probability, check_real
 from ..bpe import BPESampler
 from ..bpe.semantics import check_semantics
@@ -274,11 +275,11 @@ def solve_knob(f: Callable[[float], float], target: float, lo: float, hi: float,
     grid = check_int(grid, "grid", minimum=2, maximum=10_000)
     tolerance = check_real(tolerance, "tolerance", minimum=0.0)
     if tolerance <= 0:
-        raise ValueError("tolerance must be > 0")
+        raise InvalidValueError("tolerance must be > 0")
     xs = np.linspace(lo, hi, grid)
     ys = [float(f(float(x))) for x in xs]
     if any(math.isnan(y) for y in ys):
-        raise ValueError("f returned NaN")
+        raise InvalidValueError("f returned NaN")
     for k, (y0, y1) in enumerate(zip(ys, ys[1:])):
         if y0 == target:
             return KnobSolution(float(xs[k]), y0, True)

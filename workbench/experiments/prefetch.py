@@ -32,6 +32,8 @@ import threading
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
+from .._core.errors import ArgumentTypeError
+
 __all__ = ["Prefetch", "setting_key"]
 
 
@@ -64,7 +66,7 @@ class Prefetch:
         rank = priority if callable(priority) else (lambda _key: priority)
         for key, call in calls.items():
             if not callable(call):
-                raise TypeError(f"the call of {key!r} is not callable")
+                raise ArgumentTypeError(f"the call of {key!r} is not callable")
         with self._cond:
             for key, call in calls.items():
                 if key not in self._pending:

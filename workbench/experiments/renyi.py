@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._core.errors import InvalidValueError
 from .._core.io import write_atomic
 from .._core.validate import check_real
 from ..bpe import BPEModel, split_text
@@ -300,7 +301,7 @@ def _counts_array(values: Sequence[float], name: str) -> np.ndarray:
     """Finite counts ``>= 0`` as a float array (at least one)."""
     arr = np.asarray(values, dtype=np.float64).ravel()
     if arr.size == 0 or not np.isfinite(arr).all() or (arr < 0).any():
-        raise ValueError(f"{name} must be a non-empty sequence of finite counts >= 0")
+        raise InvalidValueError(f"{name} must be a non-empty sequence of finite counts >= 0")
     return arr
 
 

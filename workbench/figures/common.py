@@ -36,6 +36,7 @@ from matplotlib.collections import LineCollection
 from matplotlib.figure import FigureBase
 from matplotlib.patches import StepPatch
 
+from .._core.errors import ArgumentTypeError
 from .lint import GUIDE, ZOOMED, readability_problems
 
 __all__ = [
@@ -111,7 +112,7 @@ def fraction_label(p: float | Fraction, max_den: int = 64) -> str:
     ('0.12', '0')
     """
     if isinstance(p, bool) or not isinstance(p, (int, float, Fraction, np.floating, np.integer)):
-        raise TypeError(f"p must be a number, not {type(p).__name__}")
+        raise ArgumentTypeError(f"p must be a number, not {type(p).__name__}")
     if isinstance(p, (float, np.floating)) and not math.isfinite(p):
         return str(float(p))
     frac = Fraction(p).limit_denominator(max(1, int(max_den)))

@@ -35,6 +35,7 @@ from matplotlib.axes import Axes
 from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure, FigureBase
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from ..datasets.catalog import vocabulary_options
 from ..experiments.grampa_lattice import LatticeView
 from ..lattice import Lattice, format_segmentation
@@ -60,8 +61,8 @@ def _parts(lattice: Lattice | LatticeSummary | LatticeView
         return lattice, None
     if isinstance(lattice, LatticeView):
         return lattice.lattice, lattice.error
-    raise TypeError("expected a Lattice, a LatticeSummary or a LatticeView, not "
-                    f"{type(lattice).__name__}")
+    raise ArgumentTypeError("expected a Lattice, a LatticeSummary or a LatticeView, not "
+                            f"{type(lattice).__name__}")
 
 
 def draw_lattice(
@@ -127,7 +128,7 @@ def draw_lattice(
     n = len(word) if word is not None else 0
     for i, j in list(probs) + path:
         if not (0 <= i < j <= n):
-            raise ValueError(f"arc ({i}, {j}) is not an arc of a word with {n} characters")
+            raise InvalidValueError(f"arc ({i}, {j}) is not an arc of a word with {n} characters")
 
     fig, ax, unit = _lattice_axes(ax, word, n, arc_height(
         max((j - i for i, j in arcs + path), default=1)))

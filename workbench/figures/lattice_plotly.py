@@ -31,6 +31,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from ..experiments.grampa_lattice import TABLE_MAX_ARCS, ArcTable, LatticeView
 from .common import (
     GREEN,
@@ -152,20 +153,21 @@ def plotly_lattice(
     if isinstance(table, LatticeView):
         error = table.error
         if table.lattice is None:
-            raise ValueError(f"no lattice to show: {error or 'no word'}")
+            raise InvalidValueError(f"no lattice to show: {error or 'no word'}")
         _check_size(len(table.lattice.word), len(table.lattice.arcs), max_chars, max_arcs)
         if table.table is None:
-            raise ValueError("the view has no arc table (its lattice is past "
-                             f"{TABLE_MAX_ARCS:,} arcs)")
+            raise InvalidValueError("the view has no arc table (its lattice is past "
+                                    f"{TABLE_MAX_ARCS:,} arcs)")
         table = table.table
     elif not isinstance(table, ArcTable):
-        raise TypeError(f"expected an ArcTable or a LatticeView, not {type(table).__name__}")
+        raise ArgumentTypeError("expected an ArcTable or a LatticeView, not "
+                                f"{type(table).__name__}")
     _check_size(table.lattice.n, len(table.lattice.arcs), max_chars, max_arcs)
     n = table.lattice.n
     path = [tuple(a) for a in (highlight or [])]
     for i, j in path:
         if not (0 <= i < j <= n):
-            raise ValueError(f"arc ({i}, {j}) is not an arc of a word with {n} characters")
+            raise InvalidValueError(f"arc ({i}, {j}) is not an arc of a word with {n} characters")
     # traces and layout as plain dicts, made a figure once (add_trace one by one took a
     # third of a slider step)
     traces = _arc_traces(table, path) + _node_traces(table)
@@ -176,11 +178,11 @@ def plotly_lattice(
 def _check_size(n_chars: int, n_arcs: int, max_chars: int, max_arcs: int) -> None:
     """Refuse a lattice too large to draw interactively (the message says what to use)."""
     if n_chars > max_chars:
-        raise ValueError(f"the word has {n_chars} characters: the interactive lattice "
-                         f"draws at most {max_chars} (draw_lattice sketches longer words)")
+        raise InvalidValueError(f"the word has {n_chars} characters: the interactive lattice draws "
+                                f"at most {max_chars} (draw_lattice sketches longer words)")
     if n_arcs > max_arcs:
-        raise ValueError(f"the lattice has {n_arcs:,} arcs: the interactive lattice draws "
-                         f"at most {max_arcs:,} (draw_lattice sketches it)")
+        raise InvalidValueError(f"the lattice has {n_arcs:,} arcs: the interactive lattice draws "
+                                f"at most {max_arcs:,} (draw_lattice sketches it)")
 
 
 def _curves(arcs: Sequence[tuple[int, int]], hover: Sequence[str] | None = None

@@ -36,6 +36,8 @@ from matplotlib.path import Path as MplPath
 from matplotlib.text import Text
 from matplotlib.transforms import Bbox
 
+from .._core.errors import ArgumentTypeError
+
 __all__ = ["GUIDE", "ZOOMED", "readability_problems"]
 
 GUIDE = "guide"
@@ -107,7 +109,7 @@ def readability_problems(fig: Any) -> list[str]:
 
     if isinstance(fig, go.Figure):
         return _once(_plotly_problems(fig))
-    raise TypeError(f"fig must be a matplotlib or plotly figure, not {type(fig).__name__}")
+    raise ArgumentTypeError(f"fig must be a matplotlib or plotly figure, not {type(fig).__name__}")
 
 
 def _once(problems: list[str]) -> list[str]:

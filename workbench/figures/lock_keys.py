@@ -27,6 +27,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from .._core.errors import InvalidValueError
 from ..experiments.grampa_lock import (
     FIGURE5_TAUS,
     MAX_HISTOGRAM_N,
@@ -170,7 +171,7 @@ def plot_lock_histograms(hists: Iterable[Mapping[str, Any]], ncols: int = 2,
     """Figure 5: one :func:`plot_lock_histogram` panel per temperature, in a grid."""
     hists = list(hists)
     if not hists:
-        raise ValueError("no histograms to plot")
+        raise InvalidValueError("no histograms to plot")
     rows = -(-len(hists) // ncols)
     fig = Figure(figsize=(6 * ncols, 2.6 * rows), layout="constrained")
     axes = np.atleast_1d(fig.subplots(rows, ncols, squeeze=False)).ravel()

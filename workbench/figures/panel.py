@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, UnknownNameError
 from .._core.io import atomic_write
 from .._core.validate import check_choice
 from ..datasets.catalog import vocabulary_from_bytes, vocabulary_from_text
@@ -233,7 +234,7 @@ def interactive_panel(compute: Callable[..., Any], draw: Callable[[Any], Any],
     params = inspect.signature(compute).parameters
     unknown = [name for name in controls if name not in params]
     if unknown:
-        raise TypeError(f"{compute.__name__} has no argument(s) {unknown}")
+        raise ArgumentTypeError(f"{compute.__name__} has no argument(s) {unknown}")
     view = PanelView()
     draw = _freezing(draw)
     state: dict[str, Any] = {"shown": None, "height": PANEL_MIN_HEIGHT, "displayed": (),
@@ -455,7 +456,8 @@ def set_panel_values(panel: Any, **values: Any) -> Any:
     controls = panel_controls(panel)
     unknown = set(values) - set(controls)
     if unknown:
-        raise KeyError(f"no controls named {sorted(unknown)}; the panel has {sorted(controls)}")
+        raise UnknownNameError(f"no controls named {sorted(unknown)}; the panel has "
+                               f"{sorted(controls)}")
     for name in values:
         controls[name].unobserve(panel.update, names="value")
     try:

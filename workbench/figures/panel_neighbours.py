@@ -24,6 +24,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from .._core.errors import InvalidValueError
 from ..experiments.prefetch import Prefetch, setting_key
 from .panel import on_step_grid
 
@@ -102,8 +103,8 @@ def warm_neighbours(panel: Any, compute: Callable[..., Any],
         If both ``draw`` and ``ahead`` are given.
     """
     if ahead is not None and draw is not None:
-        raise ValueError("warm_neighbours: a draw cannot run in the background (its printed "
-                         "text would reach the page); pass draw or ahead, not both")
+        raise InvalidValueError("warm_neighbours: a draw cannot run in the background (its printed "
+                                "text would reach the page); pass draw or ahead, not both")
     settings = neighbour_settings(panel)
     if ahead is not None:
         ahead.add({setting_key(s): (lambda s=s: compute(**s)) for s in settings},

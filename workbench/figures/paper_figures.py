@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from .._core.errors import InvalidValueError
 from .._core.io import atomic_write, check_output_path, write_atomic
 from .papers import cite
 
@@ -217,7 +218,7 @@ def write_figures(out: str = "results/figures", *, fast: bool = False,
 
     chosen = {k: f for k, f in FIGURES.items() if only is None or only in k}
     if not chosen:
-        raise ValueError(f"no figure matches {only!r}; figures: {', '.join(FIGURES)}")
+        raise InvalidValueError(f"no figure matches {only!r}; figures: {', '.join(FIGURES)}")
     os.makedirs(out, exist_ok=True)
     captions_path = os.path.join(out, "captions.md")
     check_output_path(captions_path, "out")

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .._core.errors import UnknownNameError
+
 __all__ = ["PAPERS", "Paper", "cite"]
 
 
@@ -105,6 +107,6 @@ def cite(key: str, section: str | None = None) -> str:
     True
     """
     if key not in PAPERS:
-        raise KeyError(f"unknown paper {key!r}; valid keys: {', '.join(PAPERS)}")
+        raise UnknownNameError(f"unknown paper {key!r}; valid keys: {', '.join(PAPERS)}")
     text = PAPERS[key].markdown()
     return f"{text} — {section}" if section else text

@@ -27,6 +27,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure, FigureBase
 
+from .._core.errors import InvalidValueError
 from ..experiments.grampa_skew import SegmentalityCurve, SkewPanel, skew_coordinate
 from .common import GREY, GUIDE, PINK, tau_label
 
@@ -129,7 +130,7 @@ def plot_skew_panel(
     else:
         axes = list(axes)
         if len(axes) != 2:
-            raise ValueError("axes must be a pair of Axes (m, token length)")
+            raise InvalidValueError("axes must be a pair of Axes (m, token length)")
         fig = axes[0].figure
     parts = (("m", "number of tokens m", panel.m_counts, panel.m_pmf, panel.m_tv),
              ("length", "token length ℓ (all tokens pooled)", panel.length_counts,

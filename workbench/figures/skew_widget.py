@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from .._core.errors import InvalidValueError
 from ..datasets.catalog import vocabulary_options
 from ..experiments.grampa_skew import PAPER_TAUS, TAU_SLIDER_GRID, SkewSummary, skew_coordinate
 from ..vocab import Vocabulary
@@ -101,7 +102,7 @@ def skew_widget(
         vocabulary = "infinite" if "infinite" in opts else next(iter(opts))
     tau_opts = _tau_options(tau_grid)
     if float(tau) not in [v for _, v in tau_opts]:
-        raise ValueError(f"tau={tau} is not on the slider's grid")
+        raise InvalidValueError(f"tau={tau} is not on the slider's grid")
 
     def summary(word: str, vocabulary: str, tau: float, ell_min: int, direction: str,
                 p: float) -> SkewSummary:

@@ -41,6 +41,7 @@ import numpy as np
 from numba import njit
 
 from .._core.config import JIT
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.validate import check_budget, check_probability
 from ..counts import as_counts
 from ..lattice import (
@@ -150,13 +151,13 @@ def _deterministic_counts(words: list[str], weights: np.ndarray, vocab: Vocabula
     for word, weight in zip(words, weights.tolist()):
         tokens = list(deterministic(word))
         if "".join(tokens) != word or not all(isinstance(t, str) and t for t in tokens):
-            raise ValueError(f"deterministic({word!r}) returned {tokens!r:.80}, which is not "
-                             "a list of non-empty str concatenating to the word")
+            raise InvalidValueError(f"deterministic({word!r}) returned {tokens!r:.80}, which is "
+                                    "not a list of non-empty str concatenating to the word")
         for t in tokens:
             tid = index.get(t)
             if tid is None:
-                raise ValueError(f"deterministic({word!r}) returned {t!r}, which is not a "
-                                 "token of the vocabulary")
+                raise InvalidValueError(f"deterministic({word!r}) returned {t!r}, which is not a "
+                                        "token of the vocabulary")
             out[tid] += weight
 
 
@@ -227,24 +228,24 @@ def expected_token_counts(
     """
     vocab = check_vocab(vocab)
     if vocab.is_infinite:
-        raise TypeError("expected_token_counts needs a finite vocabulary (tokens are counted "
-                        "by id; the infinite vocabulary has none)")
+        raise ArgumentTypeError("expected_token_counts needs a finite vocabulary (tokens are "
+                                "counted by id; the infinite vocabulary has none)")
     alpha = check_tau(tau)
     ell_min = check_ell_min(ell_min)
     direction = check_direction(direction)
     p = check_probability(p, "p")
     if deterministic is not None and not callable(deterministic):
-        raise TypeError("deterministic must be a callable str -> list[str]")
+        raise ArgumentTypeError("deterministic must be a callable str -> list[str]")
     if p < 1.0 and deterministic is None:
-        raise ValueError(f"p = {p} < 1 needs a deterministic tokeniser (deterministic=...)")
+        raise InvalidValueError(f"p = {p} < 1 needs a deterministic tokeniser (deterministic=...)")
     table = {} if isinstance(word_counts, Mapping) and not word_counts else \
         as_counts(word_counts, name="word_counts")
     size = int(vocab.ids.max()) + 1 if len(vocab) else 0
     words = list(table)
     longest = max(map(len, words), default=0)
     if longest > MAX_WORD_LENGTH:
-        raise ValueError(f"a word has {longest:,} characters, over the limit of "
-                         f"{MAX_WORD_LENGTH:,}")
+        raise InvalidValueError(f"a word has {longest:,} characters, over the limit of "
+                                f"{MAX_WORD_LENGTH:,}")
     block_chars = min(sum(map(len, words)), _BLOCK * longest)
     check_budget(40 * size + 12 * block_chars + 16 * len(words)
                  + (longest + 1) * ((vocab.max_token_length or 0) + 1) * 5 + 16 * longest,

@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._core.errors import InvalidValueError
 from .._core.validate import check_real
 from ..vocab import Vocabulary
 
@@ -71,7 +72,7 @@ def check_tau(tau: object) -> float:
     """Validate τ: any real number except 0 and NaN; ±inf allowed. Returns α = 1/τ."""
     tau = check_real(tau, "tau", allow_inf=True)
     if tau == 0.0:
-        raise ValueError("tau must be a non-zero real number or ±inf, got 0.0")
+        raise InvalidValueError("tau must be a non-zero real number or ±inf, got 0.0")
     return 0.0 if math.isinf(tau) else 1.0 / tau
 
 

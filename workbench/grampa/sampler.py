@@ -20,6 +20,7 @@ from functools import cached_property
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.seeds import as_generator, base_seed
 from .._core.validate import (
     BudgetError,
@@ -66,7 +67,7 @@ _PY_BYTES_PER_CHAR = 64
 def _as_words(words: object) -> list[str]:
     """A list from a sequence of words; element types are checked by :func:`_joined`."""
     if isinstance(words, str):
-        raise TypeError("words must be a sequence of str; for one word use sample(word)")
+        raise ArgumentTypeError("words must be a sequence of str; for one word use sample(word)")
     return list(words)  # type: ignore[call-overload]
 
 
@@ -77,7 +78,7 @@ def _joined(words: list[str]) -> str:
     except TypeError:
         for k, w in enumerate(words):
             if not isinstance(w, str):
-                raise TypeError(f"word {k} is {type(w).__name__}, not str") from None
+                raise ArgumentTypeError(f"word {k} is {type(w).__name__}, not str") from None
         raise
 
 
@@ -156,8 +157,8 @@ class Grampa:
     def _check_word(self, word: object) -> str:
         word = check_word(word)
         if self.vocab.is_infinite and len(word) > MAX_INFINITE_LENGTH:
-            raise ValueError(f"word has {len(word):,} characters; the infinite vocabulary "
-                             f"is limited to {MAX_INFINITE_LENGTH:,} (O(n²) graph)")
+            raise InvalidValueError(f"word has {len(word):,} characters; the infinite vocabulary "
+                                    f"is limited to {MAX_INFINITE_LENGTH:,} (O(n²) graph)")
         check_walk([len(word)], self.vocab, "the graph of one word")
         return word
 
@@ -243,7 +244,7 @@ class Grampa:
         if graph.logc[n] == -np.inf:
             raise self._fail(word)
         if (n + 1) * (span + 1) > _TABLE_BUDGET:
-            raise ValueError(f"word of {n:,} characters is too long for an exact table")
+            raise InvalidValueError(f"word of {n:,} characters is too long for an exact table")
         probs = np.zeros((n + 1, span + 1))
         from . import logspace
 
@@ -280,7 +281,8 @@ class Grampa:
         (:mod:`.interpreted_encode`: the same ids for the same seed).
         """
         if self.vocab.is_infinite:
-            raise TypeError("encode needs a finite vocabulary (the infinite one has no ids)")
+            raise ArgumentTypeError("encode needs a finite vocabulary (the infinite one has no "
+                                    "ids)")
         words = _as_words(words)
         quick = self._interpreted(words)
         if quick is not None:  # a small first call: plain Python, the kernels' ids
@@ -302,7 +304,8 @@ class Grampa:
         (True, True)
         """
         if self.vocab.is_infinite:
-            raise TypeError("encode needs a finite vocabulary (the infinite one has no ids)")
+            raise ArgumentTypeError("encode needs a finite vocabulary (the infinite one has no "
+                                    "ids)")
         cps, offsets = check_flat_words(code_points, offsets)
         if cps.shape[0] <= interpreted.MAX_WORK and interpreted.applies((), self.vocab):
             words = interpreted_encode.words_from_flat(cps, offsets)

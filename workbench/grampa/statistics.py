@@ -29,6 +29,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from ..lattice import check_word
 from .sampler import Grampa
 
@@ -47,11 +48,11 @@ def segmentality_moments(sampler: Grampa, word: str) -> tuple[float, float]:
     (0.5, 0.3535533905932738)
     """
     if not isinstance(sampler, Grampa):
-        raise TypeError(f"sampler must be a Grampa, not {type(sampler).__name__}")
+        raise ArgumentTypeError(f"sampler must be a Grampa, not {type(sampler).__name__}")
     word = check_word(word)
     n = len(word)
     if n < 2:
-        raise ValueError("segmentality needs a word of at least 2 characters")
+        raise InvalidValueError("segmentality needs a word of at least 2 characters")
     pmf = sampler.token_count_pmf(word)
     s = segmentality(np.arange(pmf.size), n)
     mean = float(np.dot(pmf, s))
@@ -67,7 +68,7 @@ def exact_statistics(sampler: Grampa, word: str, reference: Sequence[str] | None
     word has no segmentation.
     """
     if not isinstance(sampler, Grampa):
-        raise TypeError(f"sampler must be a Grampa, not {type(sampler).__name__}")
+        raise ArgumentTypeError(f"sampler must be a Grampa, not {type(sampler).__name__}")
     word = check_word(word)
     n = len(word)
     arcs = sampler.arc_probabilities(word)

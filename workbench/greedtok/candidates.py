@@ -34,6 +34,7 @@ import numpy as np
 from numba import njit
 
 from .._core.config import JIT, JIT_INLINE
+from .._core.errors import InvalidValueError
 from .._core.validate import check_budget, check_int
 
 #: Longest word (in UTF-8 bytes) the kernels accept: encoder records keep positions in 16 bits.
@@ -115,17 +116,18 @@ def pack_words(counts: Mapping[str, int], min_word_count: int = 1) -> Corpus:
         try:
             raw = word.encode("utf-8")
         except UnicodeEncodeError as err:
-            raise ValueError(f"word {word!r:.40} is not valid text: {err.reason} at position "
-                             f"{err.start}") from None
+            raise InvalidValueError(f"word {word!r:.40} is not valid text: {err.reason} at "
+                                    f"position {err.start}") from None
         if len(raw) > WORD_BYTES_MAX:
-            raise ValueError(f"word {word[:20]!r}... has {len(raw)} bytes; the kernels support "
-                             f"words of at most {WORD_BYTES_MAX} bytes")
+            raise InvalidValueError(f"word {word[:20]!r}... has {len(raw)} bytes; the kernels "
+                                    f"support words of at most {WORD_BYTES_MAX} bytes")
         raws.append(raw)
         cnts.append(cnt)
     lengths = np.fromiter((len(r) for r in raws), dtype=np.int64, count=len(raws))
     total = sum(c * len(r) for c, r in zip(cnts, raws))
     if total >= 2**62:
-        raise ValueError(f"counts too large: count-weighted bytes {total} overflow 64-bit sums")
+        raise InvalidValueError(f"counts too large: count-weighted bytes {total} overflow 64-bit "
+                                "sums")
     woff = np.zeros(len(raws) + 1, dtype=np.int64)
     np.cumsum(lengths, out=woff[1:])
     buf = np.frombuffer(b"".join(raws), dtype=np.uint8).copy()
@@ -261,7 +263,7 @@ def build_candidates(corpus: Corpus, max_token_length: int) -> Candidates:
     n_occ = int(per_word.sum())
     check_budget(n_occ * BYTES_PER_OCCURRENCE, f"the candidate index ({n_occ:,} substrings)")
     if n_occ >= 2**31 - 256:
-        raise ValueError(f"{n_occ:,} substring occurrences exceed the 32-bit node ids")
+        raise InvalidValueError(f"{n_occ:,} substring occurrences exceed the 32-bit node ids")
     occ_off = np.zeros(lengths.shape[0] + 1, dtype=np.int64)
     np.cumsum(per_word, out=occ_off[1:])
     cap_nodes = 256 + n_occ

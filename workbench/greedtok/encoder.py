@@ -37,6 +37,7 @@ import numpy as np
 from numba import njit, prange
 
 from .._core.config import JIT, JIT_INLINE, JIT_PARALLEL
+from .._core.errors import ArgumentTypeError, InvalidValueError, public
 from .._core.io import write_atomic
 from .._core.jsonfile import read_json
 from .._core.validate import check_budget, check_int
@@ -209,18 +210,20 @@ def _as_word_bytes(word: object, what: str = "word") -> bytes:
         try:
             raw = word.encode("utf-8")
         except UnicodeEncodeError as err:
-            raise ValueError(f"{what} {word!r:.40} is not valid text: {err.reason}") from None
+            raise InvalidValueError(f"{what} {word!r:.40} is not valid text: "
+                                    f"{err.reason}") from None
     elif isinstance(word, (bytes, bytearray)):
         raw = bytes(word)
     else:
-        raise TypeError(f"{what} must be a str (or bytes), not {type(word).__name__}")
+        raise ArgumentTypeError(f"{what} must be a str (or bytes), not {type(word).__name__}")
     if len(raw) > WORD_BYTES_MAX:
-        raise ValueError(f"{what} has {len(raw)} bytes; the encoder supports words of at most "
-                         f"{WORD_BYTES_MAX} bytes")
+        raise InvalidValueError(f"{what} has {len(raw)} bytes; the encoder supports words of at "
+                                f"most {WORD_BYTES_MAX} bytes")
     return raw
 
 
-class GreedTokModelFormatError(ValueError):
+@public
+class GreedTokModelFormatError(InvalidValueError):
     """A malformed GreedTok model file; the message names the file and the JSON path."""
 
 
@@ -247,21 +250,22 @@ class GreedTokModel:
     def __init__(self, tokens: Sequence[bytes], *, gains: Sequence[int] | None = None,
                  max_token_length: int | None = None, stats: dict | None = None) -> None:
         if isinstance(tokens, (str, bytes)):
-            raise TypeError("tokens must be a sequence of bytes, not a single string")
+            raise ArgumentTypeError("tokens must be a sequence of bytes, not a single string")
         toks = list(tokens)
         seen: dict[bytes, int] = {}
         for r, tok in enumerate(toks):
             if not isinstance(tok, bytes):
-                raise TypeError(f"token {r} is {type(tok).__name__}, not bytes")
+                raise ArgumentTypeError(f"token {r} is {type(tok).__name__}, not bytes")
             if not 2 <= len(tok) <= TOKEN_BYTES_MAX:
-                raise ValueError(f"token {r} ({tok!r:.30}) must have 2..{TOKEN_BYTES_MAX} bytes")
+                raise InvalidValueError(f"token {r} ({tok!r:.30}) must have 2..{TOKEN_BYTES_MAX} "
+                                        "bytes")
             if tok in seen:
-                raise ValueError(f"token {tok!r} repeated at ranks {seen[tok]} and {r}")
+                raise InvalidValueError(f"token {tok!r} repeated at ranks {seen[tok]} and {r}")
             seen[tok] = r
         if gains is not None:
             gains = [check_int(g, "every gain", minimum=0) for g in gains]
             if len(gains) != len(toks):
-                raise ValueError(f"got {len(gains)} gains for {len(toks)} tokens")
+                raise InvalidValueError(f"got {len(gains)} gains for {len(toks)} tokens")
         longest = max((len(t) for t in toks), default=2)
         if max_token_length is None:
             max_token_length = longest

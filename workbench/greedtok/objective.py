@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from itertools import combinations, product
 
 from .._core.cost import SLICE_RATE, slice_units
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.validate import check_choice, check_int, check_work
 
 
@@ -157,10 +158,11 @@ f(B+x)-f(B) = 1 < f(A+x)-f(A) = 2
     kind = check_choice(kind, "kind", ("submodular", "supermodular"))
     max_word_length = check_int(max_word_length, "max_word_length", minimum=2, maximum=8)
     if not isinstance(alphabet, str) or not alphabet:
-        raise TypeError(f"alphabet must be a non-empty str, got {alphabet!r:.40}")
+        raise ArgumentTypeError(f"alphabet must be a non-empty str, got {alphabet!r:.40}")
     if len(set(alphabet)) != len(alphabet) or len(alphabet) > MAX_WITNESS_ALPHABET:
-        raise ValueError(f"alphabet must be 1 to {MAX_WITNESS_ALPHABET} distinct characters, "
-                         f"got {len(alphabet):,} ({len(set(alphabet)):,} distinct)")
+        raise InvalidValueError(f"alphabet must be 1 to {MAX_WITNESS_ALPHABET} distinct "
+                                f"characters, got {len(alphabet):,} ({len(set(alphabet)):,} "
+                                "distinct)")
     for word in _words(alphabet, max_word_length):
         cands = sorted({word[i:j] for i in range(len(word))
                         for j in range(i + 2, len(word) + 1)}, key=lambda t: (len(t), t))

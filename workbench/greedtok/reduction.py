@@ -34,6 +34,7 @@ from math import comb
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError, InvariantError
 from .._core.validate import check_int, check_work
 from .objective import partition
 
@@ -65,15 +66,16 @@ def _normalise(graph, vertices: Iterable[Hashable] | None = None
         vertices += list(graph.nodes)
         edge_list = list(graph.edges)
     elif isinstance(graph, (str, bytes)) or not isinstance(graph, Iterable):
-        raise TypeError(f"graph must be an edge list or a graph, not {type(graph).__name__}")
+        raise ArgumentTypeError("graph must be an edge list or a graph, not "
+                                f"{type(graph).__name__}")
     else:
         edge_list = list(graph)
     for e in edge_list:
         if isinstance(e, (str, bytes)) or not isinstance(e, Sequence) or len(e) != 2:
-            raise TypeError(f"every edge must be a pair of vertices, got {e!r}")
+            raise ArgumentTypeError(f"every edge must be a pair of vertices, got {e!r}")
     seen = set(vertices)
     if len(seen) != len(vertices):
-        raise ValueError("repeated vertex")
+        raise InvalidValueError("repeated vertex")
     for u, v in edge_list:
         for x in (u, v):
             if x not in seen:
@@ -87,12 +89,12 @@ def _normalise(graph, vertices: Iterable[Hashable] | None = None
     edges = set()
     for u, v in edge_list:
         if u == v:
-            raise ValueError(f"self-loop at {u!r}: vertex cover graphs are simple")
+            raise InvalidValueError(f"self-loop at {u!r}: vertex cover graphs are simple")
         a, b = sorted((index[u], index[v]))
         edges.add((a, b))
     if len(vertices) > MAX_VERTICES:
-        raise ValueError(f"{len(vertices)} vertices; the exhaustive checks stop at "
-                         f"{MAX_VERTICES}")
+        raise InvalidValueError(f"{len(vertices)} vertices; the exhaustive checks stop at "
+                                f"{MAX_VERTICES}")
     return vertices, sorted(edges)
 
 
@@ -169,7 +171,7 @@ def check_reduction(graph, k: int, *, vertices: Iterable[Hashable] | None = None
     inst = vertex_cover_instance(graph, k, vertices=vertices)
     cost, _ = optimum(inst)
     if cost < 3 * len(inst.edges):
-        raise AssertionError(f"cost {cost} below 3|E| = {3 * len(inst.edges)}")
+        raise InvariantError(f"cost {cost} below 3|E| = {3 * len(inst.edges)}")
     return (cost == 3 * len(inst.edges)) == has_vertex_cover(graph, k, vertices=vertices)
 
 
@@ -219,6 +221,6 @@ def verify_all_graphs(max_vertices: int) -> int:
             for k in range(n + 1):
                 reach = costs[sizes <= k].min() == 3 * len(edges)
                 if reach != bool(covers[sizes <= k].any()):
-                    raise AssertionError(f"reduction fails on {edges} with k = {k}")
+                    raise InvariantError(f"reduction fails on {edges} with k = {k}")
                 checked += 1
     return checked

@@ -43,6 +43,7 @@ import numpy as np
 from numba import njit
 
 from .._core.config import JIT, JIT_INLINE
+from .._core.errors import InvariantError
 from .._core.validate import check_int
 from ..counts import as_counts
 from .candidates import Candidates, Corpus, build_candidates, node_bytes, pack_words
@@ -398,8 +399,8 @@ def greedy_select(corpus: Corpus, cands: Candidates, k: int, *, relaxed: bool = 
                                       out_node, out_gain, done)
             bar.update(done - before)
             if status == 2:
-                raise RuntimeError("internal error: applied gain differs from the kept score "
-                                   f"at step {done}")
+                raise InvariantError("internal error: applied gain differs from the kept score at "
+                                     f"step {done}")
             if status == 1:
                 break
     return Selection(out_node[:done].copy(), out_gain[:done].copy(), state,

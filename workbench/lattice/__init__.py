@@ -36,6 +36,7 @@ from functools import cached_property
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError, public
 from .._core.validate import check_budget, check_choice, check_int, check_work
 from ..vocab import Vocabulary
 from . import interpreted
@@ -46,7 +47,8 @@ DIRECTIONS = ("l2r", "r2l")
 MAX_WORD_LENGTH = 1_000_000  # code points; longer inputs are refused, not attempted
 
 
-class SegmentationError(ValueError):
+@public
+class SegmentationError(InvalidValueError):
     """The word has no segmentation under the vocabulary (message says where it is stuck)."""
 
 
@@ -54,9 +56,10 @@ class SegmentationError(ValueError):
 def check_word(word: object, what: str = "word") -> str:
     """Validate a word argument: a ``str`` of at most :data:`MAX_WORD_LENGTH` code points."""
     if not isinstance(word, str):
-        raise TypeError(f"{what} must be str, not {type(word).__name__}")
+        raise ArgumentTypeError(f"{what} must be str, not {type(word).__name__}")
     if len(word) > MAX_WORD_LENGTH:
-        raise ValueError(f"{what} has {len(word):,} characters; the limit is {MAX_WORD_LENGTH:,}")
+        raise InvalidValueError(f"{what} has {len(word):,} characters; the limit is "
+                                f"{MAX_WORD_LENGTH:,}")
     return word
 
 
@@ -103,7 +106,7 @@ def check_direction(direction: object) -> str:
 def check_vocab(vocab: object) -> Vocabulary:
     """Validate a vocabulary argument (a :class:`workbench.Vocabulary`)."""
     if not isinstance(vocab, Vocabulary):
-        raise TypeError(f"vocab must be a workbench.Vocabulary, not {type(vocab).__name__}")
+        raise ArgumentTypeError(f"vocab must be a workbench.Vocabulary, not {type(vocab).__name__}")
     return vocab
 
 
@@ -121,7 +124,7 @@ def arc_table(word: str, vocab: Vocabulary, *, reverse: bool = False) -> np.ndar
     """
     check_vocab(vocab)
     if vocab.is_infinite:
-        raise TypeError("the infinite vocabulary has no arc table (every arc exists)")
+        raise ArgumentTypeError("the infinite vocabulary has no arc table (every arc exists)")
     check_word(word)
     check_walk([len(word)], vocab, "the arc table of one word")
     trie = vocab.reversed_trie if reverse else vocab.trie
@@ -153,7 +156,7 @@ def walked_arcs(word: str, vocab: Vocabulary, ell_min: int = 1, direction: str =
         check_walk([n], vocab, "the lattice of one word")
     rev = direction == "l2r"
     if vocab.is_infinite and n > 4096:
-        raise ValueError("listing arcs of the infinite vocabulary is limited to 4096 chars")
+        raise InvalidValueError("listing arcs of the infinite vocabulary is limited to 4096 chars")
     if interpreted.applies(n, vocab):  # a small first call: plain Python, the same graph
         kept, reached = interpreted.select_arcs(word, vocab, ell_min, rev)
         arcs = sorted(to_word_arc(n, j, length, rev) for j, length in kept)
@@ -245,17 +248,18 @@ def counts_from_arcs(n: int, arcs: list[tuple[int, int]], direction: str,
 def _checked_arcs(n: int, arcs: object) -> list[tuple[int, int]]:
     """``arcs`` as ``(i, j)`` int pairs with ``0 <= i < j <= n``; the first bad one is named."""
     if isinstance(arcs, (str, bytes)) or not isinstance(arcs, (Sequence, np.ndarray)):
-        raise TypeError(f"arcs must be a sequence of (i, j) pairs, not {type(arcs).__name__}")
+        raise ArgumentTypeError("arcs must be a sequence of (i, j) pairs, not "
+                                f"{type(arcs).__name__}")
     out = []
     for k, arc in enumerate(arcs):
         if isinstance(arc, (str, bytes)) or not isinstance(arc, (Sequence, np.ndarray)) \
                 or len(arc) != 2:
-            raise ValueError(f"arcs[{k}] must be a pair (i, j) of nodes, got {arc!r:.40}")
+            raise InvalidValueError(f"arcs[{k}] must be a pair (i, j) of nodes, got {arc!r:.40}")
         i = check_int(arc[0], f"arcs[{k}][0]")
         j = check_int(arc[1], f"arcs[{k}][1]")
         if not 0 <= i < j <= n:
-            raise ValueError(f"arcs[{k}] = ({i}, {j}) is not an arc of a lattice with nodes "
-                             f"0..{n}: it needs 0 <= i < j <= {n}")
+            raise InvalidValueError(f"arcs[{k}] = ({i}, {j}) is not an arc of a lattice with nodes "
+                                    f"0..{n}: it needs 0 <= i < j <= {n}")
         out.append((i, j))
     return out
 
@@ -299,7 +303,7 @@ def tokens_from_lengths(word: str, lengths) -> list[str]:
         out.append(word[pos:pos + length])
         pos += length
     if pos != len(word):
-        raise ValueError(f"token lengths sum to {pos}, not len(word) = {len(word)}")
+        raise InvalidValueError(f"token lengths sum to {pos}, not len(word) = {len(word)}")
     return out
 
 
@@ -368,8 +372,8 @@ def enumerate_segmentations(
     if vocab.is_infinite:
         total = _infinite_count(n, ell_min)
         if total > limit:
-            raise ValueError(f"{shown} has {about_count(total)} segmentations, "
-                             f"more than limit={limit:,}")
+            raise InvalidValueError(f"{shown} has {about_count(total)} segmentations, more than "
+                                    f"limit={limit:,}")
     if n == 0:
         return [()]
     arcs, _ = walked_arcs(word, vocab, ell_min, direction)
@@ -377,8 +381,8 @@ def enumerate_segmentations(
     c = counts_from_arcs(n, arcs, direction, cap=limit)
     total = c[n] if direction == "r2l" else c[0]
     if total > limit:
-        raise ValueError(f"{shown} has more than limit={limit:,} segmentations "
-                         "(count_segmentations gives the exact number)")
+        raise InvalidValueError(f"{shown} has more than limit={limit:,} segmentations "
+                                "(count_segmentations gives the exact number)")
     # the output: at most n tokens per segmentation, ~64 bytes each (str + tuple slot)
     check_budget(64 * total * n, f"enumerate_segmentations: {total:,} segmentations of {shown}")
     out_of: list[list[int]] = [[] for _ in range(n + 1)]

@@ -40,6 +40,7 @@ from collections.abc import Hashable, Mapping, Sequence
 
 import numpy as np
 
+from .._core.errors import InvalidValueError
 from .._core.validate import check_int, check_real
 from .unigram import count_array
 
@@ -56,7 +57,7 @@ def _log_base(base: object) -> float:
     """
     b = check_real(base, "base", minimum=0.0, open_minimum=True)
     if b == 1.0:
-        raise ValueError("base must not be 1 (log 1 = 0)")
+        raise InvalidValueError("base must not be 1 (log 1 = 0)")
     return math.log(b)
 
 
@@ -210,10 +211,10 @@ def renyi_efficiency(counts: Counts, alpha: float, vocab_size: int | None = None
     if vocab_size is None:
         size = types
         if size < 2:
-            raise ValueError("renyi_efficiency needs at least 2 observed types (log 1 = 0); "
-                             "pass vocab_size to normalise by a larger vocabulary")
+            raise InvalidValueError("renyi_efficiency needs at least 2 observed types (log 1 = 0); "
+                                    "pass vocab_size to normalise by a larger vocabulary")
     else:
         size = check_int(vocab_size, "vocab_size", minimum=2)
         if size < types:
-            raise ValueError(f"vocab_size = {size} is below the {types} observed types")
+            raise InvalidValueError(f"vocab_size = {size} is below the {types} observed types")
     return min(1.0, _renyi_nats(p, logp, a) / math.log(size))

@@ -27,6 +27,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.validate import check_real
 from .unigram import count_array
 
@@ -63,13 +64,13 @@ def percentile_frequency(counts: Mapping[Hashable, float] | Sequence[float] | np
     s = check_real(start, "start", minimum=0.0, maximum=1.0)
     e = check_real(end, "end", minimum=0.0, maximum=1.0)
     if s > e:
-        raise ValueError(f"start = {s} must not exceed end = {e}")
+        raise InvalidValueError(f"start = {s} must not exceed end = {e}")
     c = np.sort(count_array(counts))[::-1]
     lo, hi = int(c.size * s), int(c.size * e)
     if hi <= lo:
         return 0.0
     if not c[0] > 0:
-        raise ValueError("counts must have a positive total")
+        raise InvalidValueError("counts must have a positive total")
     c = c / c[0]  # scale-invariant: 1e308-sized counts do not overflow the sums
     return float(math.fsum(c[lo:hi].tolist()) / math.fsum(c.tolist()))
 
@@ -98,19 +99,19 @@ def sequence_length(sequences: Iterable[Sequence[Hashable]] | np.ndarray) -> flo
     """
     if isinstance(sequences, np.ndarray):
         if sequences.ndim != 1:
-            raise ValueError(f"a lengths array must be 1-D, got shape {sequences.shape}")
+            raise InvalidValueError(f"a lengths array must be 1-D, got shape {sequences.shape}")
         if sequences.size and not np.issubdtype(sequences.dtype, np.integer):
-            raise TypeError(f"a lengths array must hold integers, not {sequences.dtype}")
+            raise ArgumentTypeError(f"a lengths array must hold integers, not {sequences.dtype}")
         if (sequences < 0).any():
-            raise ValueError("sequence lengths must be >= 0")
+            raise InvalidValueError("sequence lengths must be >= 0")
         lengths = sequences.astype(np.int64).tolist()
     else:
         lengths = []
         for i, seq in enumerate(sequences):
             if isinstance(seq, (str, bytes)) or not hasattr(seq, "__len__"):
-                raise TypeError(f"sequences[{i}] must be a sequence of tokens, not "
-                                f"{type(seq).__name__}")
+                raise ArgumentTypeError(f"sequences[{i}] must be a sequence of tokens, not "
+                                        f"{type(seq).__name__}")
             lengths.append(len(seq))
     if not lengths:
-        raise ValueError("sequence_length needs at least one sequence")
+        raise InvalidValueError("sequence_length needs at least one sequence")
     return sum(lengths) / len(lengths)

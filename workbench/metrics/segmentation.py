@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.validate import check_int, check_lengths
 
 STATS7 = ("m", "ell", "R", "S")
@@ -51,8 +52,8 @@ def table7(segmentations: Iterable[Sequence[int]]) -> dict[str, float]:
     segmentation ``TypeError`` / ``ValueError`` naming its index.
     """
     if isinstance(segmentations, (str, bytes)) or not isinstance(segmentations, Iterable):
-        raise TypeError(f"segmentations must be an iterable of token-length sequences, not "
-                        f"{type(segmentations).__name__}")
+        raise ArgumentTypeError("segmentations must be an iterable of token-length sequences, not "
+                                f"{type(segmentations).__name__}")
     ms, rs, ss, ells = [], [], [], []
     for k, seg in enumerate(segmentations):
         try:
@@ -66,7 +67,7 @@ def table7(segmentations: Iterable[Sequence[int]]) -> dict[str, float]:
             ss.append((m - 1) / (n - 1))
         ells.extend(t)
     if not ms:
-        raise ValueError("segmentations is empty: table 7 needs at least one segmentation")
+        raise InvalidValueError("segmentations is empty: table 7 needs at least one segmentation")
     out = {}
     for name, values in (("m", ms), ("ell", ells), ("R", rs), ("S", ss)):
         out.update(_mean_std(values, name))
@@ -120,12 +121,12 @@ def distribution_stats(samples: Sequence[Sequence[int]], n_segmentations: int,
     counts = Counter(tuple(s) for s in samples)
     big_m = sum(counts.values())
     if big_m == 0:
-        raise ValueError("distribution_stats needs at least one sample")
+        raise InvalidValueError("distribution_stats needs at least one sample")
     ref = tuple(reference) if reference is not None else counts.most_common(1)[0][0]
     u = len(counts)
     if u > n_seg:
-        raise ValueError(f"the samples hold {u} distinct segmentations, more than "
-                         f"n_segmentations = {n_seg} (the size of the domain)")
+        raise InvalidValueError(f"the samples hold {u} distinct segmentations, more than "
+                                f"n_segmentations = {n_seg} (the size of the domain)")
     h0 = math.log2(min(big_m, n_seg))
     rest = [c for s, c in counts.items() if s != ref]
     h0pr = math.log2(min(sum(rest), n_seg - 1)) if rest and n_seg > 1 else 0.0
@@ -146,28 +147,28 @@ def table8(per_word: Iterable[dict[str, float]]) -> dict[str, float]:
     stays NaN.
     """
     if isinstance(per_word, (str, bytes, Mapping)) or not isinstance(per_word, Iterable):
-        raise TypeError(f"per_word must be an iterable of distribution_stats rows (dicts), not "
-                        f"{type(per_word).__name__}")
+        raise ArgumentTypeError("per_word must be an iterable of distribution_stats rows (dicts), "
+                                f"not {type(per_word).__name__}")
     rows = list(per_word)
     if not rows:
-        raise ValueError("per_word is empty: table 8 needs at least one word's statistics")
+        raise InvalidValueError("per_word is empty: table 8 needs at least one word's statistics")
     for k, row in enumerate(rows):
         if not isinstance(row, Mapping):
-            raise TypeError(f"per_word[{k}] must be a dict of distribution_stats, not "
-                            f"{type(row).__name__}")
+            raise ArgumentTypeError(f"per_word[{k}] must be a dict of distribution_stats, not "
+                                    f"{type(row).__name__}")
         missing = [name for name in STATS8 if name not in row]
         if missing:
-            raise ValueError(f"per_word[{k}] lacks the statistic(s) {', '.join(missing)} "
-                             f"(a row of distribution_stats has {', '.join(STATS8)})")
+            raise InvalidValueError(f"per_word[{k}] lacks the statistic(s) {', '.join(missing)} (a "
+                                    f"row of distribution_stats has {', '.join(STATS8)})")
         for name in STATS8:
             value = row[name]
             if isinstance(value, (bool, np.bool_)) or not isinstance(
                     value, (int, float, np.integer, np.floating)):
-                raise TypeError(f"per_word[{k}][{name!r}] must be a number, got "
-                                f"{value!r:.40}")
+                raise ArgumentTypeError(f"per_word[{k}][{name!r}] must be a number, got "
+                                        f"{value!r:.40}")
             if isinstance(value, (int, np.integer)) and abs(value) > 2**53 or math.isinf(value):
-                raise ValueError(f"per_word[{k}][{name!r}] must be finite (or NaN), got "
-                                 f"{value!r:.40}")
+                raise InvalidValueError(f"per_word[{k}][{name!r}] must be finite (or NaN), got "
+                                        f"{value!r:.40}")
     out = {}
     for name in STATS8:
         arr = np.asarray([r[name] for r in rows], dtype=float)

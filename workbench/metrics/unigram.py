@@ -23,6 +23,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.validate import check_real, check_sized_input
 
 __all__ = ["count_array", "unigram_counts"]
@@ -57,8 +58,8 @@ def unigram_counts(sequences: Iterable[Sequence[Hashable]]) -> dict[Hashable, in
     counter: Counter = Counter()
     for i, seq in enumerate(sequences):
         if isinstance(seq, (str, bytes)) or not isinstance(seq, (Iterable, np.ndarray)):
-            raise TypeError(f"sequences[{i}] must be a sequence of tokens, not "
-                            f"{type(seq).__name__}; wrap a single sequence in a list")
+            raise ArgumentTypeError(f"sequences[{i}] must be a sequence of tokens, not "
+                                    f"{type(seq).__name__}; wrap a single sequence in a list")
         if isinstance(seq, np.ndarray):
             counter.update(seq.tolist())
         else:
@@ -96,40 +97,41 @@ def count_array(counts: Mapping[Hashable, float] | Sequence[float] | np.ndarray,
     >>> count_array([0, 0])
     Traceback (most recent call last):
     ...
-    ValueError: counts has no positive count (empty distribution)
+    workbench.InvalidValueError: counts has no positive count (empty distribution)
     """
     if isinstance(counts, Mapping):
         values = [check_real(v, f"{name}[{k!r:.40}]", minimum=0.0) for k, v in counts.items()]
         arr = np.asarray(values, dtype=np.float64)
     else:
         if isinstance(counts, (str, bytes)):
-            raise TypeError(f"{name} must be a mapping token -> count or an array of counts, "
-                            f"not {type(counts).__name__}")
+            raise ArgumentTypeError(f"{name} must be a mapping token -> count or an array of "
+                                    f"counts, not {type(counts).__name__}")
         check_sized_input(counts, name)
         try:
             raw = np.asarray(counts)
         except Exception as err:  # ragged input and the like
-            raise ValueError(f"{name} is not a 1-D array of counts ({err})") from None
+            raise InvalidValueError(f"{name} is not a 1-D array of counts ({err})") from None
         if raw.dtype == object:
             raw = np.asarray([check_real(v, f"{name}[{i}]") for i, v in
                               enumerate(raw.ravel())]).reshape(raw.shape)
         if raw.size and (raw.dtype == np.bool_ or not np.issubdtype(raw.dtype, np.number)
                          or np.issubdtype(raw.dtype, np.complexfloating)):
-            raise TypeError(f"{name} must hold real numbers, not {raw.dtype}")
+            raise ArgumentTypeError(f"{name} must hold real numbers, not {raw.dtype}")
         if raw.ndim != 1:
-            raise ValueError(f"{name} must be one-dimensional, got shape {raw.shape}")
+            raise InvalidValueError(f"{name} must be one-dimensional, got shape {raw.shape}")
         arr = raw.astype(np.float64)
         if np.isnan(arr).any():
-            raise ValueError(f"{name} holds NaN at index {int(np.flatnonzero(np.isnan(arr))[0])}")
+            raise InvalidValueError(f"{name} holds NaN at index "
+                                    f"{int(np.flatnonzero(np.isnan(arr))[0])}")
         if np.isinf(arr).any():
-            raise ValueError(f"{name} holds an infinite count at index "
-                             f"{int(np.flatnonzero(np.isinf(arr))[0])}")
+            raise InvalidValueError(f"{name} holds an infinite count at index "
+                                    f"{int(np.flatnonzero(np.isinf(arr))[0])}")
         if (arr < 0).any():
             i = int(np.flatnonzero(arr < 0)[0])
-            raise ValueError(f"{name} must be >= 0, got {arr[i]} at index {i}")
+            raise InvalidValueError(f"{name} must be >= 0, got {arr[i]} at index {i}")
     if arr.size == 0:
-        raise ValueError(f"{name} is empty: no distribution to measure")
+        raise InvalidValueError(f"{name} is empty: no distribution to measure")
     positive = arr[arr > 0]
     if positive.size == 0:
-        raise ValueError(f"{name} has no positive count (empty distribution)")
+        raise InvalidValueError(f"{name} has no positive count (empty distribution)")
     return positive

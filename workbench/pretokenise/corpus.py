@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError, MissingFileError
 from .._core.io import atomic_write, check_output_path
 from .._core.validate import MEMORY_BUDGET, check_budget, check_int, check_workers
 from .pipeline import TextTokenizer
@@ -56,14 +57,15 @@ def _check_source(source: object) -> None:
     names an existing file is refused, saying to pass a ``Path``: tokenised as its own
     characters it would silently differ from :func:`tokenize_corpus_dask`, which reads it."""
     if not isinstance(source, (str, os.PathLike)):
-        raise TypeError(f"a source must be str (text) or a path, not {type(source).__name__}")
+        raise ArgumentTypeError("a source must be str (text) or a path, not "
+                                f"{type(source).__name__}")
     if isinstance(source, str):
         if len(source) <= _NAME_MAX and "\n" not in source and os.path.isfile(source):
-            raise ValueError(f"the str {source!r:.80} names an existing file, but a str is "
-                             f"text here: pass pathlib.Path({source!r:.80}) to read the file")
+            raise InvalidValueError(
+                f"the str {source!r:.80} names an existing file, but a str is text here: pass "
+                f"pathlib.Path({source!r:.80}) to read the file")
     elif not Path(source).is_file():  # not /dev/zero, not a dir
-        raise FileNotFoundError(f"no text file at {source} (a source path must name a regular "
-                                "file)")
+        raise MissingFileError(f"no text file at {source} (a source path must name a regular file)")
 
 
 def block_ranges(path: str | os.PathLike, block_lines: int) -> list[tuple[int, int, int]]:
@@ -127,8 +129,8 @@ def read_block(path: str | os.PathLike, first_line: int, start: int, stop: int, 
     except UnicodeDecodeError as err:
         head = raw[: err.start].replace(b"\r\n", b"\n").replace(b"\r", b"\n")
         line = first_line + head.count(b"\n") + 1
-        raise ValueError(f"{path}, line {line}: not UTF-8 ({err.reason} at byte "
-                         f"{start + err.start})") from None
+        raise InvalidValueError(f"{path}, line {line}: not UTF-8 ({err.reason} at byte "
+                                f"{start + err.start})") from None
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if not last:
         lines.pop()  # the block ends with a line break: no line after it here
@@ -208,7 +210,7 @@ def _join(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.nd
 
 def _check(tokenizer: object, seed: object, block_lines: object) -> tuple[int, int]:
     if not isinstance(tokenizer, TextTokenizer):
-        raise TypeError("tokenizer must be a workbench.pretokenise.TextTokenizer")
+        raise ArgumentTypeError("tokenizer must be a workbench.pretokenise.TextTokenizer")
     return (check_int(seed, "seed", minimum=0),
             check_int(block_lines, "block_lines", minimum=1, maximum=10**7))
 
@@ -253,7 +255,7 @@ def tokenize_corpus(sources: Iterable[str | os.PathLike] | str, tokenizer: TextT
     if isinstance(sources, (str, os.PathLike)):
         sources = [sources]
     if isinstance(sources, (bytes, dict)) or not isinstance(sources, Iterable):
-        raise TypeError(f"sources must be texts or paths, not {type(sources).__name__}")
+        raise ArgumentTypeError(f"sources must be texts or paths, not {type(sources).__name__}")
     sources = list(sources)
     for source in sources:  # every source checked before any work
         _check_source(source)
@@ -270,7 +272,7 @@ def tokenize_corpus(sources: Iterable[str | os.PathLike] | str, tokenizer: TextT
 def _npz_path(out: str | os.PathLike) -> Path:
     """The ``.npz`` file ``out`` names (``.npz`` appended as ``numpy.savez`` would), checked."""
     if not isinstance(out, (str, os.PathLike)):
-        raise TypeError(f"out must be a path, not {type(out).__name__}")
+        raise ArgumentTypeError(f"out must be a path, not {type(out).__name__}")
     path = Path(out)
     check_output_path(path)  # a directory or a special file (/dev/full) is refused as named
     if path.suffix != ".npz":
@@ -316,18 +318,19 @@ def tokenize_corpus_dask(paths: Sequence[str | os.PathLike] | str | os.PathLike,
     paths = list(paths)
     for path in paths:
         if not isinstance(path, (str, os.PathLike)):
-            raise TypeError(f"every path must be str or os.PathLike, not {type(path).__name__}")
+            raise ArgumentTypeError("every path must be str or os.PathLike, not "
+                                    f"{type(path).__name__}")
         if not Path(path).is_file():
-            raise FileNotFoundError(f"no file at {path} (tokenize_corpus_dask takes file paths; "
-                                    f"texts go to tokenize_corpus)")
+            raise MissingFileError(f"no file at {path} (tokenize_corpus_dask takes file paths; "
+                                   "texts go to tokenize_corpus)")
     if partitions is not None:
         partitions = check_int(partitions, "partitions", minimum=1, maximum=10**6)
     if client is not None:
         from distributed import Client
 
         if not isinstance(client, Client):
-            raise TypeError(f"client must be a distributed.Client, not "
-                            f"{type(client).__name__}")
+            raise ArgumentTypeError("client must be a distributed.Client, not "
+                                    f"{type(client).__name__}")
     tasks = []
     for s, path in enumerate(paths):
         ranges = block_ranges(path, block_lines)

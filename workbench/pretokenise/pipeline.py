@@ -30,6 +30,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError
 from .._core.seeds import as_generator
 from .._core.validate import check_choice, check_probability
 from ..interfaces import Sampler
@@ -56,8 +57,8 @@ class TextTokenizer:
     def __init__(self, stochastic: object, *, p: float = 0.5, deterministic: str | None = None,
                  typo_rate: float = 0.0) -> None:
         if not isinstance(stochastic, Sampler) or stochastic.vocab.is_infinite:
-            raise TypeError("stochastic must be a sampler (workbench.interfaces.Sampler) on a "
-                            "finite vocabulary")
+            raise ArgumentTypeError("stochastic must be a sampler (workbench.interfaces.Sampler) "
+                                    "on a finite vocabulary")
         vocab = stochastic.vocab
         self.stochastic = stochastic
         self.vocab = vocab
@@ -80,7 +81,7 @@ class TextTokenizer:
         from generators seeded by ``seed`` alone.
         """
         if isinstance(lines, str):
-            raise TypeError("lines must be a sequence of str")
+            raise ArgumentTypeError("lines must be a sequence of str")
         lines = list(lines)
         rng = as_generator(seed)
         typo_seed, coin_seed, sample_seed = rng.integers(0, 2**63 - 1, size=3).tolist()

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .._core.errors import ArgumentTypeError
 from .._core.validate import check_choice
 from ..vocab.alphabets import ALPHABETS, SP_SPACE, spell
 
@@ -39,7 +40,7 @@ _HARD = re.compile(r"[\d_'\u2019-]")  # a line without these has one P2 piece pe
 def p1(text: str) -> list[str]:
     """P1: NFKC, split on whitespace (removed), isolate non-hyphen punctuation."""
     if not isinstance(text, str):
-        raise TypeError(f"text must be str, not {type(text).__name__}")
+        raise ArgumentTypeError(f"text must be str, not {type(text).__name__}")
     return _P1.findall(unicodedata.normalize("NFKC", text))
 
 

@@ -42,6 +42,7 @@ import numpy as np
 from numba import njit
 
 from .._core.config import JIT
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.validate import check_budget, check_choice
 from ..vocab.alphabets import ALPHABETS, SP_SPACE, bytes_to_unicode
 
@@ -287,12 +288,12 @@ def scan_lines(lines: Sequence[str], alphabet: str = "byte-level") -> Scanned:
     """
     alphabet = check_choice(alphabet, "alphabet", ALPHABETS)
     if isinstance(lines, str):
-        raise TypeError("lines must be a sequence of str, not one str")
+        raise ArgumentTypeError("lines must be a sequence of str, not one str")
     try:
         text = "".join(lines)
     except TypeError:
         bad = next(k for k, line in enumerate(lines) if not isinstance(line, str))
-        raise TypeError(f"line {bad} is {type(lines[bad]).__name__}, not str") from None
+        raise ArgumentTypeError(f"line {bad} is {type(lines[bad]).__name__}, not str") from None
     if not text.isascii():
         lines = [line if line.isascii() else unicodedata.normalize("NFKC", line)
                  for line in lines]
@@ -307,8 +308,8 @@ def scan_lines(lines: Sequence[str], alphabet: str = "byte-level") -> Scanned:
     if byte_level and cps.size and ((cps >= 0xD800) & (cps <= 0xDFFF)).any():
         k = int(np.argmax((cps >= 0xD800) & (cps <= 0xDFFF)))
         line = int(np.searchsorted(np.cumsum(line_len), k, side="right"))
-        raise ValueError(f"line {line} holds a lone surrogate (U+{int(cps[k]):04X}), which "
-                         "cannot be spelled in bytes")
+        raise InvalidValueError(f"line {line} holds a lone surrogate (U+{int(cps[k]):04X}), which "
+                                "cannot be spelled in bytes")
     mark = {"identity": -1, "sentencepiece": ord(SP_SPACE), "byte-level": ord(" ")}[alphabet]
     byte_map = _BYTE_MAP if byte_level else np.zeros(0, dtype=np.int32)
     out = np.empty(max(n * (5 if byte_level else 2), 1), dtype=np.int32)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError
 from .._core.rng import next_double, stream_state
 from .._core.seeds import as_generator, base_seed
 from .._core.validate import check_probability
@@ -52,7 +53,7 @@ def perturb(text: str, rate: float = 0.15, seed: int | np.random.Generator | Non
     seed : int, numpy.random.Generator or None
     """
     if not isinstance(text, str):
-        raise TypeError(f"text must be str, not {type(text).__name__}")
+        raise ArgumentTypeError(f"text must be str, not {type(text).__name__}")
     rate = check_probability(rate, "rate")
     if rate == 0.0:
         return text

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError
 from .._core.seeds import as_generator
 from .._core.validate import check_budget, check_flat_words, check_int, check_work
 from ..vocab import Vocabulary
@@ -45,11 +46,11 @@ def as_words(words: object) -> list[str]:
     ['a', 'b']
     """
     if isinstance(words, str):
-        raise TypeError("words must be a sequence of str; for one word use sample(word)")
+        raise ArgumentTypeError("words must be a sequence of str; for one word use sample(word)")
     out = list(words)  # type: ignore[call-overload]
     for k, w in enumerate(out):
         if not isinstance(w, str):
-            raise TypeError(f"word {k} is {type(w).__name__}, not str")
+            raise ArgumentTypeError(f"word {k} is {type(w).__name__}, not str")
     return out
 
 
@@ -93,7 +94,7 @@ class TokenSampler:
     def sample(self, word: str) -> list[str]:
         """One segmentation of ``word``."""
         if not isinstance(word, str):
-            raise TypeError(f"word must be str, not {type(word).__name__}")
+            raise ArgumentTypeError(f"word must be str, not {type(word).__name__}")
         return self.tokenize([word])[0]
 
     def sample_many(self, word: str, n: int) -> list[list[str]]:
@@ -103,7 +104,7 @@ class TokenSampler:
         a 21-character word in 0.2 s), checked against the time budget before sampling.
         """
         if not isinstance(word, str):
-            raise TypeError(f"word must be str, not {type(word).__name__}")
+            raise ArgumentTypeError(f"word must be str, not {type(word).__name__}")
         n = check_int(n, "n", minimum=0, maximum=MAX_SAMPLES)
         check_request(n * max(len(word), 1), f"{n:,} samples of a {len(word)}-character word")
         check_work(n * (len(word) + 8), f"sample_many(n={n:,}) of a {len(word):,}-character "
@@ -113,7 +114,8 @@ class TokenSampler:
     def encode(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """One sample per word as ids: ``(ids, offsets)`` as :meth:`workbench.Grampa.encode`."""
         if self.vocab is None or self.vocab.is_infinite:
-            raise TypeError("encode needs a finite vocabulary (the infinite one has no ids)")
+            raise ArgumentTypeError("encode needs a finite vocabulary (the infinite one has no "
+                                    "ids)")
         words = as_words(words)
         check_request(sum(map(len, words)), f"encoding {len(words):,} words")
         id_of = self.vocab.id_of

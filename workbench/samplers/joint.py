@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 
+from .._core.errors import ArgumentTypeError
 from ..lattice import SegmentationError, check_vocab, check_word, enumerate_segmentations
 from ..vocab import Vocabulary
 
@@ -53,7 +54,7 @@ def unigram_laws(word: str, vocab: Vocabulary) -> list[dict]:
     word = check_word(word)
     vocab = check_vocab(vocab)
     if vocab.is_infinite or vocab.scores is None:
-        raise TypeError("unigram_laws needs a finite vocabulary with scores")
+        raise ArgumentTypeError("unigram_laws needs a finite vocabulary with scores")
     segs = enumerate_segmentations(word, vocab, limit=MAX_SEGMENTATIONS)
     if not segs or segs == [()] and word:
         raise SegmentationError(f"no segmentation of {word!r} under this vocabulary")

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError
 from .._core.rng import next_double, stream_state
 from .._core.seeds import base_seed
 from .._core.validate import check_probability
@@ -59,7 +60,7 @@ class MaxMatchSampler(TokenSampler):
                  seed: int | np.random.Generator | None = None) -> None:
         vocab = check_vocab(vocab)
         if vocab.is_infinite:
-            raise TypeError("MaxMatchSampler needs a finite vocabulary")
+            raise ArgumentTypeError("MaxMatchSampler needs a finite vocabulary")
         super().__init__(vocab, seed)
         self.dropout = check_probability(dropout, "dropout")
         self._tokens = frozenset(vocab.tokens)

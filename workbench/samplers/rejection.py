@@ -37,6 +37,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError, public
 from .._core.seeds import as_generator, base_seed
 from .._core.validate import (
     BudgetError,
@@ -84,6 +85,7 @@ i.e. 3.7e7 units/s; 2.8 M samples of "▁the" in 4.1 s; the Markov and bit sampl
 faster per trial)."""
 
 
+@public
 class RejectionLimitError(BudgetError):
     """A rejection sampler would need (or used) more than ``max_trials`` trials."""
 
@@ -117,8 +119,9 @@ class _RejectionSampler(TokenSampler):
     def _check_word(self, word: object) -> str:
         word = check_word(word)
         if self.vocab.is_infinite and len(word) > MAX_INFINITE_LENGTH:
-            raise ValueError(f"word has {len(word):,} characters; the infinite vocabulary is "
-                             f"limited to {MAX_INFINITE_LENGTH:,} here (n² arc table)")
+            raise InvalidValueError(f"word has {len(word):,} characters; the infinite vocabulary "
+                                    "is "
+                                    f"limited to {MAX_INFINITE_LENGTH:,} here (n² arc table)")
         width = len(word) + 1 if self.vocab.is_infinite else (self.vocab.max_token_length or 0)
         check_budget((len(word) + 1) * (width + 1) * 5, "the arc table of one word")
         return word
@@ -178,7 +181,8 @@ class _RejectionSampler(TokenSampler):
     def encode(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """One sample per word as token ids: ``(ids, offsets)`` (finite vocabularies)."""
         if self.vocab.is_infinite:
-            raise TypeError("encode needs a finite vocabulary (the infinite one has no ids)")
+            raise ArgumentTypeError("encode needs a finite vocabulary (the infinite one has no "
+                                    "ids)")
         words = as_words(words)
         offsets, _, out_id, ntok = self._run_batch(words)
         tok_offsets = np.zeros(len(words) + 1, dtype=np.int64)
@@ -343,11 +347,11 @@ class UnigramRejectionSampler(_RejectionSampler):
                  seed: int | np.random.Generator | None = None) -> None:
         vocab = check_vocab(vocab)
         if vocab.is_infinite or vocab.scores is None:
-            raise TypeError("UnigramRejectionSampler needs a finite vocabulary with scores "
-                            "(log probabilities)")
+            raise ArgumentTypeError("UnigramRejectionSampler needs a finite vocabulary with scores "
+                                    "(log probabilities)")
         scores = vocab.scores
         if np.isnan(scores).any() or (scores == np.inf).any():
-            raise ValueError("vocabulary scores must be finite log probabilities or -inf")
+            raise InvalidValueError("vocabulary scores must be finite log probabilities or -inf")
         super().__init__(vocab, max_trials=max_trials, seed=seed)
         self._logw_table = vocab.scores_by_id(-np.inf)
 

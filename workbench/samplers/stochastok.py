@@ -37,6 +37,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.rng import next_double, stream_state
 from .._core.seeds import base_seed
 from .._core.validate import BudgetError, check_int, check_real, check_work
@@ -84,10 +85,10 @@ class StochasTokSampler(TokenSampler):
                  seed: int | np.random.Generator | None = None) -> None:
         vocab = check_vocab(vocab)
         if vocab.is_infinite:
-            raise TypeError("StochasTokSampler needs a finite vocabulary")
+            raise ArgumentTypeError("StochasTokSampler needs a finite vocabulary")
         super().__init__(vocab, seed)
         if attempts is not None and rate is not None:
-            raise ValueError("give attempts or rate, not both")
+            raise InvalidValueError("give attempts or rate, not both")
         self.attempts = None if attempts is None else check_int(
             attempts, "attempts", minimum=0, maximum=MAX_ATTEMPTS)
         self.rate = None if attempts is not None else check_real(
@@ -95,7 +96,8 @@ class StochasTokSampler(TokenSampler):
         self.max_splits = None if max_splits is None else check_int(
             max_splits, "max_splits", minimum=0)
         if base is not None and not callable(base):
-            raise TypeError(f"base must be callable (word -> tokens), not {type(base).__name__}")
+            raise ArgumentTypeError("base must be callable (word -> tokens), not "
+                                    f"{type(base).__name__}")
         self._base = base if base is not None else MaxMatchSampler(vocab).sample
         self._tokens = frozenset(vocab.tokens)
         self._splits: dict[str, list[tuple[str, str]]] = {}
@@ -117,8 +119,8 @@ class StochasTokSampler(TokenSampler):
         """The deterministic segmentation StochasTok starts from (checked to spell ``word``)."""
         tokens = tuple(self._base(word))
         if not all(isinstance(t, str) and t for t in tokens) or "".join(tokens) != word:
-            raise ValueError(f"base({word!r:.60}) returned {tokens!r:.80}, not non-empty "
-                             "tokens that spell the word")
+            raise InvalidValueError(f"base({word!r:.60}) returned {tokens!r:.80}, not non-empty "
+                                    "tokens that spell the word")
         return tokens
 
     def n_attempts(self, m: int) -> int:
@@ -160,7 +162,7 @@ class StochasTokSampler(TokenSampler):
         """
         word = check_word(word)
         if not isinstance(exact, bool):
-            raise TypeError(f"exact must be a bool, not {type(exact).__name__}")
+            raise ArgumentTypeError(f"exact must be a bool, not {type(exact).__name__}")
         start = self.base(word)
         m, k = len(start), self.n_attempts(len(start))
         bound = 1

@@ -38,6 +38,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._core.cost import SLICE_RATE, slice_units
+from .._core.errors import (
+    ArgumentTypeError,
+    InvalidValueError,
+    MissingDependencyError,
+    MissingFileError,
+)
 from .._core.rng import next_double, stream_state
 from .._core.seeds import base_seed
 from .._core.validate import check_int, check_real, check_work
@@ -136,31 +142,33 @@ class ULMSampler(TokenSampler):
                  seed: int | np.random.Generator | None = None) -> None:
         vocab = check_vocab(vocab)
         if vocab.is_infinite or vocab.scores is None:
-            raise TypeError("ULMSampler needs a finite vocabulary with scores")
+            raise ArgumentTypeError("ULMSampler needs a finite vocabulary with scores")
         super().__init__(vocab, seed)
         self.nbest = check_int(nbest, "nbest", minimum=-1, maximum=MAX_NBEST)
         if self.nbest == 0:
-            raise ValueError("nbest must be -1 (every segmentation) or in 1 .. "
-                             f"{MAX_NBEST}, got 0")
+            raise InvalidValueError("nbest must be -1 (every segmentation) or in 1 .. "
+                                    f"{MAX_NBEST}, got 0")
         self.alpha = check_real(alpha, "alpha")
         self._score = dict(zip(vocab.tokens, vocab.scores.tolist()))
         self._longest = vocab.max_token_length or 0
         self._sp = None
         if model_path is not None:
             if not isinstance(model_path, (str, os.PathLike)):
-                raise TypeError(f"model_path must be a path, not {type(model_path).__name__}")
+                raise ArgumentTypeError("model_path must be a path, not "
+                                        f"{type(model_path).__name__}")
             if not os.path.isfile(model_path):
-                raise FileNotFoundError(f"model_path: no SentencePiece model at {model_path}")
+                raise MissingFileError(f"model_path: no SentencePiece model at {model_path}")
             try:
                 import sentencepiece as spm  # optional dependency, only for this route
             except ImportError:
-                raise ImportError("ULMSampler(model_path=...) needs the optional package "
-                                  "sentencepiece: pip install sentencepiece") from None
+                raise MissingDependencyError("ULMSampler(model_path=...) needs the optional "
+                                             "package "
+                                             "sentencepiece: pip install sentencepiece") from None
             try:
                 self._sp = spm.SentencePieceProcessor(model_file=os.fspath(model_path))
             except (RuntimeError, OSError) as err:
-                raise ValueError(f"model_path: {model_path} is not a SentencePiece model "
-                                 f"({err})") from None
+                raise InvalidValueError(f"model_path: {model_path} is not a SentencePiece model "
+                                        f"({err})") from None
         self._cache: dict[str, tuple[list[tuple[str, ...]], list[float]]] = {}
         self._fwd: dict[str, list[float]] = {}
 
@@ -174,8 +182,8 @@ class ULMSampler(TokenSampler):
         """
         word = check_word(word)
         if self.nbest == -1:
-            raise ValueError("nbest=-1 samples over every segmentation; there is no k-best "
-                             "list (law(word) gives every probability)")
+            raise InvalidValueError("nbest=-1 samples over every segmentation; there is no k-best "
+                                    "list (law(word) gives every probability)")
         hit = self._cache.get(word)
         if hit is not None:
             return hit

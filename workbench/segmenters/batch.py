@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit, prange
 
 from .._core.config import JIT, JIT_PARALLEL
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.validate import check_budget, check_choice, check_flat_words
 from ..lattice import SegmentationError, check_vocab, check_walk, code_points
 from ..lattice.chain_kernels import longest_match_lengths
@@ -141,9 +142,9 @@ def _checked_vocab(vocab: object, method: object) -> tuple[Vocabulary, str]:
     vocab = check_vocab(vocab)
     method = check_choice(method, "method", METHODS)
     if vocab.is_infinite:
-        raise TypeError("deterministic segmenters need a finite vocabulary")
+        raise ArgumentTypeError("deterministic segmenters need a finite vocabulary")
     if method == "viterbi" and vocab.scores is None:
-        raise ValueError("the viterbi method needs a vocabulary with scores")
+        raise InvalidValueError("the viterbi method needs a vocabulary with scores")
     return vocab, method
 
 
@@ -188,7 +189,7 @@ def encode_deterministic(words: Sequence[str], vocab: Vocabulary, method: str = 
     """
     vocab, method = _checked_vocab(vocab, method)
     if isinstance(words, str):
-        raise TypeError("words must be a sequence of str")
+        raise ArgumentTypeError("words must be a sequence of str")
     words = list(words)
     lengths = np.fromiter(map(len, words), dtype=np.int64, count=len(words))
     offsets = np.zeros(len(words) + 1, dtype=np.int64)
@@ -196,7 +197,7 @@ def encode_deterministic(words: Sequence[str], vocab: Vocabulary, method: str = 
     try:
         cps = code_points("".join(words))
     except TypeError:
-        raise TypeError("every word must be a str") from None
+        raise ArgumentTypeError("every word must be a str") from None
     return _encode_flat(cps, offsets, lengths, vocab, method, lambda w: words[w])
 
 

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .._core.cost import SLICE_RATE, slice_units
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.validate import check_choice, check_flat_words, check_work
 from ..lattice import SegmentationError, check_vocab, check_word
 from ..vocab import Vocabulary
@@ -41,7 +42,7 @@ def _checked(word: str, vocab: Vocabulary) -> tuple[str, Vocabulary]:
     word = check_word(word)
     vocab = check_vocab(vocab)
     if vocab.is_infinite:
-        raise TypeError("deterministic baselines need a finite vocabulary")
+        raise ArgumentTypeError("deterministic baselines need a finite vocabulary")
     return word, vocab
 
 
@@ -79,7 +80,7 @@ def unigram_viterbi(word: str, vocab: Vocabulary) -> list[str]:
     """
     word, vocab = _checked(word, vocab)
     if vocab.scores is None:
-        raise ValueError("unigram_viterbi needs a vocabulary with scores")
+        raise InvalidValueError("unigram_viterbi needs a vocabulary with scores")
     n = len(word)
     lengths = _check_slice_work(word, vocab, "unigram_viterbi")
     score = dict(zip(vocab.tokens, vocab.scores.tolist()))
@@ -152,7 +153,7 @@ class DeterministicSegmenter:
             method = "viterbi" if vocab.scores is not None else "longest"
         method = check_choice(method, "method", METHODS)
         if method == "viterbi" and vocab.scores is None:
-            raise ValueError("the viterbi method needs a vocabulary with scores")
+            raise InvalidValueError("the viterbi method needs a vocabulary with scores")
         self.vocab = vocab
         self.method = method
 
@@ -163,7 +164,7 @@ class DeterministicSegmenter:
         """The segmentation of ``word`` (:class:`SegmentationError` if there is none)."""
         if self.vocab.is_infinite:
             if not isinstance(word, str):
-                raise TypeError(f"word must be str, not {type(word).__name__}")
+                raise ArgumentTypeError(f"word must be str, not {type(word).__name__}")
             return [word] if word else []
         if self.method == "viterbi":
             return unigram_viterbi(word, self.vocab)
@@ -172,12 +173,14 @@ class DeterministicSegmenter:
     def tokenize(self, words: Sequence[str]) -> list[list[str]]:
         """The segmentation of every word (a single ``str`` is refused)."""
         if isinstance(words, str):
-            raise TypeError("words must be a sequence of str; for one word call the segmenter")
+            raise ArgumentTypeError("words must be a sequence of str; for one word call the "
+                                    "segmenter")
         return [self(w) for w in words]
 
     def _finite(self) -> None:
         if self.vocab.is_infinite:
-            raise TypeError("encode needs a finite vocabulary (the infinite one has no ids)")
+            raise ArgumentTypeError("encode needs a finite vocabulary (the infinite one has no "
+                                    "ids)")
 
     def encode(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """Every word's segmentation as ids: ``(ids, offsets)`` (batch kernel; a small first
@@ -189,7 +192,7 @@ class DeterministicSegmenter:
                 try:
                     "".join(words)
                 except TypeError:
-                    raise TypeError("every word must be a str") from None
+                    raise ArgumentTypeError("every word must be a str") from None
                 return interpreted.encode(words, self.vocab, self.method)
         from .batch import encode_deterministic
 

@@ -36,6 +36,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.seeds import as_generator
 from .._core.validate import check_flat_words, check_int, check_probability, check_size
 from ..interfaces import LawSampler, Sampler, Segmenter, WordSampler
@@ -71,16 +72,16 @@ def _check_groups(groups: object, n_words: int) -> np.ndarray:
     if groups is None:
         return np.ones(n_words, dtype=np.int64)
     if isinstance(groups, (str, bytes)):
-        raise TypeError("groups must be a one-dimensional integer array")
+        raise ArgumentTypeError("groups must be a one-dimensional integer array")
     arr = np.asarray(groups)
     if arr.ndim != 1:
-        raise ValueError(f"groups must be one-dimensional, got shape {arr.shape}")
+        raise InvalidValueError(f"groups must be one-dimensional, got shape {arr.shape}")
     if arr.size and not np.issubdtype(arr.dtype, np.integer):
-        raise TypeError(f"groups must hold integers, not {arr.dtype}")
+        raise ArgumentTypeError(f"groups must hold integers, not {arr.dtype}")
     arr = np.ascontiguousarray(arr, dtype=np.int64)
     if (arr.size and int(arr.min()) < 0) or int(arr.sum()) != n_words:
-        raise ValueError(f"groups must be non-negative and sum to the number of words "
-                         f"({n_words:,})")
+        raise InvalidValueError("groups must be non-negative and sum to the number of words "
+                                f"({n_words:,})")
     return arr
 
 
@@ -110,10 +111,10 @@ class Multiplexer:
         seed: int | np.random.Generator | None = None,
     ) -> None:
         if not callable(deterministic):
-            raise TypeError("deterministic must be a callable str -> list[str]")
+            raise ArgumentTypeError("deterministic must be a callable str -> list[str]")
         if not isinstance(stochastic, WordSampler):
-            raise TypeError("stochastic must be a sampler: at least a sample(word) method "
-                            "(workbench.interfaces.WordSampler)")
+            raise ArgumentTypeError("stochastic must be a sampler: at least a sample(word) method "
+                                    "(workbench.interfaces.WordSampler)")
         exact_p = Fraction(p) if isinstance(p, (Fraction, int)) and not isinstance(p, bool) \
             else None
         p = check_probability(float(p) if isinstance(p, Fraction) else p, "p")
@@ -132,11 +133,11 @@ class Multiplexer:
     def tokenize(self, words: Sequence[str]) -> list[list[str]]:
         """Tokenise each word with the tokeniser its coin picks (stochastic ones batched)."""
         if isinstance(words, str):
-            raise TypeError("words must be a sequence of str; for one word use __call__")
+            raise ArgumentTypeError("words must be a sequence of str; for one word use __call__")
         words = list(words)
         for k, w in enumerate(words):
             if not isinstance(w, str):
-                raise TypeError(f"word {k} is {type(w).__name__}, not str")
+                raise ArgumentTypeError(f"word {k} is {type(w).__name__}, not str")
         heads = self.coins(len(words))
         picked = [w for w, h in zip(words, heads) if h]
         if isinstance(self.stochastic, Sampler):
@@ -178,16 +179,16 @@ class Multiplexer:
         {('ab',): Fraction(5, 6), ('a', 'b'): Fraction(1, 6)}
         """
         if not isinstance(self.stochastic, LawSampler):
-            raise TypeError(f"the stochastic {type(self.stochastic).__name__} states no law "
-                            "(workbench.interfaces.LawSampler: a law(word) method)")
+            raise ArgumentTypeError(f"the stochastic {type(self.stochastic).__name__} states no "
+                                    "law (workbench.interfaces.LawSampler: a law(word) method)")
         try:
             law = self.stochastic.law(word)
             unsegmentable = None
         except SegmentationError as err:  # the stochastic half fails on the word: mass p
             law, unsegmentable = SegmentationLaw(word, {}, failure_mass=1), err
         if not isinstance(law, SegmentationLaw):
-            raise TypeError(f"the stochastic sampler's law(word) returned "
-                            f"{type(law).__name__}, not a SegmentationLaw")
+            raise ArgumentTypeError("the stochastic sampler's law(word) returned "
+                                    f"{type(law).__name__}, not a SegmentationLaw")
         try:
             det: tuple[str, ...] | None = tuple(self.deterministic(word))
         except SegmentationError as err:
@@ -239,11 +240,12 @@ class Multiplexer:
         (['ab', 'b'], [0, 2])
         """
         if not isinstance(self.deterministic, Segmenter):
-            raise TypeError("encode_code_points needs a deterministic Segmenter "
-                            "(workbench.interfaces.Segmenter, e.g. default_segmenter(vocab))")
+            raise ArgumentTypeError(
+                "encode_code_points needs a deterministic Segmenter "
+                "(workbench.interfaces.Segmenter, e.g. default_segmenter(vocab))")
         if not isinstance(self.stochastic, Sampler):
-            raise TypeError("encode_code_points needs a stochastic Sampler "
-                            "(workbench.interfaces.Sampler)")
+            raise ArgumentTypeError("encode_code_points needs a stochastic Sampler "
+                                    "(workbench.interfaces.Sampler)")
         cps, offsets = check_flat_words(code_points, offsets)
         sizes = _check_groups(groups, offsets.shape[0] - 1)
         heads = self.coins(sizes.shape[0])

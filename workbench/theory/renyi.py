@@ -38,6 +38,7 @@ from collections.abc import Hashable, Mapping
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.validate import (
     PY_ENTRY_BYTES,
     check_int,
@@ -70,12 +71,13 @@ EXAMPLE2_DISTRIBUTION = (0.4, 0.3, 0.2, 0.1)
 def _xyz(counts: Mapping[Hashable, float], x: Hashable, y: Hashable, z: Hashable
          ) -> tuple[float, float, float]:
     if not isinstance(counts, Mapping):
-        raise TypeError(f"counts must be a mapping token -> count, not {type(counts).__name__}")
+        raise ArgumentTypeError("counts must be a mapping token -> count, not "
+                                f"{type(counts).__name__}")
     for name, key in (("x", x), ("y", y), ("z", z)):
         if key not in counts:
-            raise ValueError(f"{name} = {key!r:.40} is not a token of counts")
+            raise InvalidValueError(f"{name} = {key!r:.40} is not a token of counts")
     if x == y or x == z:
-        raise ValueError("the dropped token x must differ from its parts y and z")
+        raise InvalidValueError("the dropped token x must differ from its parts y and z")
     return tuple(check_real(counts[k], f"counts[{k!r:.40}]", minimum=0.0) for k in (x, y, z))
 
 
@@ -127,7 +129,7 @@ def random_drop_condition(counts: Mapping[Hashable, float], x: Hashable, y: Hash
     c = np.array([check_real(v, "count", minimum=0.0) for v in counts.values()], dtype=float)
     scale = float(c.max())
     if scale == 0:
-        raise ValueError("counts are all zero")
+        raise InvalidValueError("counts are all zero")
     # both sides are homogeneous of degree 0 in the counts: scale to max 1 (no overflow)
     c, cx, cy, cz = c / scale, cx / scale, cy / scale, cz / scale
     total = float(c.sum())
@@ -150,7 +152,7 @@ def duplicate_counts(counts: Mapping[Hashable, float], x: Hashable, k: int
     k = check_int(k, "k", minimum=1)
     check_size(k, "k", item_bytes=2 * PY_ENTRY_BYTES, what="k copies of x in a dict")
     if x not in counts:
-        raise ValueError(f"x = {x!r:.40} is not a token of counts")
+        raise InvalidValueError(f"x = {x!r:.40} is not a token of counts")
     out = {t: v for t, v in counts.items() if t != x}
     for i in range(1, k + 1):
         out[(x, i)] = counts[x] / k
@@ -183,13 +185,13 @@ def duplication_renyi_gain(counts: Mapping[Hashable, float], x: Hashable, k: int
     a = check_real(alpha, "alpha", minimum=0.0, open_minimum=True)
     k = check_int(k, "k", minimum=1)
     if x not in counts:
-        raise ValueError(f"x = {x!r:.40} is not a token of counts")
+        raise InvalidValueError(f"x = {x!r:.40} is not a token of counts")
     c = np.array([check_real(v, "count", minimum=0.0) for v in counts.values()], dtype=float)
     total = float(c.sum())
     if not total > 0:
-        raise ValueError("counts must have a positive total (every count is 0)")
+        raise InvalidValueError("counts must have a positive total (every count is 0)")
     if not math.isfinite(total):
-        raise ValueError("counts must have a finite total")
+        raise InvalidValueError("counts must have a finite total")
     p_x = float(counts[x]) / total
     if a == 1.0:
         return duplication_shannon_gain(p_x, k, base)
@@ -225,7 +227,7 @@ def example2_table(convention: str = "printed") -> dict[int, tuple[float, ...]]:
     [3.18, 3.45, 2.39, 1.24, 1.35, 0.93]
     """
     if convention not in ("printed", "bits"):
-        raise ValueError(f"convention must be 'printed' or 'bits', got {convention!r}")
+        raise InvalidValueError(f"convention must be 'printed' or 'bits', got {convention!r}")
     out = {}
     for k in (1, 2, 10):
         p = [EXAMPLE2_DISTRIBUTION[0] / k] * k + list(EXAMPLE2_DISTRIBUTION[1:])

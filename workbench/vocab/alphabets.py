@@ -18,6 +18,8 @@ Example
 
 from __future__ import annotations
 
+from .._core.errors import ArgumentTypeError, InvalidValueError
+
 ALPHABETS = ("identity", "byte-level", "sentencepiece")
 SP_SPACE = "\u2581"  # ▁, SentencePiece's whitespace marker
 
@@ -52,10 +54,10 @@ _CHAR_TO_BYTE = {c: b for b, c in _BYTE_TO_CHAR.items()}
 
 def _check(alphabet: object, text: object, name: str) -> None:
     if not isinstance(alphabet, str) or alphabet not in ALPHABETS:
-        raise ValueError(f"alphabet must be one of {', '.join(map(repr, ALPHABETS))}, got "
-                         f"{alphabet!r:.40}")
+        raise InvalidValueError(f"alphabet must be one of {', '.join(map(repr, ALPHABETS))}, got "
+                                f"{alphabet!r:.40}")
     if not isinstance(text, str):
-        raise TypeError(f"{name} must be str, not {type(text).__name__}")
+        raise ArgumentTypeError(f"{name} must be str, not {type(text).__name__}")
 
 
 def spell(alphabet: str, word: str) -> str:
@@ -70,8 +72,8 @@ def spell(alphabet: str, word: str) -> str:
         try:
             raw = word.encode("utf-8")
         except UnicodeEncodeError as err:
-            raise ValueError(f"{word!r} cannot be spelled in bytes: {err.reason} at "
-                             f"position {err.start}") from None
+            raise InvalidValueError(f"{word!r} cannot be spelled in bytes: {err.reason} at "
+                                    f"position {err.start}") from None
         return "".join(_BYTE_TO_CHAR[b] for b in raw)
     return word.replace(" ", SP_SPACE)
 
@@ -85,6 +87,6 @@ def unspell(alphabet: str, text: str) -> str:
         try:
             raw = bytes(_CHAR_TO_BYTE[c] for c in text)
         except KeyError as err:
-            raise ValueError(f"{err.args[0]!r} is not a byte-level character") from None
+            raise InvalidValueError(f"{err.args[0]!r} is not a byte-level character") from None
         return raw.decode("utf-8", errors="replace")
     return text.replace(SP_SPACE, " ")

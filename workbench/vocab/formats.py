@@ -27,6 +27,7 @@ import struct
 from collections.abc import Iterator
 from pathlib import Path
 
+from .._core.errors import InvalidValueError, public
 from .._core.jsonfile import Node, decode_text, parse_json, read_bytes
 from .alphabets import SP_SPACE, bytes_to_unicode
 
@@ -40,7 +41,8 @@ _BYTE_PIECE = re.compile(r"<0x[0-9A-Fa-f]{2}>")
 _BYTE_LEVEL = frozenset(bytes_to_unicode().values())
 
 
-class VocabularyFormatError(ValueError):
+@public
+class VocabularyFormatError(InvalidValueError):
     """A vocabulary file is unreadable or malformed; the message names the path (and line)."""
 
 
@@ -301,7 +303,7 @@ def _varint(buf: bytes, pos: int) -> tuple[int, int]:
     result = shift = 0
     while True:
         if pos >= len(buf) or shift > 63:
-            raise ValueError("truncated varint")
+            raise InvalidValueError("truncated varint")
         b = buf[pos]
         pos += 1
         result |= (b & 0x7F) << shift
@@ -325,9 +327,9 @@ def _fields(buf: bytes) -> Iterator[tuple[int, int, object]]:
         elif wire == 5:
             val, pos = buf[pos:pos + 4], pos + 4
         else:
-            raise ValueError(f"unsupported wire type {wire}")
+            raise InvalidValueError(f"unsupported wire type {wire}")
         if pos > len(buf):
-            raise ValueError("truncated field")
+            raise InvalidValueError("truncated field")
         yield field, wire, val
 
 

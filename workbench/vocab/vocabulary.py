@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._core.errors import ArgumentTypeError, InvalidValueError, UnknownNameError
 from .._core.io import check_output_path, write_atomic
 from .._core.validate import BudgetError, check_budget
 from .alphabets import ALPHABETS, spell, unspell
@@ -90,9 +91,9 @@ class Vocabulary:
         scores: Iterable[float] | None = None,
     ) -> None:
         if isinstance(tokens, (str, bytes)):
-            raise TypeError("tokens must be an iterable of str, not a single string")
+            raise ArgumentTypeError("tokens must be an iterable of str, not a single string")
         if alphabet not in ALPHABETS:
-            raise ValueError(f"alphabet must be one of {ALPHABETS}, got {alphabet!r}")
+            raise InvalidValueError(f"alphabet must be one of {ALPHABETS}, got {alphabet!r}")
         toks = _checked_tokens(tokens)
         id_arr = _checked_ids(ids, len(toks))
         score_arr = None if scores is None else _checked_scores(scores, toks)
@@ -174,7 +175,7 @@ class Vocabulary:
             As above; also for the infinite vocabulary.
         """
         if self._infinite:
-            raise ValueError("the infinite vocabulary cannot be saved")
+            raise InvalidValueError("the infinite vocabulary cannot be saved")
         p = check_output_path(path, "path")
         if p.suffix == ".json":
             doc = {
@@ -193,35 +194,36 @@ class Vocabulary:
     def _plain_list(self, p: Path) -> str:
         """The plain-list text of :meth:`save`, checked to read back as these tokens."""
         if not np.array_equal(self._ids, np.arange(len(self._tokens))):
-            raise ValueError("a plain list needs ids 0..N-1 in order; save to .json instead")
+            raise InvalidValueError("a plain list needs ids 0..N-1 in order; save to .json instead")
         for tok in self._tokens:
             if any(c in tok for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"):
-                raise ValueError(f"token {tok!r} has a line break; save to .json instead")
+                raise InvalidValueError(f"token {tok!r} has a line break; save to .json instead")
         text = "".join(t + "\n" for t in self._tokens)
         try:
             raw = text.encode("utf-8")
         except UnicodeEncodeError as err:
             bad = self._tokens[text.count("\n", 0, err.start)]
-            raise ValueError(f"token {bad!r:.60} cannot be written as UTF-8 ({err.reason}); "
-                             f"save to .json instead") from None
+            raise InvalidValueError(f"token {bad!r:.60} cannot be written as UTF-8 ({err.reason}); "
+                                    "save to .json instead") from None
         try:
             back = read_vocabulary_bytes(p, raw)["tokens"]
         except VocabularyFormatError as err:
-            raise ValueError(f"{p}: a plain list of these tokens would not read back as this "
-                             f"vocabulary ({err}); save to .json instead") from None
+            raise InvalidValueError(f"{p}: a plain list of these tokens would not read back as "
+                                    f"this vocabulary ({err}); save to .json instead") from None
         if list(back) != list(self._tokens):
             pos = next((k for k, (a, b) in enumerate(zip(self._tokens, back)) if a != b),
                        min(len(back), len(self._tokens)))
             tok = self._tokens[pos] if pos < len(self._tokens) else self._tokens[-1]
             got = repr(back[pos])[:60] if pos < len(back) else "nothing"
-            raise ValueError(f"token {tok!r:.60} (id {pos}) would be read back from the plain "
-                             f"list {p.name} as {got}{_why(tok, pos)}; save to .json instead")
+            raise InvalidValueError(
+                f"token {tok!r:.60} (id {pos}) would be read back from the plain list {p.name} as "
+                f"{got}{_why(tok, pos)}; save to .json instead")
         return text
 
     # ---- container protocol
     def __len__(self) -> int:
         if self._infinite:
-            raise TypeError("the infinite vocabulary has no length")
+            raise ArgumentTypeError("the infinite vocabulary has no length")
         return len(self._tokens)
 
     def __contains__(self, token: object) -> bool:
@@ -233,7 +235,7 @@ class Vocabulary:
 
     def __iter__(self) -> Iterator[str]:
         if self._infinite:
-            raise TypeError("the infinite vocabulary cannot be iterated")
+            raise ArgumentTypeError("the infinite vocabulary cannot be iterated")
         return iter(self._tokens)
 
     def __eq__(self, other: object) -> bool:
@@ -336,10 +338,14 @@ class Vocabulary:
         return frozenset("".join(self._tokens))
 
     def id_of(self, token: str) -> int:
-        """The id of ``token``; ``KeyError`` if absent (and for the infinite vocabulary)."""
+        """The id of ``token``; :class:`~workbench.UnknownNameError` (a ``KeyError``) if absent,
+        and for the infinite vocabulary."""
         if self._infinite:
-            raise KeyError("the infinite vocabulary has no ids")
-        return self._index[token]
+            raise UnknownNameError("the infinite vocabulary has no ids")
+        try:
+            return self._index[token]
+        except (KeyError, TypeError):
+            raise UnknownNameError(f"{token!r:.60} is not a token of this vocabulary") from None
 
     @cached_property
     def _by_id(self) -> dict[int, str]:
@@ -361,9 +367,9 @@ class Vocabulary:
             If an id is not one of this vocabulary's; the message names it and its position.
         """
         if self._infinite:
-            raise TypeError("the infinite vocabulary has no ids")
+            raise ArgumentTypeError("the infinite vocabulary has no ids")
         if isinstance(ids, (str, bytes)) or not isinstance(ids, (Iterable, np.ndarray)):
-            raise TypeError(f"ids must be an iterable of ints, not {type(ids).__name__}")
+            raise ArgumentTypeError(f"ids must be an iterable of ints, not {type(ids).__name__}")
         if isinstance(ids, np.ndarray) and ids.dtype.kind in "iu":
             ids = ids.tolist()  # Python ints: one dict probe each
         by_id = self._by_id
@@ -379,11 +385,12 @@ class Vocabulary:
     def _bad_id(self, i: object, pos: int) -> Exception:
         """The error for ``ids[pos] = i`` in :meth:`decode_ids`."""
         if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
-            return TypeError(f"ids[{pos}] must be an int, not {type(i).__name__} ({i!r:.40})")
+            return ArgumentTypeError(f"ids[{pos}] must be an int, not {type(i).__name__} "
+                                     f"({i!r:.40})")
         span = (f"ids {int(self._ids.min())}..{int(self._ids.max())}" if self._ids.size
                 else "no ids")
-        return ValueError(f"ids[{pos}] = {i} is not an id of this vocabulary "
-                          f"({len(self._tokens):,} tokens, {span})")
+        return InvalidValueError(f"ids[{pos}] = {i} is not an id of this vocabulary "
+                                 f"({len(self._tokens):,} tokens, {span})")
 
     # ---- alphabet
     def to_alphabet(self, word: str) -> str:
@@ -394,7 +401,7 @@ class Vocabulary:
         space by ``▁`` (``" hello"`` → ``"▁hello"``).
         """
         if not isinstance(word, str):
-            raise TypeError(f"word must be str, not {type(word).__name__}")
+            raise ArgumentTypeError(f"word must be str, not {type(word).__name__}")
         return spell(self._alphabet, word)
 
     def from_alphabet(self, text: str) -> str:
@@ -406,7 +413,7 @@ class Vocabulary:
     def trie(self) -> Trie:
         """The forward trie (compiled once, reused by every kernel)."""
         if self._infinite:
-            raise TypeError("the infinite vocabulary has no trie")
+            raise ArgumentTypeError("the infinite vocabulary has no trie")
         from .._core.trie import build_trie
 
         return build_trie(list(self._tokens), self._ids)
@@ -415,7 +422,7 @@ class Vocabulary:
     def reversed_trie(self) -> Trie:
         """Trie of the reversed tokens, for right-to-left walks (same ids)."""
         if self._infinite:
-            raise TypeError("the infinite vocabulary has no trie")
+            raise ArgumentTypeError("the infinite vocabulary has no trie")
         from .._core.trie import build_trie
 
         return build_trie([t[::-1] for t in self._tokens], self._ids)
@@ -440,11 +447,11 @@ def _checked_tokens(tokens: Iterable[str]) -> list[str]:
     index: dict[str, int] = {}
     for pos, tok in enumerate(toks):
         if not isinstance(tok, str):
-            raise TypeError(f"token at position {pos} is {type(tok).__name__}, not str")
+            raise ArgumentTypeError(f"token at position {pos} is {type(tok).__name__}, not str")
         if tok == "":
-            raise ValueError(f"token at position {pos} is the empty string")
+            raise InvalidValueError(f"token at position {pos} is the empty string")
         if tok in index:
-            raise ValueError(f"duplicate token {tok!r} at positions {index[tok]} and {pos}")
+            raise InvalidValueError(f"duplicate token {tok!r} at positions {index[tok]} and {pos}")
         index[tok] = pos
     return toks
 
@@ -456,17 +463,17 @@ def _checked_ids(ids: Iterable[int] | None, n: int) -> np.ndarray:
     else:
         id_list = list(ids)
         if len(id_list) != n:
-            raise ValueError(f"got {len(id_list)} ids for {n} tokens")
+            raise InvalidValueError(f"got {len(id_list)} ids for {n} tokens")
         for pos, i in enumerate(id_list):
             if isinstance(i, bool) or not isinstance(i, (int, np.integer)) or i < 0:
-                raise ValueError(f"id at position {pos} must be a non-negative int: {i!r}")
+                raise InvalidValueError(f"id at position {pos} must be a non-negative int: {i!r}")
             if i >= 2**31 - 1:
-                raise ValueError(f"id at position {pos} must be below 2**31 - 1, got {i}")
+                raise InvalidValueError(f"id at position {pos} must be below 2**31 - 1, got {i}")
         id_arr = np.asarray(id_list, dtype=np.int64)
         if len(np.unique(id_arr)) != len(id_arr):
-            raise ValueError("ids must be distinct")
+            raise InvalidValueError("ids must be distinct")
     if id_arr.size and id_arr.max() >= 2**31 - 1:
-        raise ValueError("ids must be below 2**31 - 1")
+        raise InvalidValueError("ids must be below 2**31 - 1")
     return id_arr
 
 
@@ -476,18 +483,18 @@ def _checked_scores(scores: Iterable[float], toks: list[str]) -> np.ndarray:
     for pos, value in enumerate(score_list):
         if isinstance(value, (bool, np.bool_, str, bytes)) or not isinstance(
                 value, (int, float, np.integer, np.floating)):
-            raise TypeError(f"score at position {pos} must be a real number, got "
-                            f"{value!r:.40}")
+            raise ArgumentTypeError(f"score at position {pos} must be a real number, got "
+                                    f"{value!r:.40}")
     try:
         score_arr = np.asarray(score_list, dtype=np.float64)
     except OverflowError:
-        raise ValueError("scores must be finite: an integer score is past the float "
-                         "range") from None
+        raise InvalidValueError("scores must be finite: an integer score is past the float "
+                                "range") from None
     if score_arr.shape != (len(toks),):
-        raise ValueError(f"got {score_arr.size} scores for {len(toks)} tokens")
+        raise InvalidValueError(f"got {score_arr.size} scores for {len(toks)} tokens")
     bad = np.flatnonzero(~np.isfinite(score_arr))
     if bad.size:
-        raise ValueError(f"scores must be finite: token {toks[bad[0]]!r:.40} (position "
-                         f"{bad[0]}) has score {score_arr[bad[0]]}")
+        raise InvalidValueError(f"scores must be finite: token {toks[bad[0]]!r:.40} (position "
+                                f"{bad[0]}) has score {score_arr[bad[0]]}")
     score_arr.setflags(write=False)
     return score_arr

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..._core.errors import InvalidValueError
 from ...grampa import Grampa
 from ...stats import chisquare_test, z_test
 from ...theory.grampa.laws import (
@@ -68,7 +69,7 @@ def check_grampa_uniform(sample_lengths: Callable | None = None, *, n: int = 12,
     lengths = np.asarray(lengths, dtype=np.int64)
     offsets = np.asarray(offsets, dtype=np.int64)
     if offsets.shape != (size + 1,):
-        raise ValueError(f"offsets has shape {offsets.shape}, expected ({size + 1},)")
+        raise InvalidValueError(f"offsets has shape {offsets.shape}, expected ({size + 1},)")
     m = np.diff(offsets)
     rows = []
     # token count

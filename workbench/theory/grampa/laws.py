@@ -40,6 +40,7 @@ from math import comb
 
 import numpy as np
 
+from ..._core.errors import ArgumentTypeError, InvalidValueError
 from ..._core.validate import check_int, check_n
 
 MAX_PMF_N = 4096
@@ -100,7 +101,7 @@ def segmentality_pmf(n: int) -> dict[Fraction, Fraction]:
     """
     n = check_n(n, maximum=MAX_PMF_N, why=_PMF_WHY)
     if n < 2:
-        raise ValueError("segmentality (m-1)/(n-1) is undefined for n = 1 (0/0)")
+        raise InvalidValueError("segmentality (m-1)/(n-1) is undefined for n = 1 (0/0)")
     return {Fraction(m - 1, n - 1): p for m, p in token_count_pmf(n).items()}
 
 
@@ -205,7 +206,7 @@ def token_length_pmf(n: int, exact: bool = True) -> dict[int, Fraction] | dict[i
     """
     n = check_n(n, maximum=MAX_PMF_N, why=_PMF_WHY)
     if not isinstance(exact, (bool, np.bool_)):
-        raise TypeError(f"exact must be a bool, not {type(exact).__name__}")
+        raise ArgumentTypeError(f"exact must be a bool, not {type(exact).__name__}")
     if exact:
         total = total_token_count(n)
         return {ell: Fraction(token_length_count(ell, n), total) for ell in range(1, n + 1)}
@@ -227,11 +228,11 @@ def token_length_limit_pmf(ell: int) -> Fraction:
 # --------------------------------------------------------------------------- characters/token
 def _check_probability(p: object) -> Fraction | float:
     if isinstance(p, (bool,)) or not isinstance(p, (int, Fraction, float)):
-        raise TypeError(f"p must be an int, Fraction or float, not {type(p).__name__}")
+        raise ArgumentTypeError(f"p must be an int, Fraction or float, not {type(p).__name__}")
     if isinstance(p, float) and p != p:
-        raise ValueError("p must not be NaN")
+        raise InvalidValueError("p must not be NaN")
     if not 0 <= p <= 1:
-        raise ValueError(f"p must lie in [0, 1], got {p}")
+        raise InvalidValueError(f"p must lie in [0, 1], got {p}")
     return Fraction(p) if isinstance(p, int) else p
 
 

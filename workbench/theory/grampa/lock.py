@@ -48,6 +48,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..._core.config import JIT, JIT_PARALLEL
+from ..._core.errors import ArgumentTypeError, InvalidValueError, InvariantError
 from ..._core.validate import check_int, check_lengths, check_n, check_work
 from .combinatorics import (  # noqa: F401  (Algorithms 4-5, part of the LOCK's public story)
     _WHY_PART,
@@ -184,14 +185,15 @@ def lock_f1_hyp2f1(m: int, n: int, backend: str = "mpmath") -> int | float:
         from scipy.special import hyp2f1
 
         if n > SCIPY_MAX_N:
-            raise ValueError(f"backend='scipy' works in float64, where 2**(n - 1) exists only "
-                             f"for n <= {SCIPY_MAX_N}; got n = {n} (use backend='mpmath')")
+            raise InvalidValueError("backend='scipy' works in float64, where 2**(n - 1) exists "
+                                    f"only for n <= {SCIPY_MAX_N}; got n = {n} (use "
+                                    "backend='mpmath')")
         value = float(2.0 ** (n - 1) - float(comb(n - 1, m - 1)) * hyp2f1(1.0, m - n, m, -1.0))
         if not math.isfinite(value):
-            raise ValueError(f"backend='scipy' overflows float64 for m = {m}, n = {n} (use "
-                             "backend='mpmath')")
+            raise InvalidValueError(f"backend='scipy' overflows float64 for m = {m}, n = {n} (use "
+                                    "backend='mpmath')")
         return value
-    raise ValueError(f"backend must be 'mpmath' or 'scipy', got {backend!r}")
+    raise InvalidValueError(f"backend must be 'mpmath' or 'scipy', got {backend!r}")
 
 
 # --------------------------------------------------------------------------- f2
@@ -273,7 +275,7 @@ def lock_f2_by_partitions(lengths: Sequence[int]) -> int:
         if p == target:
             return f2
         f2 += _mn(p)
-    raise AssertionError("unreachable: sort(t) is a partition of n")  # pragma: no cover
+    raise InvariantError("unreachable: sort(t) is a partition of n")  # pragma: no cover
 
 
 # --------------------------------------------------------------------------- LOCK
@@ -333,7 +335,7 @@ def lock_unrank(key: int, n: int) -> tuple[int, ...]:
                 break
             key -= block
         else:  # pragma: no cover - key < C(n-1, m-1) guarantees a block is found
-            raise AssertionError("lock_unrank: no block found")
+            raise InvariantError("lock_unrank: no block found")
         parts.extend([v] * j)
         ways *= comb(q, j)
         placed += j
@@ -513,16 +515,16 @@ def lock_keys(lengths_flat: np.ndarray, offsets: np.ndarray, n: int) -> np.ndarr
     offsets = np.asarray(offsets)
     for name, arr in (("lengths_flat", lengths_flat), ("offsets", offsets)):
         if arr.ndim != 1:
-            raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+            raise InvalidValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
         if arr.size and not np.issubdtype(arr.dtype, np.integer):
-            raise TypeError(f"{name} must hold integers, not {arr.dtype}")
+            raise ArgumentTypeError(f"{name} must hold integers, not {arr.dtype}")
     if offsets.size == 0:
-        raise ValueError("offsets must have length (number of samples + 1) >= 1")
+        raise InvalidValueError("offsets must have length (number of samples + 1) >= 1")
     offsets = offsets.astype(np.int64, copy=False)
     if (offsets[0] != 0 or offsets[-1] != lengths_flat.size
             or (offsets.size > 1 and np.any(np.diff(offsets) < 0))):
-        raise ValueError("offsets must be non-decreasing, start at 0 and end at "
-                         f"len(lengths_flat) = {lengths_flat.size}")
+        raise InvalidValueError("offsets must be non-decreasing, start at 0 and end at "
+                                f"len(lengths_flat) = {lengths_flat.size}")
     lengths_flat = np.ascontiguousarray(lengths_flat, dtype=np.int64)
     offsets = np.ascontiguousarray(offsets)
     f1 = np.zeros(n + 1, dtype=np.int64)
@@ -534,5 +536,6 @@ def lock_keys(lengths_flat: np.ndarray, offsets: np.ndarray, n: int) -> np.ndarr
     if invalid.size:
         bad = int(invalid[0])
         sample = lengths_flat[offsets[bad]:offsets[bad + 1]].tolist()
-        raise ValueError(f"sample {bad} has token lengths {sample}, not a composition of n = {n}")
+        raise InvalidValueError(f"sample {bad} has token lengths {sample}, not a composition of n "
+                                f"= {n}")
     return out

@@ -35,6 +35,7 @@ from fractions import Fraction
 from numbers import Real
 from typing import TypeVar
 
+from ..._core.errors import ArgumentTypeError, InvalidValueError
 from ...laws import LawChain, SegmentationLaw
 
 __all__ = ["MixtureChain", "mix", "mixture_entropy", "mixture_law"]
@@ -46,9 +47,10 @@ _LOGS = {"bits": math.log2, "nats": math.log}
 def _check_rate(p: object) -> Real:
     """The multiplexing rate as given (Fractions stay Fractions), checked to be in [0, 1]."""
     if isinstance(p, bool) or not isinstance(p, Real):
-        raise TypeError(f"the multiplexing rate p must be a real number, not {type(p).__name__}")
+        raise ArgumentTypeError("the multiplexing rate p must be a real number, not "
+                                f"{type(p).__name__}")
     if not 0 <= p <= 1:  # also refuses NaN
-        raise ValueError(f"the multiplexing rate p must be in [0, 1], got {p!r}")
+        raise InvalidValueError(f"the multiplexing rate p must be in [0, 1], got {p!r}")
     return p
 
 
@@ -81,7 +83,7 @@ def mixture_entropy(p: float, entropy: float, p_det: float, unit: str = "bits") 
     """
     p = _check_rate(p)
     if unit not in _LOGS:
-        raise ValueError(f"unit must be 'bits' or 'nats', got {unit!r}")
+        raise InvalidValueError(f"unit must be 'bits' or 'nats', got {unit!r}")
     log = _LOGS[unit]
     if p == 0:
         return 0.0
@@ -121,7 +123,7 @@ def mixture_law(law: SegmentationLaw, deterministic: Sequence[str] | None,
     {('ab',): Fraction(3, 4), ('a', 'b'): Fraction(1, 4)}
     """
     if not isinstance(law, SegmentationLaw):
-        raise TypeError(f"law must be a SegmentationLaw, not {type(law).__name__}")
+        raise ArgumentTypeError(f"law must be a SegmentationLaw, not {type(law).__name__}")
     p = _check_rate(p)
     if not (law.exact and isinstance(p, (Fraction, int))):
         p = float(p)
