@@ -6,9 +6,9 @@
 the shipped ULM model. Rows, each the median of ``--repeats`` runs, ours and SentencePiece
 alternating in the same process:
 
-* both cores: ``tokenize_corpus(workers=2)`` (two blocks at a time in threads) against
+* both cores: ``tokenize_corpus(num_threads=2)`` (two blocks at a time in threads) against
   ``num_threads=2``;
-* one core: ``tokenize_corpus(workers=1)`` with numba limited to one thread against
+* one core: ``tokenize_corpus(num_threads=1)`` with numba limited to one thread against
   ``num_threads=1``;
 * cold (``--cold``): a fresh Python process per run, timed from outside, that imports the
   library, loads the vocabulary / model, reads the text from a plain UTF-8 file and encodes
@@ -45,7 +45,7 @@ from pathlib import Path
 from workbench import Grampa, datasets
 from workbench.pretokenise import TextTokenizer, tokenize_corpus
 tok = TextTokenizer(Grampa(datasets.load_vocabulary("ulm-8k"), tau=1.0), p=0.5)
-tokenize_corpus([Path(sys.argv[1])], tok, seed=0, workers=2, progress=False)
+tokenize_corpus([Path(sys.argv[1])], tok, seed=0, num_threads=2, progress=False)
 """
 COLD_SP = """
 import sys
@@ -76,14 +76,14 @@ def main() -> None:
     v = datasets.load_vocabulary("ulm-8k")
     tok = TextTokenizer(Grampa(v, tau=1.0), p=0.5)
     sp = spm.SentencePieceProcessor(model_file=str(datasets.sentencepiece_model_path("ulm-8k")))
-    tokenize_corpus(["\n".join(lines[:5000])], tok, workers=2, progress=False)  # warm caches
+    tokenize_corpus(["\n".join(lines[:5000])], tok, num_threads=2, progress=False)  # warm caches
     rows = []
     for label, workers, threads in (("both cores", 2, 2), ("one core", 1, 1)):
         numba.set_num_threads(threads)
         ours, theirs = [], []
         for _ in range(args.repeats):
             t = time.perf_counter()
-            ids, _ = tokenize_corpus([text], tok, seed=0, workers=workers,
+            ids, _ = tokenize_corpus([text], tok, seed=0, num_threads=workers,
                                      block_lines=args.block_lines, progress=False)
             ours.append(mb / (time.perf_counter() - t))
             t = time.perf_counter()

@@ -15,7 +15,7 @@ every trainer once) and medians of ``--repeats`` rounds are reported.
 How each trainer is fed (all byte-level BPE over GPT-4 chunks, except SentencePiece):
 
 * **ours**: ``train_bpe(tsv_path, V)``: reading the TSV is inside the timed call. End to end:
-  ``count_chunks(text_file, processes=2)`` then ``train_bpe``, both timed.
+  ``count_chunks(text_file, num_threads=2)`` then ``train_bpe``, both timed.
 * **HF tokenizers** (no train-from-counts API): each chunk spelled in the byte-level
   alphabet, ``"\\0".join([chunk] * count)`` yielded once per chunk, pre-tokenizer
   ``Split("\\0", "removed")``; end to end: the text in pieces, pre-tokenizer GPT-4 ``Split``
@@ -122,7 +122,7 @@ def _run(spec: dict, data) -> dict:
         table = spec["path"]
         if kind == "text":
             t0 = time.perf_counter()
-            table = count_chunks(spec["path"], processes=2, progress=False)
+            table = count_chunks(spec["path"], num_threads=2, progress=False)
             out["count_seconds"] = time.perf_counter() - t0
         model = train_bpe(table, vocab, batch=trainer == "ours-batched", progress=False)
         return {**out, "merges": len(model.merges), "batches": len(model.batches)}
@@ -253,7 +253,7 @@ def _cases(args, tmp: Path) -> list[dict]:
         text = text[:300_000]
         vocabs = (512, 1024)
         table_path = tmp / "quick.tsv"
-        write_counts(count_chunks(texts=[text], processes=1), table_path)
+        write_counts(count_chunks(texts=[text], num_threads=1), table_path)
         tables = {"quick": table_path}
     else:
         vocabs = (4096, 32768)

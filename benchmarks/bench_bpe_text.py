@@ -6,7 +6,7 @@
 
 * tiktoken ``Encoding(pat_str=GPT4_PATTERN, mergeable_ranks=<our tokens>)``:
   ``encode_ordinary(text)`` (one thread) and ``encode_ordinary_batch(docs, num_threads=2)``;
-* ours: ``BPEModel.encode(text)`` (one thread) and ``encode_batch(docs, threads=2)``.
+* ours: ``BPEModel.encode(text)`` (one thread) and ``encode_batch(docs, num_threads=2)``.
 
 ``docs`` are the text cut into pieces of 200 lines. Ids are checked equal first. MB/s =
 UTF-8 megabytes per second; medians of ``--repeats`` interleaved rounds. Peak memory of
@@ -14,7 +14,7 @@ UTF-8 megabytes per second; medians of ``--repeats`` interleaved rounds. Peak me
 over a baseline that holds the text and the model).
 
 **Train from text** (count + train): the shipped Shakespeare text (5.1 MB) written to a
-file; ours = ``count_chunks(path, processes=2)`` + ``train_bpe``; rustbpe =
+file; ours = ``count_chunks(path, num_threads=2)`` + ``train_bpe``; rustbpe =
 ``Tokenizer().train_from_iterator(pieces, vocab, pattern=GPT4_PATTERN)`` on 64 k-character
 pieces cut at a newline before a non-space. Vocabularies 4,096 and 32,768.
 
@@ -89,14 +89,14 @@ def bench_encode(repeats: int) -> list[str]:
                             mergeable_ranks=ranks, special_tokens={})
     ours = model.encode(text)
     assert ours == enc.encode_ordinary(text), "ids differ from tiktoken"
-    assert model.encode_batch(docs, threads=2) == enc.encode_ordinary_batch(docs, num_threads=2)
+    assert model.encode_batch(docs, num_threads=2) == enc.encode_ordinary_batch(docs, num_threads=2)
     runs = {
         "tiktoken encode_ordinary (1 thread)": lambda: enc.encode_ordinary(text),
         "tiktoken encode_ordinary_batch (2 threads)":
             lambda: enc.encode_ordinary_batch(docs, num_threads=2),
         "ours BPEModel.encode (1 thread)": lambda: model.encode(text),
-        "ours encode_batch (1 thread)": lambda: model.encode_batch(docs, threads=1),
-        "ours encode_batch (2 threads)": lambda: model.encode_batch(docs, threads=2),
+        "ours encode_batch (1 thread)": lambda: model.encode_batch(docs, num_threads=1),
+        "ours encode_batch (2 threads)": lambda: model.encode_batch(docs, num_threads=2),
     }
     times: dict[str, list[float]] = {k: [] for k in runs}
     for _ in range(repeats):
@@ -157,12 +157,12 @@ def bench_train(repeats: int) -> list[str]:
         path = os.path.join(tmp, "shakespeare.txt")
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(text)
-        train_bpe(count_chunks(texts=["warm up the kernels"], processes=1), 300, progress=False)
+        train_bpe(count_chunks(texts=["warm up the kernels"], num_threads=1), 300, progress=False)
         for vocab in (4096, 32768):
             ours, count_s, rust = [], [], []
             for _ in range(repeats):
                 t = time.perf_counter()
-                table = count_chunks(path, processes=2, progress=False)
+                table = count_chunks(path, num_threads=2, progress=False)
                 c = time.perf_counter() - t
                 train_bpe(table, vocab, progress=False)
                 ours.append(time.perf_counter() - t)

@@ -12,7 +12,7 @@ from workbench.samplers import StochasTokSampler
 def test_law_prints_the_summary_and_top_segmentations(tmp_path, capsys):
     path = tmp_path / "v.txt"
     Vocabulary(["a", "ab", "abc", "d"]).save(path)
-    assert main(["law", "--vocab", str(path), "--sampler", "maxmatch-dropout", "--p", "0.5",
+    assert main(["law", "--vocab", str(path), "--sampler", "maxmatch-dropout", "--dropout", "0.5",
                  "abcd"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert "failure_mass\t0.5" in out and "regularisation_rate\t0.5" in out
@@ -23,7 +23,7 @@ def test_law_json_equals_the_library(tmp_path, capsys):
     path = tmp_path / "v.txt"
     v = Vocabulary(["a", "b", "ab", "abb", "ba", "bab"])
     v.save(path)
-    assert main(["law", "--vocab", str(path), "--sampler", "maxmatch-dropout", "--p", "0.3",
+    assert main(["law", "--vocab", str(path), "--sampler", "maxmatch-dropout", "--dropout", "0.3",
                  "--json", "--top", "3", "abbab", "babab"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     for row in rows:
@@ -35,8 +35,8 @@ def test_law_json_equals_the_library(tmp_path, capsys):
 
 
 def test_law_of_bpe_dropout_with_gpt2_merges(capsys):
-    assert main(["law", "--vocab", "gpt2", "--space", "--sampler", "bpe-dropout", "--p", "0.1",
-                 "--top", "1", "--json", "tokenization"]) == 0
+    assert main(["law", "--vocab", "gpt2", "--space", "--sampler", "bpe-dropout",
+                 "--dropout", "0.1", "--top", "1", "--json", "tokenization"]) == 0
     row = json.loads(capsys.readouterr().out)
     assert row["support_size"] == 1566 and row["mode"] == ["Ġtoken", "ization"]
     assert abs(row["top"][0]["probability"] - 0.79605) < 1e-5

@@ -11,7 +11,7 @@ Examples
 ``python -m workbench sample --vocab gpt2 --space --tau 5 -n 3 tokenisation`` prints three
 GRaMPa segmentations of " tokenisation" (with several words, each line starts with its word
 and a tab); ``python -m workbench count --vocab infinite abcd`` prints ``abcd<tab>8``;
-``python -m workbench law --sampler bpe-dropout --p 0.1 --vocab gpt2 --space tokenization``
+``python -m workbench law --sampler bpe-dropout --dropout 0.1 --vocab gpt2 --space tokenization``
 prints the exact law of BPE-dropout on " tokenization"; ``python -m workbench verify`` prints
 the verification table (each paper's claims checked against the code) and exits with status 1
 if any check failed. ``sample``, ``count``, ``law`` and ``verify`` take ``--json`` for scripts.
@@ -350,17 +350,34 @@ def _run_tables(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- law
 LAW_SAMPLERS = ("grampa", "ulm", "maxmatch-dropout", "bpe-dropout", "uniform", "bits",
                 "unigram", "stochastok")
+DEFAULT_DROPOUT = 0.1  # --dropout of maxmatch-dropout and bpe-dropout
+DEFAULT_BIT_P = 0.1  # --p of the boundary-bit rejection sampler
+
+
+def _dropout(args: argparse.Namespace) -> float:
+    """``--dropout``, or the deprecated ``--p`` for a dropout sampler (with a warning)."""
+    if args.p is None:
+        return DEFAULT_DROPOUT if args.dropout is None else args.dropout
+    if args.dropout is not None:
+        raise InvalidValueError("give --dropout alone (--p is its old spelling)")
+    print(f"warning: --p for --sampler {args.sampler} is deprecated and goes in the next "
+          "release: use --dropout", file=sys.stderr)
+    return args.p
 
 
 def _configure_law(parser: argparse.ArgumentParser) -> None:
     _configure_segmenting(parser, sampling=False)
     parser.add_argument("--sampler", choices=LAW_SAMPLERS, default="grampa",
                         help="whose law: GRaMPa (--tau), ULM (--alpha, --nbest), "
-                             "MaxMatch-/BPE-dropout (--p), the uniform, boundary-bit (--p) "
+                             "MaxMatch-/BPE-dropout (--dropout), the uniform, boundary-bit (--p) "
                              "or unigram rejection sampler, StochasTok (--attempts or "
                              "--rate, --max-splits)")
-    parser.add_argument("--p", type=float, default=0.1,
-                        help="dropout (maxmatch-dropout, bpe-dropout) or bit proclivity (bits)")
+    parser.add_argument("--dropout", type=float, default=None,
+                        help="the drop probability of maxmatch-dropout and bpe-dropout "
+                             f"(default {DEFAULT_DROPOUT})")
+    parser.add_argument("--p", type=float, default=None,
+                        help=f"the bit proclivity of bits (default {DEFAULT_BIT_P}); for a dropout "
+                             "sampler, the old spelling of --dropout (deprecated)")
     parser.add_argument("--tau", type=float, default=1.0, help="GRaMPa's temperature (not 0)")
     parser.add_argument("--alpha", type=float, default=1.0, help="ULM's smoothing α")
     parser.add_argument("--nbest", type=int, default=-1,
@@ -394,12 +411,12 @@ def _law_sampler(args: argparse.Namespace, vocab):
     if name == "ulm":
         return ULMSampler(vocab, nbest=args.nbest, alpha=args.alpha)
     if name == "maxmatch-dropout":
-        return MaxMatchSampler(vocab, dropout=args.p)
+        return MaxMatchSampler(vocab, dropout=_dropout(args))
     if name == "bpe-dropout":
         model = BPEModel.from_gpt2() if args.vocab == "gpt2" else None
-        return BPESampler(vocab, dropout=args.p, model=model)
+        return BPESampler(vocab, dropout=_dropout(args), model=model)
     if name == "bits":
-        return BitRejectionSampler(vocab, p=args.p)
+        return BitRejectionSampler(vocab, p=DEFAULT_BIT_P if args.p is None else args.p)
     if name == "stochastok":  # the paper splits GPT-2's BPE tokens; MaxMatch's elsewhere
         from workbench.samplers import StochasTokSampler
 

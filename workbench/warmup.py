@@ -190,7 +190,7 @@ def _text_workload(text: list[str]) -> None:
     from workbench.counts import read_counts, write_counts
     from workbench.greedtok import beta_curve, train_greedtok, train_greedwmc
 
-    counts = count_chunks(texts=text * 3, processes=1, progress=False)
+    counts = count_chunks(texts=text * 3, num_threads=1, progress=False)
     with tempfile.TemporaryDirectory() as tmp:  # the numba scans of count tables
         write_counts(counts, Path(tmp) / "counts.tsv")
         read_counts(Path(tmp) / "counts.tsv")
@@ -199,7 +199,7 @@ def _text_workload(text: list[str]) -> None:
     for batch in (False, True):
         model = train_bpe(counts, 300, batch=batch, progress=False)
         model.encode(text[0])
-        model.encode_batch(text, threads=2)
+        model.encode_batch(text, num_threads=2)
         model.split(text[0])  # the numba pretokeniser
     frequencies = {i: 1 + i for i in range(300)}
     RandomDropBPE(model, frequencies, 20, 5, seed=0).encode(text[0])

@@ -55,15 +55,15 @@ def test_shipped_text_equals_reference(sample_text, sample_file):
     ref = naive.count_texts([sample_text])
     assert len(ref) > 10_000
     for block in (997, 65_536):
-        assert count_chunks(texts=[sample_text], block_size=block, processes=1) == ref
-        assert count_chunks(sample_file, block_size=block, processes=1) == ref
+        assert count_chunks(texts=[sample_text], block_size=block, num_threads=1) == ref
+        assert count_chunks(sample_file, block_size=block, num_threads=1) == ref
 
 
 @given(texts=st.lists(texts_st, max_size=4), block=st.integers(1, 40),
        cutoff=st.integers(1, 3))
 @_SETTINGS
 def test_random_texts_equal_reference(texts, block, cutoff):
-    got = count_chunks(texts=texts, block_size=block, processes=1, freq_cutoff=cutoff)
+    got = count_chunks(texts=texts, block_size=block, num_threads=1, freq_cutoff=cutoff)
     assert got == naive.count_texts(texts, cutoff)
 
 
@@ -72,7 +72,7 @@ def test_random_texts_equal_reference(texts, block, cutoff):
 def test_random_files_equal_reference(text, block):
     path = _write(text.encode("utf-8"))
     try:
-        assert count_chunks(path, block_size=block, processes=1) == naive.count_files([path])
+        assert count_chunks(path, block_size=block, num_threads=1) == naive.count_files([path])
     finally:
         os.unlink(path)
 
@@ -85,7 +85,7 @@ def test_random_files_equal_reference(text, block):
 def test_undecodable_bytes_follow_bytes_decode(data, block, errors):
     path = _write(b"".join(data))
     try:
-        got = count_chunks(path, block_size=block, processes=1, errors=errors)
+        got = count_chunks(path, block_size=block, num_threads=1, errors=errors)
         assert got == naive.count_files([path], errors=errors)
     finally:
         os.unlink(path)
@@ -98,12 +98,12 @@ def test_result_is_ordered_by_count_then_chunk():
 
 # --------------------------------------------------------------------------- independence
 def test_independent_of_block_size_and_processes(sample_text, sample_file):
-    ref = list(count_chunks(sample_file, processes=1).items())
+    ref = list(count_chunks(sample_file, num_threads=1).items())
     for processes, block in ((1, 4093), (2, 50_000), (2, 1 << 20)):
-        assert list(count_chunks(sample_file, processes=processes,
+        assert list(count_chunks(sample_file, num_threads=processes,
                                  block_size=block).items()) == ref
     parts = [sample_text[:123_457], sample_text[123_457:]]  # a cut mid-text: two texts
-    two = count_chunks(texts=parts, processes=2, block_size=30_000)
+    two = count_chunks(texts=parts, num_threads=2, block_size=30_000)
     assert two == naive.count_texts(parts)
     assert multiprocessing.active_children() == []
 
@@ -113,7 +113,7 @@ def test_files_without_cut_points_are_one_block():
     text = "".join(f"\t{w}\n" for w in ("alpha", "beta", "gamma") * 200)
     path = _write(text.encode())
     try:
-        assert count_chunks(path, block_size=16, processes=1) == naive.count_texts([text])
+        assert count_chunks(path, block_size=16, num_threads=1) == naive.count_texts([text])
         assert list(counting._safe_blocks([text], 16)) == [text]
     finally:
         os.unlink(path)
@@ -134,7 +134,7 @@ def test_invalid_utf8_names_file_and_line(tmp_path, processes):
     lines[3210] = b"broken \xff byte\n"
     path.write_bytes(b"".join(lines))
     with pytest.raises(counting.TextDecodeError, match=r"bad\.txt, line 3211, byte 7"):
-        count_chunks(path, block_size=4096, processes=processes)
+        count_chunks(path, block_size=4096, num_threads=processes)
     assert multiprocessing.active_children() == []
 
 
@@ -144,7 +144,7 @@ def test_invalid_utf8_names_file_and_line(tmp_path, processes):
     ({"texts": ["a"], "freq_cutoff": 0}, ValueError, "freq_cutoff must be >= 1"),
     ({"texts": ["a"], "freq_cutoff": 2.0}, TypeError, "freq_cutoff must be an int"),
     ({"texts": ["a"], "block_size": 0}, ValueError, "block_size must be >= 1"),
-    ({"texts": ["a"], "processes": 0}, ValueError, "processes must be >= 1"),
+    ({"texts": ["a"], "num_threads": 0}, ValueError, "num_threads must be >= 1"),
     ({"texts": ["a"], "errors": "surrogateescape"}, ValueError, "errors must be one of"),
     ({"texts": ["a"], "client": object()}, TypeError, "distributed.Client"),
     ({"texts": ["a"], "progress": "yes"}, TypeError, "progress must be"),
@@ -208,7 +208,7 @@ def test_interrupt_stops_the_workers(sample_file, monkeypatch):
 
     monkeypatch.setattr(counting, "tqdm", Interrupted)
     with pytest.raises(KeyboardInterrupt):
-        count_chunks(sample_file, processes=2, block_size=20_000, progress=False)
+        count_chunks(sample_file, num_threads=2, block_size=20_000, progress=False)
     assert multiprocessing.active_children() == []
 
 
@@ -216,7 +216,7 @@ def test_interrupt_stops_the_workers(sample_file, monkeypatch):
 @pytest.mark.slow
 def test_dask_local_cluster_equals_local(sample_text, sample_file):
     distributed = pytest.importorskip("distributed")
-    local = list(count_chunks(sample_file, texts=[sample_text[:50_000]], processes=1).items())
+    local = list(count_chunks(sample_file, texts=[sample_text[:50_000]], num_threads=1).items())
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   host="127.0.0.1", dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
@@ -233,9 +233,9 @@ def test_worker_threads_are_reused(sample_text):
     """Two parallel calls share one pool of worker threads (no pool started per call)."""
     import threading
 
-    count_chunks(texts=[sample_text[:200_000]], processes=2, block_size=50_000)
+    count_chunks(texts=[sample_text[:200_000]], num_threads=2, block_size=50_000)
     before = {t.ident for t in threading.enumerate() if t.name.startswith("workbench-count")}
-    count_chunks(texts=[sample_text[:200_000]], processes=2, block_size=50_000)
+    count_chunks(texts=[sample_text[:200_000]], num_threads=2, block_size=50_000)
     after = {t.ident for t in threading.enumerate() if t.name.startswith("workbench-count")}
     assert before and after == before
     assert counting._pool(2) is counting._pool(2)

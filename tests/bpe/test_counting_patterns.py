@@ -34,7 +34,7 @@ def sample_text() -> str:
        cutoff=st.integers(1, 3))
 @_SETTINGS
 def test_gpt2_random_texts_equal_regex(texts, block, cutoff):
-    got = count_chunks(texts=texts, block_size=block, processes=1, freq_cutoff=cutoff,
+    got = count_chunks(texts=texts, block_size=block, num_threads=1, freq_cutoff=cutoff,
                        pattern="gpt2")
     assert got == naive.count_texts(texts, cutoff, naive.GPT2)
 
@@ -46,7 +46,7 @@ def test_gpt2_random_files_equal_regex(text, block):
     with handle:
         handle.write(text.encode("utf-8"))
     try:
-        got = count_chunks(handle.name, block_size=block, processes=1, pattern="gpt2")
+        got = count_chunks(handle.name, block_size=block, num_threads=1, pattern="gpt2")
         assert got == naive.count_files([handle.name], pattern=naive.GPT2)
     finally:
         os.unlink(handle.name)
@@ -56,7 +56,7 @@ def test_gpt2_random_files_equal_regex(text, block):
        pattern=st.sampled_from([COVERING, GAPPY, r"(?i)[aeiou]+|."]))
 @_SETTINGS
 def test_user_regex_random_texts_equal_regex(texts, block, pattern):
-    got = count_chunks(texts=texts, block_size=block, processes=1, pattern=pattern)
+    got = count_chunks(texts=texts, block_size=block, num_threads=1, pattern=pattern)
     assert got == naive.count_texts(texts, 1, pattern)
 
 
@@ -68,9 +68,9 @@ def test_shipped_text_every_pattern(sample_text, tmp_path):
                              (COVERING, COVERING), (GAPPY, GAPPY)):
         want = naive.count_texts([sample_text], 1, regex_text)
         for processes, block in ((1, 997), (2, 20_000)):
-            assert count_chunks(path, processes=processes, block_size=block,
+            assert count_chunks(path, num_threads=processes, block_size=block,
                                 pattern=name) == want, (name, processes, block)
-        assert count_chunks(texts=halves, processes=2, block_size=5_000,
+        assert count_chunks(texts=halves, num_threads=2, block_size=5_000,
                             pattern=name) == naive.count_texts(halves, 1, regex_text)
     # a named pattern given as its regex text is the named pattern
     assert count_chunks(texts=[sample_text[:5000]], pattern=naive.GPT2) == \
@@ -126,9 +126,9 @@ def test_gpt2_whitespace_runs_before_a_cut(tmp_path, block):
     text = "a\n\nB c \n D\r\nE  F\n\n\nG\n" * 7 + "x \n"
     want = naive.count_texts([text], 1, naive.GPT2)
     assert want["\n"] > 7 * 3
-    assert count_chunks(texts=[text], block_size=block, processes=1, pattern="gpt2") == want
+    assert count_chunks(texts=[text], block_size=block, num_threads=1, pattern="gpt2") == want
     path = tmp_path / "runs.txt"
     path.write_bytes(text.encode("utf-8"))
-    assert count_chunks(path, block_size=block, processes=2, pattern="gpt2") == want
-    assert count_chunks([path, path], block_size=block, processes=2, pattern="gpt2") == {
+    assert count_chunks(path, block_size=block, num_threads=2, pattern="gpt2") == want
+    assert count_chunks([path, path], block_size=block, num_threads=2, pattern="gpt2") == {
         c: 2 * n for c, n in want.items()}

@@ -34,12 +34,12 @@ def held_out():
 
 @pytest.fixture(scope="module")
 def model(held_out):
-    return train_bpe(count_chunks(texts=[held_out[0]], processes=1), 3000, progress=False)
+    return train_bpe(count_chunks(texts=[held_out[0]], num_threads=1), 3000, progress=False)
 
 
 @pytest.fixture(scope="module")
 def stop_model(held_out):
-    counts = count_chunks(texts=[held_out[0]], processes=1)
+    counts = count_chunks(texts=[held_out[0]], num_threads=1)
     return train_bpe(counts, 1500, stop_list_size=20, progress=False)
 
 
@@ -78,8 +78,8 @@ def test_windows_do_not_change_ids(model, text, window):
 def test_batch_equals_single_on_both_threads(model, held_out):
     lines = held_out[1].splitlines(keepends=True)[:3000] + ["", "x", "  "]
     want = [model.encode(line) for line in lines]
-    assert model.encode_batch(lines, threads=1) == want
-    assert model.encode_batch(lines, threads=2) == want
+    assert model.encode_batch(lines, num_threads=1) == want
+    assert model.encode_batch(lines, num_threads=2) == want
     enc = model._text_encoder()
     assert enc.encode_batch(lines, 2, window=500) == want  # many windows, two threads
 
@@ -99,7 +99,7 @@ def test_surrogate_and_argument_errors(model):
     with pytest.raises(TypeError):
         model.encode_batch("xyz")
     with pytest.raises(ValueError):
-        model.encode_batch(["x"], threads=0)
+        model.encode_batch(["x"], num_threads=0)
 
 
 def test_cache_is_bounded():
@@ -117,7 +117,7 @@ def test_equals_tiktoken(model, held_out):
     text = held_out[1]
     assert model.encode(text) == enc.encode_ordinary(text)
     lines = text.splitlines(keepends=True)[:2000]
-    assert model.encode_batch(lines, threads=2) == enc.encode_ordinary_batch(lines)
+    assert model.encode_batch(lines, num_threads=2) == enc.encode_ordinary_batch(lines)
 
 
 def test_ids_are_int32_array(model):

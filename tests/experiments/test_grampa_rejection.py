@@ -82,7 +82,7 @@ def test_sampler_timings_smoke() -> None:
     before = numba.get_num_threads()
     s = grampa_rejection.sampler_timings([2, 5, 15], n_samples=50, trial_budget=10**4, repeat=1)
     assert numba.get_num_threads() == before
-    assert s["ns"].tolist() == [2, 5, 15] and s["threads"] == 1
+    assert s["ns"].tolist() == [2, 5, 15] and s["num_threads"] == 1
     for key in ("bit", "grampa_infinite", "grampa_bounded"):
         assert (s[key] > 0).all() and np.isfinite(s[key]).all()
     assert np.isfinite(s["markov"][:2]).all() and np.isnan(s["markov"][2])  # 15!/2^14 ≫ budget

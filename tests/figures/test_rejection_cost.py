@@ -47,7 +47,7 @@ def test_cost_frame_and_time_summary() -> None:
     from workbench.figures import rejection_cost as rc
 
     table = grampa_rejection.rejection_cost_table(range(1, 7), 50, 0, 2, 10**3)
-    timings = {"ns": np.arange(1, 7), "threads": 1,
+    timings = {"ns": np.arange(1, 7), "num_threads": 1,
                "markov": np.array([1e-6, 2e-6, 4e-6, 8e-6, np.nan, np.nan]),
                "markov_per_trial": np.array([1e-6, 1e-6, 1e-6, 1e-6, np.nan, np.nan]),
                "grampa_infinite": np.full(6, 2e-7)}

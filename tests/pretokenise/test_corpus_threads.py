@@ -40,13 +40,13 @@ def test_interrupt_in_a_worker_cancels_the_rest_and_leaves_no_thread_or_file(tok
     text = "\n".join(datasets.load_text("shakespeare").split("\n")[:4000])
     bad = Interrupting(tok, at=3)
     with pytest.raises(KeyboardInterrupt):
-        tokenize_corpus([text], bad, workers=2, block_lines=100, progress=False,
+        tokenize_corpus([text], bad, num_threads=2, block_lines=100, progress=False,
                         out=tmp_path / "out.npz")
     assert not _pool_threads()
     assert bad.calls < 40  # queued blocks were cancelled, not all run
     assert list(tmp_path.iterdir()) == []
-    again = tokenize_corpus([text], tok, workers=2, block_lines=100, progress=False)
-    assert np.array_equal(again[0], tokenize_corpus([text], tok, workers=1, block_lines=100,
+    again = tokenize_corpus([text], tok, num_threads=2, block_lines=100, progress=False)
+    assert np.array_equal(again[0], tokenize_corpus([text], tok, num_threads=1, block_lines=100,
                                                      progress=False)[0])
 
 
@@ -58,7 +58,7 @@ def test_interrupt_in_the_caller_leaves_no_thread(tok):
         raise KeyboardInterrupt  # as if Ctrl-C arrived while the caller reads the next file
 
     with pytest.raises(KeyboardInterrupt):
-        tokenize_corpus(sources(), tok, workers=2, block_lines=50, progress=False)
+        tokenize_corpus(sources(), tok, num_threads=2, block_lines=50, progress=False)
     assert not _pool_threads()
 
 
@@ -68,17 +68,17 @@ def test_bad_input_errors(tok):
     with pytest.raises(TypeError, match="source must be str"):
         tokenize_corpus([b"bytes"], tok, progress=False)
     with pytest.raises(TypeError, match="source must be str"):
-        tokenize_corpus(["a", 3], tok, workers=2, progress=False)
-    with pytest.raises(ValueError, match="workers"):
-        tokenize_corpus(["a"], tok, workers=0, progress=False)
-    with pytest.raises(TypeError, match="workers"):
-        tokenize_corpus(["a"], tok, workers=2.0, progress=False)
+        tokenize_corpus(["a", 3], tok, num_threads=2, progress=False)
+    with pytest.raises(ValueError, match="num_threads"):
+        tokenize_corpus(["a"], tok, num_threads=0, progress=False)
+    with pytest.raises(TypeError, match="num_threads"):
+        tokenize_corpus(["a"], tok, num_threads=2.0, progress=False)
     with pytest.raises(ValueError, match="seed"):
         tokenize_corpus(["a"], tok, seed=-1, progress=False)
     with pytest.raises(ValueError, match="block_lines"):
         tokenize_corpus(["a"], tok, block_lines=0, progress=False)
     with pytest.raises(SegmentationError, match="日"):  # not in the ULM alphabet
-        tokenize_corpus(["fine\n" * 300 + "日本"], tok, workers=2, block_lines=64,
+        tokenize_corpus(["fine\n" * 300 + "日本"], tok, num_threads=2, block_lines=64,
                         progress=False)
     assert not _pool_threads()
     with pytest.raises(TypeError, match="sequence of str"):

@@ -117,14 +117,14 @@ def test_tokenize_corpus_is_invariant_to_workers_and_blocks_are_fixed(tmp_path):
     v = datasets.load_vocabulary("ulm-8k")
     tok = TextTokenizer(Grampa(v, tau=5.0), p=0.5)
     paths = _corpus_sources(tmp_path)
-    serial = tokenize_corpus(paths, tok, seed=7, workers=1, block_lines=500, progress=False)
-    parallel = tokenize_corpus(paths, tok, seed=7, workers=2, block_lines=500, progress=False,
+    serial = tokenize_corpus(paths, tok, seed=7, num_threads=1, block_lines=500, progress=False)
+    parallel = tokenize_corpus(paths, tok, seed=7, num_threads=2, block_lines=500, progress=False,
                                out=tmp_path / "out.npz")
     assert all(np.array_equal(a, b) for a, b in zip(serial, parallel))
     saved = np.load(tmp_path / "out.npz")
     assert np.array_equal(saved["ids"], serial[0])
     assert serial[1].size == sum(len(p.read_text().split("\n")) for p in paths) + 1
-    other = tokenize_corpus(paths, tok, seed=8, workers=1, block_lines=500, progress=False)
+    other = tokenize_corpus(paths, tok, seed=8, num_threads=1, block_lines=500, progress=False)
     assert not np.array_equal(other[0], serial[0])
 
 
@@ -134,7 +134,7 @@ def test_tokenize_corpus_dask_local_cluster_identical(tmp_path):
     v = datasets.load_vocabulary("ulm-8k")
     tok = TextTokenizer(Grampa(v, tau=-10.0, ell_min=2), p=0.5)
     paths = _corpus_sources(tmp_path)
-    local = tokenize_corpus(paths, tok, seed=3, workers=1, block_lines=700, progress=False)
+    local = tokenize_corpus(paths, tok, seed=3, num_threads=1, block_lines=700, progress=False)
     bag = tokenize_corpus_dask(paths, tok, seed=3, block_lines=700, partitions=3)
     assert all(np.array_equal(a, b) for a, b in zip(local, bag))
     with distributed.LocalCluster(n_workers=2, processes=True, host="127.0.0.1",

@@ -62,7 +62,7 @@ def _run(case: str, workers: int = 1) -> tuple[np.ndarray, np.ndarray]:
     tok = TextTokenizer(Grampa(datasets.load_vocabulary(name), tau=tau, ell_min=ell_min),
                         p=p, typo_rate=typo)
     return tokenize_corpus(["\n".join(_lines(text, step, count))], tok, seed=seed,
-                           workers=workers, block_lines=block, progress=False)
+                           num_threads=workers, block_lines=block, progress=False)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

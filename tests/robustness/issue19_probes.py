@@ -192,9 +192,9 @@ def _budget_probes(add, small, counts, latin1, deep) -> None:
         "a" * 100_000), names=("word",)))
     add(Probe("Grampa.expected_token_count(huge)",
               lambda: wb.Grampa(small()).expected_token_count("a" * 100_000), names=("word",)))
-    add(Probe("count_chunks(processes=10**6)",
-              lambda: count_chunks(texts=["a b"], processes=10**6, progress=False),
-              names=("processes",)))
+    add(Probe("count_chunks(num_threads=10**6)",
+              lambda: count_chunks(texts=["a b"], num_threads=10**6, progress=False),
+              names=("num_threads",)))
     add(Probe("Vocabulary.load(/dev/zero)", lambda: wb.Vocabulary.load("/dev/zero"),
               names=("/dev/zero",)))
 

@@ -25,8 +25,8 @@ def test_usage_errors_exit_two(argv, message, capsys):
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["law", "--sampler", "bpe-dropout", "--p", "2", "ab"], "dropout must be in [0, 1]"),
-    (["law", "--sampler", "maxmatch-dropout", "--p", "nan", "ab"], "must be a number"),
+    (["law", "--sampler", "bpe-dropout", "--dropout", "2", "ab"], "dropout must be in [0, 1]"),
+    (["law", "--sampler", "maxmatch-dropout", "--dropout", "nan", "ab"], "must be a number"),
     (["law", "--tau", "0", "ab"], "tau must be a non-zero"),
     (["law", "--tau", "nan", "ab"], "must be a number"),
     (["law", "--top", "-1", "ab"], "--top must be >= 0"),

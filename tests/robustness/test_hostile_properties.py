@@ -176,12 +176,13 @@ REGISTRY: dict[str, tuple[Callable[..., object], dict[str, object]]] = {
                            dict(samples=[(1, 1), (2,), (2,)], n_segmentations=2)),
     "write_counts": (write_counts, dict(counts={"a b": 2}, path=_TMP / "c.tsv")),
     "read_counts": (read_counts, dict(path=_LATIN1)),
-    "count_chunks": (lambda texts, freq_cutoff, processes, block_size: count_chunks(
-        texts=texts, freq_cutoff=freq_cutoff, processes=processes, block_size=block_size,
-        progress=False), dict(texts=["a b a"], freq_cutoff=1, processes=1, block_size=1024)),
-    "tokenize_corpus": (lambda sources, seed, workers, block_lines: tokenize_corpus(
-        sources, _tok(), seed=seed, workers=workers, block_lines=block_lines, progress=False),
-        dict(sources=["ab ab\nba"], seed=0, workers=1, block_lines=4)),
+    "count_chunks": (lambda texts, freq_cutoff, num_threads, block_size: count_chunks(
+        texts=texts, freq_cutoff=freq_cutoff, num_threads=num_threads, block_size=block_size,
+        progress=False), dict(texts=["a b a"], freq_cutoff=1, num_threads=1, block_size=1024)),
+    "tokenize_corpus": (lambda sources, seed, num_threads, block_lines: tokenize_corpus(
+        sources, _tok(), seed=seed, num_threads=num_threads, block_lines=block_lines,
+        progress=False),
+        dict(sources=["ab ab\nba"], seed=0, num_threads=1, block_lines=4)),
     "TextTokenizer.encode_lines": (lambda lines, p: wb.TextTokenizer(
         wb.Grampa(_small()), p=p).encode_lines(lines, seed=0), dict(lines=["ab a"], p=0.5)),
     # samplers

@@ -137,8 +137,8 @@ def test_tokenize_corpus_refuses_a_str_naming_a_file_the_dask_api_would_read(tmp
     for sources in (str(path), [str(path)], ["some text", str(path)]):
         with pytest.raises(ValueError, match=r"names an existing file.*pathlib\.Path"):
             tokenize_corpus(sources, tok, progress=False)
-    by_path = tokenize_corpus(path, tok, progress=False, workers=1)
-    as_text = tokenize_corpus("hello world\nsecond line", tok, progress=False, workers=1)
+    by_path = tokenize_corpus(path, tok, progress=False, num_threads=1)
+    as_text = tokenize_corpus("hello world\nsecond line", tok, progress=False, num_threads=1)
     assert all(np.array_equal(a, b) for a, b in zip(by_path, as_text))
     # a str that names no file is text, as documented
     assert tokenize_corpus(str(tmp_path / "absent.txt"), tok, progress=False)[1].size == 2
@@ -160,7 +160,7 @@ def test_tokenize_corpus_dask_reads_what_tokenize_corpus_reads_or_refuses(tmp_pa
         for arg in (str(path), path):
             remote = tokenize_corpus_dask(arg, tok, seed=1, client=client)
             try:
-                local = tokenize_corpus(arg, tok, seed=1, progress=False, workers=1)
+                local = tokenize_corpus(arg, tok, seed=1, progress=False, num_threads=1)
             except ValueError as err:
                 assert isinstance(arg, str) and "pathlib.Path" in str(err)
                 continue

@@ -344,11 +344,11 @@ def check_size(n_items: int, name: str, *, item_bytes: float, what: str,
 
 
 #: The most workers (processes or threads) one call may start: far above any machine this
-#: package targets, far below what exhausts one (``processes=10**6``).
+#: package targets, far below what exhausts one (``num_threads=10**6``).
 MAX_WORKERS = 256
 
 
-def check_workers(value: object, name: str = "processes") -> int:
+def check_workers(value: object, name: str = "num_threads") -> int:
     """A number of worker processes or threads, ``1 <= value <= MAX_WORKERS``.
 
     >>> check_workers(4)

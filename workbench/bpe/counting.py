@@ -8,8 +8,8 @@ are made only for distinct chunks). A user regex (``pattern=r"..."``) is counted
 :mod:`regex` instead, one whole text or file per unit of work (see *User patterns*).
 The same counting runs three ways, with identical results (same dict, same order):
 
-* in the calling thread (``processes=1``);
-* over the cores of one machine (``processes=None``: all of them): worker threads of one
+* in the calling thread (``num_threads=1``);
+* over the cores of one machine (``num_threads=None``: all of them): worker threads of one
   pool kept for the whole session (the counting kernel releases the GIL);
 * as a map/reduce on a **Dask** cluster (``client=``, needs the ``[scale]`` extra): one task
   per block of input, partial tables summed by a tree of reduce tasks on the cluster.
@@ -62,6 +62,7 @@ from numba import njit
 from tqdm.auto import tqdm
 
 from .._core.config import JIT
+from .._core.deprecation import renamed_keywords
 from .._core.errors import ArgumentTypeError, InvalidValueError, MissingFileError
 from .._core.validate import check_choice, check_int, check_workers
 from ..counts import as_counts, write_counts
@@ -280,7 +281,7 @@ def _pool(threads: int) -> ThreadPoolExecutor:
         return pool
 
 
-def _run_pool(tasks: Iterator[tuple[tuple, int]], pool: ThreadPoolExecutor, processes: int,
+def _run_pool(tasks: Iterator[tuple[tuple, int]], pool: ThreadPoolExecutor, num_threads: int,
               bar: tqdm) -> Counter[str]:
     """Feed ``pool`` with a bounded number of tasks in flight; sum their tables."""
     total: Counter[str] = Counter()
@@ -288,7 +289,7 @@ def _run_pool(tasks: Iterator[tuple[tuple, int]], pool: ThreadPoolExecutor, proc
     try:
         for task, size in tasks:
             pending.append((pool.submit(_count_task, task), size))
-            while len(pending) >= _IN_FLIGHT * processes:
+            while len(pending) >= _IN_FLIGHT * num_threads:
                 result, done = pending.popleft()
                 total.update(result.result())
                 bar.update(done)
@@ -329,9 +330,10 @@ def _run_dask(tasks: Iterator[tuple[tuple, int]], client: object, bar: tqdm) -> 
 
 
 # --------------------------------------------------------------------------- public
+@renamed_keywords(processes="num_threads")
 def count_chunks(paths: str | os.PathLike | Iterable[str | os.PathLike] = (), *,
                  texts: Iterable[str] | None = None, freq_cutoff: int = 1,
-                 processes: int | None = None, block_size: int = DEFAULT_BLOCK_SIZE,
+                 num_threads: int | None = None, block_size: int = DEFAULT_BLOCK_SIZE,
                  errors: str = "strict", client: object | None = None,
                  progress: bool | None = None,
                  out: str | os.PathLike | None = None,
@@ -348,7 +350,7 @@ def count_chunks(paths: str | os.PathLike | Iterable[str | os.PathLike] = (), *,
     freq_cutoff : int
         Keep only chunks occurring at least this often in the whole input (BatchBPE §2.2;
         1 keeps everything). Applied after all partial tables are summed.
-    processes : int, optional
+    num_threads : int, optional
         Worker threads on this machine (default: every core available to this process; 1
         counts in the calling thread). The threads are kept for later calls. Ignored when
         ``client`` is given.
@@ -376,7 +378,7 @@ def count_chunks(paths: str | os.PathLike | Iterable[str | os.PathLike] = (), *,
     -------
     dict of str to int
         Chunk → count, most common first, ties in code-point order of the chunk; identical
-        for every ``processes``, ``block_size`` and cluster.
+        for every ``num_threads``, ``block_size`` and cluster.
 
     Raises
     ------
@@ -393,17 +395,17 @@ def count_chunks(paths: str | os.PathLike | Iterable[str | os.PathLike] = (), *,
 
     Examples
     --------
-    >>> count_chunks(texts=["See you at 12:30.", "See you!"], processes=1)
+    >>> count_chunks(texts=["See you at 12:30.", "See you!"], num_threads=1)
     {' you': 2, 'See': 2, ' ': 1, ' at': 1, '!': 1, '.': 1, '12': 1, '30': 1, ':': 1}
-    >>> count_chunks(texts=["year 12345"], pattern="gpt2", processes=1)
+    >>> count_chunks(texts=["year 12345"], pattern="gpt2", num_threads=1)
     {' 12345': 1, 'year': 1}
     """
     freq_cutoff = check_int(freq_cutoff, "freq_cutoff", minimum=1)
     pattern = resolve_pattern(pattern)[0]
     block_size = check_int(block_size, "block_size", minimum=1)
     errors = check_choice(errors, "errors", _ERRORS)
-    if processes is not None:
-        processes = check_workers(processes, "processes")
+    if num_threads is not None:
+        num_threads = check_workers(num_threads, "num_threads")
     if progress is not None and not isinstance(progress, bool):
         raise ArgumentTypeError("progress must be True, False or None, not "
                                 f"{type(progress).__name__}")
@@ -415,18 +417,18 @@ def count_chunks(paths: str | os.PathLike | Iterable[str | os.PathLike] = (), *,
         raise InvalidValueError("nothing to count: give paths and/or texts=[...]")
 
     total, tasks = _plan(path_list, text_list, block_size, errors, pattern)
-    if processes is None:
-        processes = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+    if num_threads is None:
+        num_threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
             else (os.cpu_count() or 1)
     disable = (not progress) if progress is not None else (total < _PROGRESS_MIN or None)
-    use_pool = client is None and processes > 1 and total > block_size
-    pool = _pool(processes) if use_pool else None
+    use_pool = client is None and num_threads > 1 and total > block_size
+    pool = _pool(num_threads) if use_pool else None
     with tqdm(total=total, unit="B", unit_scale=True, desc="counting chunks",
               disable=disable) as bar:
         if client is not None:
             table: Mapping[str, int] = _run_dask(tasks, client, bar)
         elif pool is not None:
-            table = _run_pool(tasks, pool, processes, bar)
+            table = _run_pool(tasks, pool, num_threads, bar)
         else:
             table = _run_serial(tasks, bar)
     result = _ordered(table, freq_cutoff)

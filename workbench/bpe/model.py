@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from .._core.deprecation import renamed_keywords
 from .._core.errors import ArgumentTypeError, InvalidValueError, MissingDependencyError
 from .._core.gcpause import gc_paused
 from .._core.io import write_atomic
@@ -363,14 +364,15 @@ class BPEModel:
             return np.asarray(self.encode(text), dtype=np.int32)
         return self._model_ids(self._text_encoder().encode_array(text))
 
-    def encode_batch(self, texts: Sequence[str], *, threads: int | None = None
+    @renamed_keywords(threads="num_threads")
+    def encode_batch(self, texts: Sequence[str], *, num_threads: int | None = None
                      ) -> list[list[int]]:
-        """Plain-BPE ids of many texts (one list per text), on ``threads`` threads.
+        """Plain-BPE ids of many texts (one list per text), on ``num_threads`` threads.
 
         Parameters
         ----------
         texts : sequence of str
-        threads : int, optional
+        num_threads : int, optional
             Threads encoding at once (default: the cores available to this process).
             Texts are joined into windows of about 262,144 characters; each window is
             one numba call that releases the GIL. A user-regex pattern encodes text by
@@ -386,16 +388,16 @@ class BPEModel:
         for k, t in enumerate(texts):
             if not isinstance(t, str):
                 raise ArgumentTypeError(f"texts[{k}] must be str, not {type(t).__name__}")
-        if threads is None:
+        if num_threads is None:
             try:
-                threads = len(os.sched_getaffinity(0))
+                num_threads = len(os.sched_getaffinity(0))
             except AttributeError:  # not on Linux
-                threads = os.cpu_count() or 1
-            threads = min(threads, MAX_WORKERS)
-        threads = check_workers(threads, "threads")
+                num_threads = os.cpu_count() or 1
+            num_threads = min(num_threads, MAX_WORKERS)
+        num_threads = check_workers(num_threads, "num_threads")
         if self.pattern not in NAMED_PATTERNS:
             return [self.encode(t) for t in texts]
-        out = self._text_encoder().encode_batch(list(texts), threads)
+        out = self._text_encoder().encode_batch(list(texts), num_threads)
         if self._identity_ids:
             return out
         return [self._ids[np.asarray(ids, dtype=np.int64)].tolist() for ids in out]

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from .._core.deprecation import renamed_keywords
 from .._core.errors import InvalidValueError
 from .._core.validate import check_int, check_n, check_samples
 from ..grampa import Grampa
@@ -205,9 +206,10 @@ def _best_seconds(run, count: int, repeat: int) -> tuple[float, Any]:
     return best, result
 
 
+@renamed_keywords(threads="num_threads")
 def sampler_timings(ns: Iterable[int] = range(1, 41), n_samples: int = 2000,
                     max_token_length: int = 2, trial_budget: int = 2 * 10**5,
-                    seed: int = 0, threads: int | None = 1, repeat: int = 3
+                    seed: int = 0, num_threads: int | None = 1, repeat: int = 3
                     ) -> dict[str, Any]:
     """Wall-clock seconds per sample of the rejection samplers and of GRaMPa.
 
@@ -220,7 +222,7 @@ def sampler_timings(ns: Iterable[int] = range(1, 41), n_samples: int = 2000,
     ----------
     ns, n_samples, max_token_length, trial_budget, seed
         As in :func:`rejection_cost_table`.
-    threads : int or None
+    num_threads : int or None
         Numba threads during the measurement (default 1: the rejection kernels are
         serial, GRaMPa's is parallel over samples); restored afterwards. ``None`` leaves
         the setting alone.
@@ -234,7 +236,7 @@ def sampler_timings(ns: Iterable[int] = range(1, 41), n_samples: int = 2000,
         (τ = 1, infinite vocabulary), ``grampa_bounded`` (the vocabulary
         ``a, …, a^L``) — seconds per sample — and ``markov_per_trial`` (seconds per
         Markov walk: the time over the walks actually taken, for extrapolating with
-        Eq. 47); ``threads``.
+        Eq. 47); ``num_threads``.
     """
     import numba
 
@@ -256,8 +258,8 @@ def sampler_timings(ns: Iterable[int] = range(1, 41), n_samples: int = 2000,
     infinite.sample_lengths("aa", 1)
     bounded.sample_lengths("aa", 1)
     previous = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(check_int(threads, "threads", minimum=1,
+    if num_threads is not None:
+        numba.set_num_threads(check_int(num_threads, "num_threads", minimum=1,
                                         maximum=numba.config.NUMBA_NUM_THREADS))
     try:
         for i, n in enumerate(ns):
@@ -281,7 +283,7 @@ def sampler_timings(ns: Iterable[int] = range(1, 41), n_samples: int = 2000,
                                            size, repeat)
                 out[name][i] = seconds / size
     finally:
-        if threads is not None:
+        if num_threads is not None:
             numba.set_num_threads(previous)
-    out["threads"] = threads
+    out["num_threads"] = num_threads
     return out

@@ -109,7 +109,7 @@ def plot_rejection_cost(table: Mapping[str, Any],
         top = np.nanmax([np.nanmax(timings[k]) for k in
                          ("markov", "bit", "grampa_infinite", "grampa_bounded")])
         ax.set_ylim(None, top * 100)
-        threads = timings["threads"]
+        threads = timings["num_threads"]
         ax.set(title="Wall time per sample (" + ("all threads" if not threads else
                                                  "one thread" if threads == 1 else
                                                  f"{threads} threads") + ")",

@@ -19,7 +19,7 @@ Example
 >>> from workbench import Grampa, datasets
 >>> from workbench.pretokenise import TextTokenizer
 >>> tok = TextTokenizer(Grampa(datasets.load_vocabulary("ulm-8k")), p=0.0)
->>> ids, line_offsets = tokenize_corpus(["a b\\nc", "d"], tok, seed=0, workers=1,
+>>> ids, line_offsets = tokenize_corpus(["a b\\nc", "d"], tok, seed=0, num_threads=1,
 ...                                     progress=False)
 >>> line_offsets.tolist()
 [0, 2, 3, 4]
@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._core.deprecation import renamed_keywords
 from .._core.errors import ArgumentTypeError, InvalidValueError, MissingFileError
 from .._core.io import atomic_write, check_output_path
 from .._core.validate import MEMORY_BUDGET, check_budget, check_int, check_workers
@@ -169,27 +170,27 @@ def _single_threaded_kernels() -> None:
 
 
 def _encode_blocks(tasks: Iterator[tuple[int, int, list[str]]], tokenizer: TextTokenizer,
-                   seed: int, workers: int, bar) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Every block's ``(ids, offsets)`` in order, ``workers`` blocks at a time.
+                   seed: int, num_threads: int, bar) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every block's ``(ids, offsets)`` in order, ``num_threads`` blocks at a time.
 
     Blocks run in threads of this process: the kernels release the GIL. At most ``2 *
-    workers`` blocks are in flight, so a long corpus is not all read ahead. On any exception
+    num_threads`` blocks are in flight, so a long corpus is not all read ahead. On any exception
     (``KeyboardInterrupt`` included) queued blocks are cancelled and running ones finish
     before the exception propagates: no thread outlives the call.
     """
     parts = []
-    if workers == 1:
+    if num_threads == 1:
         for s, b, lines in tasks:
             parts.append(encode_block(tokenizer, seed, s, b, lines))
             bar.update()
         return parts
-    pool = ThreadPoolExecutor(workers, thread_name_prefix="tokenize_corpus",
+    pool = ThreadPoolExecutor(num_threads, thread_name_prefix="tokenize_corpus",
                               initializer=_single_threaded_kernels)
     pending: deque[Future] = deque()
     try:
         for task in tasks:
             pending.append(pool.submit(encode_block, tokenizer, seed, *task))
-            if len(pending) >= 2 * workers:
+            if len(pending) >= 2 * num_threads:
                 parts.append(pending.popleft().result())
                 bar.update()
         while pending:
@@ -215,8 +216,9 @@ def _check(tokenizer: object, seed: object, block_lines: object) -> tuple[int, i
             check_int(block_lines, "block_lines", minimum=1, maximum=10**7))
 
 
+@renamed_keywords(workers="num_threads")
 def tokenize_corpus(sources: Iterable[str | os.PathLike] | str, tokenizer: TextTokenizer, *,
-                    seed: int = 0, workers: int = 2, block_lines: int = DEFAULT_BLOCK_LINES,
+                    seed: int = 0, num_threads: int = 2, block_lines: int = DEFAULT_BLOCK_LINES,
                     progress: bool | None = None, out: str | os.PathLike | None = None
                     ) -> tuple[np.ndarray, np.ndarray]:
     """Encode every line of every source: ``(ids, line_offsets)``.
@@ -230,7 +232,7 @@ def tokenize_corpus(sources: Iterable[str | os.PathLike] | str, tokenizer: TextT
         characters it would silently differ from :func:`tokenize_corpus_dask`, which reads it.
     tokenizer : TextTokenizer
     seed : int
-    workers : int, default 2
+    num_threads : int, default 2
         Blocks encoded at once, each in a thread of this process with single-threaded
         kernels (the kernels release the GIL). 1: one block at a time in this thread, its
         batch kernels parallel over words on numba's threads.
@@ -250,7 +252,7 @@ def tokenize_corpus(sources: Iterable[str | os.PathLike] | str, tokenizer: TextT
     from tqdm.auto import tqdm
 
     seed, block_lines = _check(tokenizer, seed, block_lines)
-    workers = check_workers(workers, "workers")
+    num_threads = check_workers(num_threads, "num_threads")
     target = None if out is None else _npz_path(out)  # checked before any work
     if isinstance(sources, (str, os.PathLike)):
         sources = [sources]
@@ -262,7 +264,7 @@ def tokenize_corpus(sources: Iterable[str | os.PathLike] | str, tokenizer: TextT
     tasks = iter_blocks(sources, block_lines)
     with tqdm(desc="blocks", unit="block", disable=progress is False,
               mininterval=0.5) as bar:
-        parts = _encode_blocks(tasks, tokenizer, seed, workers, bar)
+        parts = _encode_blocks(tasks, tokenizer, seed, num_threads, bar)
     ids, offsets = _join(parts)
     if target is not None:
         _save(target, ids, offsets)
