@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import hypothesis
 import pytest
 import tqdm
 
@@ -31,6 +32,11 @@ from threadcheck import threads_joined  # noqa: E402,F401
 # tqdm's monitor thread (one per process, started by the first bar) outlives every test; the
 # package's bars do not need it (threadcheck.py joins what a test starts).
 tqdm.tqdm.monitor_interval = 0
+
+# Hypothesis's per-example deadline (200 ms by default) is a wall-clock bound a busy machine
+# breaks: off for every property test (a hang is caught by the test's own guards; issue 43).
+hypothesis.settings.register_profile("workbench", deadline=None)
+hypothesis.settings.load_profile("workbench")
 
 
 @pytest.fixture(scope="session")

@@ -119,3 +119,16 @@ def test_the_rules_catch_the_two_forms_issue_43_found() -> None:
              "assert elapsed < 5.0, 'slow'\n")
     assert clock_offences(direct) == ["4: assert time.perf_counter() - t < 2.0"]
     assert clock_offences(named) == ["5: assert elapsed < 5.0, 'slow'"]
+
+
+def test_no_property_test_sets_a_deadline() -> None:
+    """Hypothesis's per-example deadline is a wall-clock bound too: conftest.py turns it off
+    for every test, and no test turns it back on."""
+    import hypothesis
+
+    assert hypothesis.settings.default.deadline is None
+    timed = [f"{p.relative_to(TESTS)}:{n.lineno}" for p in _test_files()
+             for n in ast.walk(ast.parse(p.read_text("utf-8")))
+             if isinstance(n, ast.keyword) and n.arg == "deadline"
+             and not (isinstance(n.value, ast.Constant) and n.value.value is None)]
+    assert not timed, f"hypothesis deadlines set: {timed}"
