@@ -49,7 +49,6 @@ BUILTIN_RAISES_ALLOWED = {
 NOT_PUBLIC = {
     "_DuplicateKey": "the JSON reader's internal signal, caught where it is raised",
     "Skip": "verify's control flow (checks.registry), caught by the registry",
-    "Hang": "a test helper's alarm",
 }
 
 
