@@ -41,54 +41,6 @@ __all__ = [
 ]
 
 
-class WorkbenchError(Exception):
-    """The base of every error the package raises."""
-
-
-class InvalidValueError(WorkbenchError, ValueError):
-    """A value of the right type that the call cannot take: out of range, NaN, empty, or
-    inconsistent with another argument (the message names the argument and the limit)."""
-
-
-class ArgumentTypeError(WorkbenchError, TypeError, ValueError):
-    """An argument of the wrong type (``True`` or ``2.0`` for an int, ``None`` for a number).
-
-    It is a ``TypeError``; it is also a ``ValueError``, because some public functions raised
-    ``ValueError`` for these mistakes before their checks were unified, and code that
-    catches that must keep working (as NumPy's ``AxisError`` is both ``ValueError`` and
-    ``IndexError``).
-    """
-
-
-class BudgetError(InvalidValueError):
-    """A request would exceed a stated memory or time budget (raised before any work)."""
-
-
-class MissingFileError(WorkbenchError, FileNotFoundError):
-    """A file or directory the call needs does not exist (the message names it)."""
-
-
-class UnknownNameError(WorkbenchError, KeyError):
-    """A name or key the package does not know: a token looked up in a vocabulary without
-    it, a paper, a panel control (the message says which, and what is known)."""
-
-    def __str__(self) -> str:  # the message as given, not KeyError's quoted repr
-        return str(self.args[0]) if len(self.args) == 1 else super().__str__()
-
-
-class MissingDependencyError(WorkbenchError, ImportError):
-    """An optional package the call needs is not installed (the message names the extra)."""
-
-
-class NotWritableError(WorkbenchError, PermissionError):
-    """An output path the call would write is not writable (checked before any work)."""
-
-
-class InvariantError(WorkbenchError, AssertionError):
-    """A claim the package checks about its own results failed: a theorem's check on a
-    case, or an invariant of an algorithm. A bug to report, never a refusal of input."""
-
-
 def public(cls: type) -> type:
     """Name ``cls`` by its public path, ``workbench.<name>``, in tracebacks and pickles.
 
@@ -99,7 +51,58 @@ def public(cls: type) -> type:
     return cls
 
 
-for _cls in (WorkbenchError, InvalidValueError, ArgumentTypeError, BudgetError,
-             MissingFileError, UnknownNameError, MissingDependencyError, NotWritableError,
-             InvariantError):
-    public(_cls)
+@public
+class WorkbenchError(Exception):
+    """The base of every error the package raises."""
+
+
+@public
+class InvalidValueError(WorkbenchError, ValueError):
+    """A value of the right type that the call cannot take: out of range, NaN, empty, or
+    inconsistent with another argument (the message names the argument and the limit)."""
+
+
+@public
+class ArgumentTypeError(WorkbenchError, TypeError, ValueError):
+    """An argument of the wrong type (``True`` or ``2.0`` for an int, ``None`` for a number).
+
+    It is a ``TypeError``; it is also a ``ValueError``, because some public functions raised
+    ``ValueError`` for these mistakes before their checks were unified, and code that
+    catches that must keep working (as NumPy's ``AxisError`` is both ``ValueError`` and
+    ``IndexError``).
+    """
+
+
+@public
+class BudgetError(InvalidValueError):
+    """A request would exceed a stated memory or time budget (raised before any work)."""
+
+
+@public
+class MissingFileError(WorkbenchError, FileNotFoundError):
+    """A file or directory the call needs does not exist (the message names it)."""
+
+
+@public
+class UnknownNameError(WorkbenchError, KeyError):
+    """A name or key the package does not know: a token looked up in a vocabulary without
+    it, a paper, a panel control (the message says which, and what is known)."""
+
+    def __str__(self) -> str:  # the message as given, not KeyError's quoted repr
+        return str(self.args[0]) if len(self.args) == 1 else super().__str__()
+
+
+@public
+class MissingDependencyError(WorkbenchError, ImportError):
+    """An optional package the call needs is not installed (the message names the extra)."""
+
+
+@public
+class NotWritableError(WorkbenchError, PermissionError):
+    """An output path the call would write is not writable (checked before any work)."""
+
+
+@public
+class InvariantError(WorkbenchError, AssertionError):
+    """A claim the package checks about its own results failed: a theorem's check on a
+    case, or an invariant of an algorithm. A bug to report, never a refusal of input."""
