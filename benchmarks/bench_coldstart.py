@@ -11,7 +11,7 @@ end of the first result:
 * ``first GRaMPa sample (ulm-8k)``          -- the same on the shipped 8k vocabulary
   (loading it included);
 * ``first GRaMPa encode (ulm-8k)``          -- issue 29's case:
-  ``Grampa(load_vocabulary('ulm-8k'), tau=5.0, seed=0).encode(['▁hello', '▁world'])``
+  ``Grampa(load_vocabulary('ulm-8k'), tau=5.0, seed=0).encode_flat(['▁hello', '▁world'])``
   (plain Python before numba is loaded: :mod:`workbench.grampa.interpreted_encode`);
 * ``first GRaMPa encode (ulm-8k, numba kernels)`` -- the same after ``import numba``, so the
   kernels run: what the first tier saves;
@@ -76,12 +76,12 @@ CASES = {
     "first GRaMPa encode (ulm-8k)": (
         "import workbench as wb\n"
         "from workbench.datasets import load_vocabulary\n"
-        "wb.Grampa(load_vocabulary('ulm-8k'), tau=5.0, seed=0).encode(['▁hello', '▁world'])"),
+        "wb.Grampa(load_vocabulary('ulm-8k'), tau=5.0, seed=0).encode_flat(['▁hello', '▁world'])"),
     "first GRaMPa encode (ulm-8k, numba kernels)": (
         "import numba\n"
         "import workbench as wb\n"
         "from workbench.datasets import load_vocabulary\n"
-        "wb.Grampa(load_vocabulary('ulm-8k'), tau=5.0, seed=0).encode(['▁hello', '▁world'])"),
+        "wb.Grampa(load_vocabulary('ulm-8k'), tau=5.0, seed=0).encode_flat(['▁hello', '▁world'])"),
     "first Multiplexer encode (ulm-8k)": (
         "import numpy as np\n"
         "from workbench import Grampa, Multiplexer\n"

@@ -5,7 +5,7 @@
 For each shipped vocabulary and a few (τ, ℓ_min, direction) settings: the median time of
 ``expected_token_counts`` over the ~83k words of ``workbench.datasets.load_word_counts()``
 (spelled with a leading space in the vocabulary's alphabet), next to the median time of
-drawing *one* GRaMPa sample of every distinct word with ``Grampa.encode`` (the cheapest
+drawing *one* GRaMPa sample of every distinct word with ``Grampa.encode_flat`` (the cheapest
 sampled estimate, far noisier than the exact answer), and their ratio. Kernels are compiled
 before timing.
 """
@@ -48,10 +48,10 @@ def main() -> None:
         print(f"{name}: |V| = {len(vocab)}, {len(table):,} words")
         for tau, ell_min, direction in SETTINGS:
             g = Grampa(vocab, tau, ell_min, direction, seed=0)
-            g.encode(spelled[:10])
+            g.encode_flat(spelled[:10])
             exact = _median(expected_token_counts, args.repeats, table, vocab, tau, ell_min,
                             direction)
-            sample = _median(g.encode, args.repeats, spelled)
+            sample = _median(g.encode_flat, args.repeats, spelled)
             print(f"  tau={tau:g} ell_min={ell_min} {direction}: exact {exact * 1e3:7.1f} ms, "
                   f"one sample per word {sample * 1e3:7.1f} ms, ratio {exact / sample:.2f}")
 

@@ -3,9 +3,9 @@
 What is timed (each call on a whole list of words, after a warm-up call that compiles the
 numba kernels and checks that every tokeniser's output spells the word back):
 
-* ``workbench encode``   -- ``Grampa(vocab, tau, ell_min).encode(words)`` -> (ids, offsets),
+* ``workbench encode``   -- ``Grampa(vocab, tau, ell_min).encode_flat(words)`` -> (ids, offsets),
   the array form (no Python object per token);
-* ``workbench tokenize`` -- ``Grampa.tokenize(words)`` -> list of lists of str;
+* ``workbench tokenize`` -- ``Grampa.tokenize_batch(words)`` -> list of lists of str;
 * ``TkTkT GRaMPa``       -- ``tktkt.models.random.grampa.GRaMPa(...).tokenise(word)`` for
   each word (pure Python; timed on an evenly spaced subset of the same words);
 * ``SentencePiece``      -- ``sp.encode(words, out_type=int, enable_sampling=True,
@@ -156,10 +156,10 @@ def workbench_cases(name: str, vocab: Vocabulary, words: list[str]) -> list[Case
                         raise AssertionError(f"{toks!r} does not spell {words[w]!r}")
 
             cases.append(Case(WB_ENCODE, name, tau, ell_min, len(words),
-                              run=lambda g=g: g.encode(words),
+                              run=lambda g=g: g.encode_flat(words),
                               count=lambda res: len(res[0]), check=check_ids))
             cases.append(Case(WB_TOKENIZE, name, tau, ell_min, len(words),
-                              run=lambda g=g: g.tokenize(words),
+                              run=lambda g=g: g.tokenize_batch(words),
                               count=lambda res: sum(map(len, res)),
                               check=spells_back(words)))
     return cases
@@ -445,7 +445,7 @@ def main(argv: list[str] | None = None) -> int:
     out += slider_table(sliders, args.slider_samples)
     out += ["", "Histogram of m at τ = 1, ℓ_min = 1 (m: count): "
             + ", ".join(f"{m}: {c}" for m, c in enumerate(hist.tolist()) if c), ""]
-    out += ["### Targets (array form `Grampa.encode`; ratios of wall-clock words/s)", ""]
+    out += ["### Targets (array form `Grampa.encode_flat`; ratios of wall-clock words/s)", ""]
     out.append(verdict("× TkTkT, both vocabularies, all (τ, ℓ_min)", ratios[("tktkt", "wall")],
                        TARGET_VS_TKTKT, cpu=ratios[("tktkt", "cpu")]))
     out.append(verdict("× SentencePiece, ulm-8k, all (τ, ℓ_min)",

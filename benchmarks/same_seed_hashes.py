@@ -36,10 +36,10 @@ def samplers(out: dict[str, str]) -> None:
                 for direction in ("l2r", "r2l"):
                     key = f"grampa {name} {tau} {ell_min} {direction}"
                     g = wb.Grampa(vocab, tau=tau, ell_min=ell_min, direction=direction, seed=7)
-                    ids, offsets = g.encode(words)
+                    ids, offsets = g.encode_flat(words)
                     out[f"{key} encode"] = digest((ids.tolist(), offsets.tolist()))
                     g = wb.Grampa(vocab, tau=tau, ell_min=ell_min, direction=direction, seed=7)
-                    out[f"{key} tokenize"] = digest(g.tokenize(words[:50]))
+                    out[f"{key} tokenize"] = digest(g.tokenize_batch(words[:50]))
         out[f"grampa {name} sample_many"] = digest(
             wb.Grampa(vocab, seed=3).sample_many(words[5], 20))
         counts = {w: 1 + i for i, w in enumerate(words[:40])}
@@ -55,7 +55,7 @@ def samplers(out: dict[str, str]) -> None:
             ("unigram", lambda v: wb.UnigramRejectionSampler(v, seed=11), short),
         ]:
             try:
-                out[f"{label} {name} tokenize"] = digest(make(vocab).tokenize(batch))
+                out[f"{label} {name} tokenize"] = digest(make(vocab).tokenize_batch(batch))
             except (TypeError, ValueError) as err:  # a sampler that needs scores
                 out[f"{label} {name} tokenize"] = f"refused: {type(err).__name__}"
 

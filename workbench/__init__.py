@@ -18,6 +18,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # for type checkers and IDEs only; at run time names load lazily
+    from ._core.deprecation import WorkbenchDeprecationWarning
     from ._core.errors import (
         ArgumentTypeError,
         BudgetError,
@@ -65,10 +66,11 @@ if TYPE_CHECKING:  # for type checkers and IDEs only; at run time names load laz
         MarkovRejectionSampler,
         MaxMatchSampler,
         RejectionLimitError,
+        StochasTokSampler,
         ULMSampler,
         UnigramRejectionSampler,
     )
-    from .segmenters import Multiplexer
+    from .segmenters import DeterministicSegmenter, Multiplexer
     from .vocab import Vocabulary, VocabularyFormatError
 
 _LAZY = {
@@ -80,6 +82,7 @@ _LAZY = {
     "BudgetError": "_core.errors",
     "count_segmentations": "lattice",
     "CountsFormatError": "counts",
+    "DeterministicSegmenter": "segmenters",
     "DuplicationBPE": "counterexamples",
     "enumerate_segmentations": "lattice",
     "expected_efficiency": "grampa",
@@ -108,6 +111,7 @@ _LAZY = {
     "SegmentationLaw": "laws",
     "sequence_length": "metrics",
     "shannon_entropy": "metrics",
+    "StochasTokSampler": "samplers",
     "TextDecodeError": "bpe.blocks",
     "TextTokenizer": "pretokenise",
     "tokenize_corpus": "pretokenise",
@@ -119,6 +123,7 @@ _LAZY = {
     "UnknownNameError": "_core.errors",
     "Vocabulary": "vocab",
     "VocabularyFormatError": "vocab",
+    "WorkbenchDeprecationWarning": "_core.deprecation",
     "WorkbenchError": "_core.errors",
 }
 """Public name → the subpackage (relative to ``workbench``) that defines it."""
@@ -131,6 +136,7 @@ __all__ = [
     "BitRejectionSampler",
     "BudgetError",
     "CountsFormatError",
+    "DeterministicSegmenter",
     "DuplicationBPE",
     "Grampa",
     "GreedTokModel",
@@ -150,6 +156,7 @@ __all__ = [
     "RejectionLimitError",
     "SegmentationError",
     "SegmentationLaw",
+    "StochasTokSampler",
     "TextDecodeError",
     "TextTokenizer",
     "ULMSampler",
@@ -157,6 +164,7 @@ __all__ = [
     "UnknownNameError",
     "Vocabulary",
     "VocabularyFormatError",
+    "WorkbenchDeprecationWarning",
     "WorkbenchError",
     "count_segmentations",
     "enumerate_segmentations",

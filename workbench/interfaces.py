@@ -1,15 +1,25 @@
 """The contracts the package's tokenisers share, as ``typing.Protocol`` classes.
 
-* :class:`WordSampler` — the least a stochastic tokeniser offers: ``sample(word)``
-  (what Algorithm 3's multiplexer needs of a hand-written sampler);
-* :class:`Sampler` — every sampler of the package (:class:`workbench.Grampa` and the
-  baselines of :mod:`workbench.samplers`): one word, many samples, batches, ids, flat
-  code points and a reseeded copy;
+Word level (one word at a time; the one implementation is
+:class:`workbench.wordlevel.WordTokenizer` and :class:`~workbench.wordlevel.TokenSampler`):
+
+* :class:`WordLevel` — the verbs every word-level tokeniser speaks: ``tokenize(word)``,
+  ``tokenize_batch(words)``, ``encode(word)``, ``encode_batch(words)``,
+  ``encode_flat(words)`` (the fast flat batch), ``encode_code_points``, ``decode(ids)``;
+* :class:`WordSampler` — the least a hand-written stochastic tokeniser offers:
+  ``sample(word)`` (what Algorithm 3's multiplexer needs);
+* :class:`Sampler` — every sampler of the package (:class:`workbench.Grampa`, the
+  baselines of :mod:`workbench.samplers`, :class:`workbench.BPESampler`,
+  :class:`workbench.Multiplexer`): the word-level verbs, ``sample``, ``sample_many`` and a
+  reseeded copy;
 * :class:`LawSampler` — a sampler whose exact law on one word is known: ``law(word)``
-  returns a :class:`workbench.laws.SegmentationLaw` (every sampler of the package but the
-  multiplexer);
+  returns a :class:`workbench.laws.SegmentationLaw`;
 * :class:`Segmenter` — a deterministic segmenter bound to a vocabulary
-  (:class:`workbench.segmenters.DeterministicSegmenter`): one word, batches, ids;
+  (:class:`workbench.segmenters.DeterministicSegmenter`): the word-level verbs and a call on
+  one word.
+
+Text level:
+
 * :class:`MergeModel` — a BPE-like model the Rényi counterexamples wrap
   (:class:`workbench.bpe.BPEModel`, :class:`workbench.RandomDropBPE`,
   :class:`workbench.DuplicationBPE`): merges, a token table, text → ids → text.
@@ -23,11 +33,13 @@ This module implements nothing and imports nothing of the package (rank 1).
 Example
 -------
 >>> import numpy as np
->>> class Chars:  # a (trivial) segmenter: one token per character
+>>> class Chars:  # a (trivial) segmenter: one token per character, no ids
 ...     vocab = None
 ...     def __call__(self, word): return list(word)
-...     def tokenize(self, words): return [list(w) for w in words]
-...     def encode(self, words): raise TypeError("no ids")
+...     def tokenize(self, word): return list(word)
+...     def tokenize_batch(self, words): return [list(w) for w in words]
+...     def encode(self, word): raise TypeError("no ids")
+...     encode_batch = encode_flat = decode = encode
 ...     def encode_code_points(self, code_points, offsets): raise TypeError("no ids")
 >>> isinstance(Chars(), Segmenter), isinstance(Chars(), Sampler)
 (True, False)
@@ -40,11 +52,68 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["LawSampler", "MergeModel", "Sampler", "Segmenter", "WordSampler"]
+__all__ = ["LawSampler", "MergeModel", "Sampler", "Segmenter", "WordLevel", "WordSampler"]
 
 #: ``(ids, offsets)``: word ``w``'s token ids are ``ids[offsets[w]:offsets[w + 1]]``
 #: (``ids`` int32, ``offsets`` int64 of length ``len(words) + 1`` starting at 0).
 IdBatch = tuple[np.ndarray, np.ndarray]
+
+
+@runtime_checkable
+class WordLevel(Protocol):
+    """The verbs of every word-level tokeniser.
+
+    Attributes
+    ----------
+    vocab : Vocabulary or None
+        The vocabulary tokens and ids come from (ids need a finite one).
+    """
+
+    vocab: Any
+
+    def tokenize(self, word: str) -> list[str]:
+        """One word's tokens (non-empty, concatenating to ``word``).
+
+        A word without a segmentation raises :class:`workbench.SegmentationError`; a
+        stochastic tokeniser draws fresh randomness per call.
+        """
+        ...
+
+    def tokenize_batch(self, words: Sequence[str]) -> list[list[str]]:
+        """One list of tokens per word, in order (a single ``str`` is refused: ``TypeError``).
+
+        A sampler draws word ``w`` from its own stream: the result equals, word by word, what
+        :meth:`encode_flat` returns for the same ``words`` from the same generator state.
+        """
+        ...
+
+    def encode(self, word: str) -> list[int]:
+        """One word's token ids (finite vocabularies; ``TypeError`` under the infinite one)."""
+        ...
+
+    def encode_batch(self, words: Sequence[str]) -> list[list[int]]:
+        """One list of ids per word: :meth:`encode_flat` split per word."""
+        ...
+
+    def encode_flat(self, words: Sequence[str]) -> IdBatch:
+        """One segmentation per word as ids ``(ids, offsets)``, no Python object per token.
+
+        Same draws as :meth:`tokenize_batch` (from the same generator state): word ``w``'s
+        ids are the ids of ``tokenize_batch(words)[w]``.
+        """
+        ...
+
+    def encode_code_points(self, code_points: np.ndarray, offsets: np.ndarray) -> IdBatch:
+        """:meth:`encode_flat` on words given flat.
+
+        Word ``w`` is ``code_points[offsets[w]:offsets[w+1]]`` (integer arrays); same ids as
+        ``encode_flat`` on the same words from the same generator state.
+        """
+        ...
+
+    def decode(self, ids: Sequence[int]) -> str:
+        """The tokens of ``ids`` joined (``decode(encode(word)) == word``)."""
+        ...
 
 
 @runtime_checkable
@@ -61,21 +130,15 @@ class WordSampler(Protocol):
 
 
 @runtime_checkable
-class Sampler(WordSampler, Protocol):
+class Sampler(WordSampler, WordLevel, Protocol):
     """The contract of every sampler of the package.
 
     A sampler is built with a ``seed`` (int, ``numpy.random.Generator`` or None) and holds
     one generator; every call draws what it needs from it, so the same seed and the same
     sequence of calls give the same results. Within one call, word ``w`` of a batch uses
-    its own random stream, so results do not depend on threads or chunking.
-
-    Attributes
-    ----------
-    vocab : Vocabulary
-        The vocabulary tokens and ids come from.
+    its own random stream, so results do not depend on threads or chunking. ``sample(word)``
+    and ``tokenize(word)`` are one verb under two names.
     """
-
-    vocab: Any
 
     def sample_many(self, word: str, n: int) -> list[list[str]]:
         """``n`` independent segmentations of one word (``n >= 0``).
@@ -86,35 +149,12 @@ class Sampler(WordSampler, Protocol):
         """
         ...
 
-    def tokenize(self, words: Sequence[str]) -> list[list[str]]:
-        """One segmentation per word, in order (a single ``str`` is refused: ``TypeError``).
-
-        Drawn independently per word: the result for ``words`` equals, word by word, what
-        :meth:`encode` returns for the same ``words`` from the same generator state.
-        """
-        ...
-
-    def encode(self, words: Sequence[str]) -> IdBatch:
-        """One segmentation per word as ids ``(ids, offsets)``; finite vocabularies only.
-
-        Same draws as :meth:`tokenize` (from the same generator state): word ``w``'s ids
-        are the ids of ``tokenize(words)[w]``. ``TypeError`` under the infinite vocabulary.
-        """
-        ...
-
-    def encode_code_points(self, code_points: np.ndarray, offsets: np.ndarray) -> IdBatch:
-        """:meth:`encode` on words given flat.
-
-        Word ``w`` is ``code_points[offsets[w]:offsets[w+1]]`` (integer arrays); same ids
-        as ``encode`` on the same words from the same generator state.
-        """
-        ...
-
     def reseeded(self, seed: int | np.random.Generator | None) -> Sampler:
-        """A sampler like this one whose randomness comes from ``seed``.
+        """A sampler like this one whose randomness comes from ``seed``; ``self`` is unchanged.
 
-        It returns exactly what a freshly built sampler with the same parameters and
-        ``seed`` returns; ``self`` is unchanged.
+        Two copies reseeded with the same seed give the same results. A sampler with one
+        generator returns exactly what a freshly built one with the same parameters and
+        ``seed`` returns (a :class:`workbench.Multiplexer` also reseeds its stochastic half).
         """
         ...
 
@@ -135,35 +175,13 @@ class LawSampler(Protocol):
 
 
 @runtime_checkable
-class Segmenter(Protocol):
-    """A deterministic segmenter bound to a vocabulary: the same word, the same tokens.
-
-    Attributes
-    ----------
-    vocab : Vocabulary
-    """
-
-    vocab: Any
+class Segmenter(WordLevel, Protocol):
+    """A deterministic segmenter bound to a vocabulary: the same word, the same tokens."""
 
     def __call__(self, word: str) -> list[str]:
-        """The segmentation of ``word`` (tokens concatenating to it).
+        """``tokenize(word)``: the segmentation of ``word`` (tokens concatenating to it).
 
         Raises :class:`workbench.SegmentationError` if there is none.
-        """
-        ...
-
-    def tokenize(self, words: Sequence[str]) -> list[list[str]]:
-        """``[self(w) for w in words]`` (a single ``str`` is refused: ``TypeError``)."""
-        ...
-
-    def encode(self, words: Sequence[str]) -> IdBatch:
-        """The segmentations as ids ``(ids, offsets)``: word ``w``'s are those of ``self(w)``."""
-        ...
-
-    def encode_code_points(self, code_points: np.ndarray, offsets: np.ndarray) -> IdBatch:
-        """:meth:`encode` on words given flat.
-
-        Word ``w`` is ``code_points[offsets[w]:offsets[w+1]]`` (integer arrays).
         """
         ...
 

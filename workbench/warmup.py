@@ -123,9 +123,9 @@ def _grampa_workload(vocab: Vocabulary, words: list[str]) -> None:
     for direction in ("l2r", "r2l"):
         for ell_min in (1, 2):
             g = Grampa(vocab, tau=2.0, ell_min=ell_min, direction=direction, seed=0)
-            g.encode(words * 200)  # >= 512 words: the parallel batch kernels
-            g.encode([long_word] * 600)
-            g.tokenize(words + [long_word])
+            g.encode_flat(words * 200)  # >= 512 words: the parallel batch kernels
+            g.encode_flat([long_word] * 600)
+            g.tokenize_batch(words + [long_word])
             g.sample_many(words[1], 4)
             g.sample_lengths(words[1], 4)
             g.sample_lengths(words[1], 1 << 13)  # samples x characters >= 2^16: parallel
@@ -134,7 +134,7 @@ def _grampa_workload(vocab: Vocabulary, words: list[str]) -> None:
             g.distribution(words[0])
             count_segmentations(words[1], vocab, ell_min, direction)
     very_long = vocab.to_alphabet(" " + "ab" * 501)  # > params.SHORT_WORD: the log-space route
-    Grampa(vocab, seed=0).encode([very_long] * 512)  # its parallel batch kernel
+    Grampa(vocab, seed=0).encode_flat([very_long] * 512)  # its parallel batch kernel
     expected_token_counts({w: 2 for w in words}, vocab, tau=2.0)
     expected_efficiency({w: 2 for w in words}, vocab, tau=2.0)
     infinite = Grampa(Vocabulary.infinite(), tau=-2.0, seed=0)
@@ -169,7 +169,7 @@ def _sampler_workload(vocab: Vocabulary, words: list[str], text: list[str]) -> N
                     MarkovRejectionSampler(vocab, seed=0),
                     BitRejectionSampler(vocab, seed=0),
                     UnigramRejectionSampler(vocab, seed=0)):
-        sampler.tokenize([words[0], vocab.to_alphabet(" cat")])
+        sampler.tokenize_batch([words[0], vocab.to_alphabet(" cat")])
     BPESampler(vocab, dropout=0.1).law(vocab.to_alphabet(" cat"))  # the compiled law
     for chain in (Grampa(vocab, tau=2.0), MaxMatchSampler(vocab, dropout=0.1),
                   ULMSampler(vocab, nbest=-1, alpha=0.5)):  # lattice.chain_kernels
@@ -178,7 +178,7 @@ def _sampler_workload(vocab: Vocabulary, words: list[str], text: list[str]) -> N
     for semantics in ("hf", "sentencepiece", "subword-nmt"):  # bpe._lawkernels, bpe._hfkernel
         BPESampler(vocab, dropout=0.1, semantics=semantics).law(vocab.to_alphabet(" cat"))
     for semantics in ("hf", "sentencepiece", "subword-nmt"):  # bpe._dropout's kernels
-        BPESampler(vocab, dropout=0.1, semantics=semantics, seed=0).tokenize([words[0]])
+        BPESampler(vocab, dropout=0.1, semantics=semantics, seed=0).tokenize_batch([words[0]])
 
 
 def _text_workload(text: list[str]) -> None:

@@ -8,9 +8,9 @@ import warnings
 
 import pytest
 
-from workbench import ArgumentTypeError, BPEModel, TextTokenizer
+from workbench import ArgumentTypeError, BPEModel, TextTokenizer, WorkbenchDeprecationWarning
 from workbench.__main__ import main
-from workbench._core.deprecation import renamed_keywords
+from workbench._core.deprecation import renamed_keywords, warn_deprecated
 from workbench.bpe.counting import count_chunks
 from workbench.pretokenise import tokenize_corpus
 
@@ -27,6 +27,25 @@ def test_the_old_keyword_warns_and_passes_its_value() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert _f(new=4) == 4  # the new name: no warning
+
+
+def test_the_warning_is_the_packages_own_deprecation_and_names_the_caller() -> None:
+    """A ``DeprecationWarning`` subclass (``except DeprecationWarning`` code still sees it)
+    that the suite turns into an error; the warning points at the line that used the old
+    spelling, not at the package."""
+    assert issubclass(WorkbenchDeprecationWarning, DeprecationWarning)
+
+    def old_verb() -> None:
+        warn_deprecated("old_verb()", "new_verb()")
+
+    with pytest.warns(WorkbenchDeprecationWarning) as caught:
+        old_verb()
+        _f(old=1)
+    assert [w.filename for w in caught] == [__file__, __file__]
+    assert str(caught[0].message) == ("old_verb() is deprecated and goes in the next release: "
+                                      "use new_verb()")
+    with pytest.raises(WorkbenchDeprecationWarning):  # pyproject.toml: an error in the tests
+        old_verb()
 
 
 def test_both_names_are_refused_and_the_signature_shows_the_new() -> None:

@@ -110,8 +110,8 @@ def test_semantics_argument():
     assert "semantics='hf'" in repr(BPESampler(v, merges=[("a", "b")], semantics="hf"))
     for sem in ("reference", "hf", "sentencepiece", "subword-nmt"):
         s = BPESampler(v, merges=[("a", "b")], semantics=sem, dropout=1.0, seed=1)
-        assert s.tokenize(["abab", "a", ""]) == [["a", "b", "a", "b"], ["a"], []]
+        assert s.tokenize_batch(["abab", "a", ""]) == [["a", "b", "a", "b"], ["a"], []]
         zero = BPESampler(v, merges=[("a", "b")], semantics=sem, seed=1)
-        assert zero.tokenize(["abab"]) == [["ab", "ab"]]
+        assert zero.tokenize_batch(["abab"]) == [["ab", "ab"]]
         half = BPESampler(v, merges=[("a", "b")], semantics=sem, dropout=0.5, seed=3)
-        assert half.tokenize(["abab"] * 5) == half.reseeded(3).tokenize(["abab"] * 5)
+        assert half.tokenize_batch(["abab"] * 5) == half.reseeded(3).tokenize_batch(["abab"] * 5)

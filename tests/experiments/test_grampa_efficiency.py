@@ -66,7 +66,7 @@ def test_multiplexed_counts_are_the_multiplexers(efficiency_setup):
     mux = Multiplexer(setup.segment, E.Grampa(setup.vocab, 1.0, 2, seed=seed + 1), p,
                       seed=seed)
     words = [setup.spelled[i] for i in setup.occurrences.tolist()]
-    counts = Counter(t for seg in mux.tokenize(words) for t in seg)
+    counts = Counter(t for seg in mux.tokenize_batch(words) for t in seg)
     want = np.zeros(setup.size)
     for t, c in counts.items():
         want[setup.vocab.id_of(t)] = c

@@ -168,7 +168,7 @@ def test_agrees_with_large_samples(tau, ell_min, direction):
     words = {vocab.to_alphabet(" " + w): int(c) for w, c in
              zip(datasets.english_words(300, min_length=4), rng.integers(50, 1000, size=300))}
     occurrences = [w for w, c in words.items() for _ in range(c)]
-    ids, _ = Grampa(vocab, tau, ell_min, direction, seed=7).encode(occurrences)
+    ids, _ = Grampa(vocab, tau, ell_min, direction, seed=7).encode_flat(occurrences)
     sampled = np.bincount(ids, minlength=int(vocab.ids.max()) + 1).astype(float)
     assert sampled.sum() > 1e5
     _assert_sample_agrees(sampled, words, vocab, tau=tau, ell_min=ell_min,
@@ -184,7 +184,7 @@ def test_multiplexed_agrees_with_multiplexer_samples(p):
     det = functools.cache(default_segmenter(vocab))  # Viterbi once per distinct word
     occurrences = [w for w, c in words.items() for _ in range(c)]
     mux = Multiplexer(det, Grampa(vocab, 1.0, 2, seed=5), p=p, seed=6)
-    sampled = _sampled(vocab, mux.tokenize(occurrences))
+    sampled = _sampled(vocab, mux.tokenize_batch(occurrences))
     assert sampled.sum() > 5e4
     _assert_sample_agrees(sampled, words, vocab, tau=1.0, ell_min=2, p=p, deterministic=det)
 

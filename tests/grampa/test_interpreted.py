@@ -32,10 +32,10 @@ TAUS = [1.0, 2.0, -2.0, 0.5, -0.25, math.inf, -math.inf, 0.01, -0.0125, 1e6]
 
 
 def _kernel_lengths(g: Grampa, words: list[str]) -> list[list[int]]:
-    """Token lengths of ``g.encode(words)`` on the numba kernels (the route shut)."""
+    """Token lengths of ``g.encode_flat(words)`` on the numba kernels (the route shut)."""
     with pytest.MonkeyPatch.context() as m:
         m.setattr(interpreted, "applies", lambda *a, **k: False)
-        ids, offsets = g.encode(words)
+        ids, offsets = g.encode_flat(words)
     return [[len(g.vocab.token_of(int(t))) for t in ids[offsets[w]:offsets[w + 1]]]
             for w in range(len(words))]
 
@@ -71,10 +71,10 @@ def test_same_tokens_as_the_kernel(forced, tokens, words, tau, ell_min, directio
         ref = _kernel_lengths(Grampa(vocab, **kwargs), words)
     except SegmentationError as err:
         with pytest.raises(SegmentationError) as got:
-            Grampa(vocab, **kwargs).tokenize(words)
+            Grampa(vocab, **kwargs).tokenize_batch(words)
         assert str(got.value) == str(err)
         return
-    comp = Grampa(vocab, **kwargs).tokenize(words)
+    comp = Grampa(vocab, **kwargs).tokenize_batch(words)
     assert [[len(t) for t in seg] for seg in comp] == ref
     assert ["".join(seg) for seg in comp] == words
 
@@ -87,7 +87,7 @@ def test_large_path_counts_rescale_as_the_kernel_does(forced, tau, direction):
     words = ["a" * n for n in (12, 20, 33, 60)] + ["ab" * 15, "aab" * 9]
     for seed in range(5):
         ref = _kernel_lengths(Grampa(vocab, tau=tau, direction=direction, seed=seed), words)
-        comp = Grampa(vocab, tau=tau, direction=direction, seed=seed).tokenize(words)
+        comp = Grampa(vocab, tau=tau, direction=direction, seed=seed).tokenize_batch(words)
         assert [[len(t) for t in seg] for seg in comp] == ref
 
 
@@ -133,7 +133,7 @@ def test_the_route_is_taken_only_through_applies(monkeypatch):
         AssertionError("interpreted route taken")))
     monkeypatch.setattr(interpreted, "applies", spy)
     with pytest.raises(AssertionError, match="interpreted route taken"):
-        Grampa(Vocabulary(["a", "b"]), seed=0).tokenize(["ab"])
+        Grampa(Vocabulary(["a", "b"]), seed=0).tokenize_batch(["ab"])
     assert calls
 
 
@@ -151,7 +151,7 @@ words = [v.to_alphabet(" " + w) for w in ("tokenisation", "grampa", "sampling", 
 out = {}
 for tau, direction in ((2.0, "l2r"), (-5.0, "r2l"), (1.0, "l2r")):
     g = Grampa(v, tau=tau, ell_min=2, direction=direction, seed=11)
-    out[f"{tau} {direction}"] = [g.sample(words[0]), g.tokenize(words)]
+    out[f"{tau} {direction}"] = [g.sample(words[0]), g.tokenize_batch(words)]
 print(json.dumps({"numba": "numba" in sys.modules, "out": out}))
 """
 
@@ -211,7 +211,7 @@ def test_sample_many_on_long_words_as_the_kernel(monkeypatch, tau, direction):
 
 
 def _call(g: Grampa, method: str, word: str):
-    return g.tokenize([word, word]) if method == "tokenize" else g.sample_many(word, 3)
+    return g.tokenize_batch([word, word]) if method == "tokenize" else g.sample_many(word, 3)
 
 
 @pytest.mark.parametrize("method", ["tokenize", "sample_many"])

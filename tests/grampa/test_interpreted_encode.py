@@ -1,4 +1,4 @@
-"""``Grampa.encode`` on the plain-Python route returns the kernels' ids, bit for bit.
+"""``Grampa.encode_flat`` on the plain-Python route returns the kernels' ids, bit for bit.
 
 This suite has loaded numba, so the route (:mod:`workbench.grampa.interpreted_encode` over
 :mod:`workbench.grampa.interpreted`) is forced by patching
@@ -67,7 +67,7 @@ def test_encode_same_ids_as_the_kernels(tokens, words, tau, ell_min, direction, 
     def make():
         return Grampa(vocab, tau=tau, ell_min=ell_min, direction=direction, seed=seed)
 
-    kernel, plain = _both(make, lambda g: [g.encode(words), g.encode(words[::-1])])
+    kernel, plain = _both(make, lambda g: [g.encode_flat(words), g.encode_flat(words[::-1])])
     if isinstance(kernel, Exception):
         _same(kernel, plain)
     else:
@@ -89,7 +89,7 @@ def test_encode_and_encode_code_points_agree_on_ulm_8k():
         def make(tau=tau):
             return Grampa(v, tau=tau, seed=0)
 
-        _same(*_both(make, lambda g: g.encode(words)))
+        _same(*_both(make, lambda g: g.encode_flat(words)))
         _same(*_both(make, lambda g: g.encode_code_points(cps, offsets)))
 
 
@@ -102,7 +102,7 @@ def test_errors_and_seeds_as_on_the_kernels_route():
         out = []
         for words in (["ab", "abc"], ["ab", 3], ["abab", "b"]):
             try:
-                out.append(g.encode(words)[0].tolist())
+                out.append(g.encode_flat(words)[0].tolist())
             except (SegmentationError, TypeError) as err:
                 out.append(f"{type(err).__name__}: {err}")
         return out
@@ -127,7 +127,7 @@ def test_ids_from_lengths_and_words_from_flat():
 def test_the_route_is_taken_only_through_applies(monkeypatch):
     """The comparisons force the route by patching ``applies``: it must be the only gate
     (a rule never consulted would make them compare the kernels with themselves), for
-    ``encode`` and for ``encode_code_points``."""
+    ``encode_flat`` and for ``encode_code_points``."""
     calls = []
 
     def spy(*args, **kwargs):
@@ -141,12 +141,12 @@ def test_the_route_is_taken_only_through_applies(monkeypatch):
     monkeypatch.setattr(interpreted, "applies", spy)
     g = Grampa(Vocabulary(["a", "b"]), seed=0)
     with pytest.raises(AssertionError, match="interpreted route taken"):
-        g.encode(["ab"])
+        g.encode_flat(["ab"])
     with pytest.raises(AssertionError, match="interpreted route taken"):
         g.encode_code_points(np.array([97, 98]), np.array([0, 2]))
     assert len(calls) >= 3
     monkeypatch.setattr(interpreted, "applies", lambda *a, **k: False)
-    assert g.encode(["ab"])[0].tolist() == [0, 1]  # shut: the kernels, no plain Python
+    assert g.encode_flat(["ab"])[0].tolist() == [0, 1]  # shut: the kernels, no plain Python
 
 
 FRESH = """
@@ -160,7 +160,7 @@ offsets = np.cumsum([0] + [len(w) for w in words])
 out = {}
 for tau, direction in ((5.0, "l2r"), (-2.0, "r2l"), (1.0, "l2r")):
     g = Grampa(v, tau=tau, direction=direction, seed=0)
-    a, b = g.encode(words[:2]), g.encode_code_points(cps, offsets)
+    a, b = g.encode_flat(words[:2]), g.encode_code_points(cps, offsets)
     out[f"{tau} {direction}"] = [x.tolist() for x in (*a, *b)]
 print(json.dumps({"numba": "numba" in sys.modules, "out": out}))
 """
@@ -180,5 +180,5 @@ def test_a_fresh_process_encodes_without_numba_and_gets_the_kernels_ids():
     for key, values in got["out"].items():
         tau, direction = key.split()
         g = Grampa(v, tau=float(tau), direction=direction, seed=0)
-        a, b = g.encode(words[:2]), g.encode_code_points(cps, offsets)  # numba loaded here
+        a, b = g.encode_flat(words[:2]), g.encode_code_points(cps, offsets)  # numba loaded here
         assert values == [x.tolist() for x in (*a, *b)]

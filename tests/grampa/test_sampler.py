@@ -156,7 +156,7 @@ def test_sampled_token_counts_match_pmf(tau, ell_min, direction):
     emp_len = np.bincount(lengths, minlength=len(word) + 1) / lengths.size
     assert 0.5 * np.abs(emp_len - g.token_length_pmf(word)).sum() < TV_MAX
     # single-sample path (batched kernel) agrees with the same law
-    many = g.tokenize([word] * 20_000)
+    many = g.tokenize_batch([word] * 20_000)
     emp1 = np.bincount([len(s) for s in many], minlength=pmf.size) / 20_000
     assert 0.5 * np.abs(emp1 - pmf).sum() < 3 * TV_MAX
 
@@ -173,7 +173,7 @@ def test_samples_are_valid_segmentations():
                                                               direction))
                 g = Grampa(Vocabulary(vocab), tau=-3.0, ell_min=ell_min, direction=direction,
                            seed=1)
-                for seg in g.sample_many(word, 50) + g.tokenize([word] * 50):
+                for seg in g.sample_many(word, 50) + g.tokenize_batch([word] * 50):
                     assert tuple(seg) in allowed
 
 
@@ -181,8 +181,8 @@ def test_encode_ids_match_tokens():
     vocab = Vocabulary(["a", "b", "c", "ab", "bc", "abc"], ids=[10, 11, 12, 20, 21, 30])
     words = ["abc", "", "cab", "bcabca", "a"]
     for direction in ("l2r", "r2l"):
-        ids, offsets = Grampa(vocab, direction=direction, seed=3).encode(words)
-        toks = Grampa(vocab, direction=direction, seed=3).tokenize(words)
+        ids, offsets = Grampa(vocab, direction=direction, seed=3).encode_flat(words)
+        toks = Grampa(vocab, direction=direction, seed=3).tokenize_batch(words)
         assert offsets.tolist() == np.cumsum([0] + [len(t) for t in toks]).tolist()
         assert ids.tolist() == [vocab.id_of(t) for seg in toks for t in seg]
 
@@ -190,9 +190,9 @@ def test_encode_ids_match_tokens():
 def test_seed_gives_same_result_and_different_seeds_differ():
     words = ["abcabcabcabc"] * 200
     vocab = Vocabulary(["a", "b", "c", "ab", "bc", "ca", "abc"])
-    a = Grampa(vocab, seed=99).tokenize(words)
-    b = Grampa(vocab, seed=99).tokenize(words)
-    c = Grampa(vocab, seed=100).tokenize(words)
+    a = Grampa(vocab, seed=99).tokenize_batch(words)
+    b = Grampa(vocab, seed=99).tokenize_batch(words)
+    c = Grampa(vocab, seed=100).tokenize_batch(words)
     assert a == b and a != c
     rng_a = Grampa(vocab, seed=np.random.default_rng(5)).sample_lengths(words[0], 50)
     rng_b = Grampa(vocab, seed=np.random.default_rng(5)).sample_lengths(words[0], 50)
@@ -205,10 +205,10 @@ def test_results_do_not_depend_on_thread_count():
     before = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
-        one = (Grampa(vocab, seed=4).encode(words), Grampa(vocab, seed=4).sample_lengths(
+        one = (Grampa(vocab, seed=4).encode_flat(words), Grampa(vocab, seed=4).sample_lengths(
             "abcabcabcabc", 3000))
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-        many = (Grampa(vocab, seed=4).encode(words), Grampa(vocab, seed=4).sample_lengths(
+        many = (Grampa(vocab, seed=4).encode_flat(words), Grampa(vocab, seed=4).sample_lengths(
             "abcabcabcabc", 3000))
     finally:
         numba.set_num_threads(before)
@@ -221,14 +221,14 @@ def test_seed_reproducible_across_processes():
     code = (
         "import workbench as wb;"
         "v = wb.Vocabulary(['a','b','c','ab','bc','abc']);"
-        "print(wb.Grampa(v, tau=-2.0, seed=7).tokenize(['abcabcabc']*5));"
+        "print(wb.Grampa(v, tau=-2.0, seed=7).tokenize_batch(['abcabcabc']*5));"
         "print(wb.Grampa(wb.Vocabulary.infinite(), seed=7).sample_lengths('x'*12, 4)[0].tolist())"
     )
     outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True).stdout for _ in range(2)]
     assert outs[0] == outs[1]
     v = Vocabulary(["a", "b", "c", "ab", "bc", "abc"])
-    here = str(Grampa(v, tau=-2.0, seed=7).tokenize(["abcabcabc"] * 5))
+    here = str(Grampa(v, tau=-2.0, seed=7).tokenize_batch(["abcabcabc"] * 5))
     assert outs[0].splitlines()[0] == here
 
 
@@ -298,7 +298,7 @@ def test_empty_word():
     assert g.sample("") == []
     assert g.distribution("") == {(): 1.0}
     assert g.token_count_pmf("").tolist() == [1.0]
-    ids, offsets = g.encode(["", "a", ""])
+    ids, offsets = g.encode_flat(["", "a", ""])
     assert ids.tolist() == [0] and offsets.tolist() == [0, 0, 1, 1]
 
 
@@ -319,17 +319,17 @@ def test_bad_words():
     with pytest.raises(SegmentationError, match=r"'x'.*position 1"):
         g.sample("axb")
     with pytest.raises(SegmentationError, match="position 2"):
-        g.encode(["ab", "abx"])
+        g.encode_flat(["ab", "abx"])
     with pytest.raises(TypeError):
         g.sample(b"ab")
     with pytest.raises(TypeError):
-        g.tokenize("ab")
+        g.tokenize_batch("ab")
     with pytest.raises(TypeError):
-        g.tokenize(["a", 3])
+        g.tokenize_batch(["a", 3])
     with pytest.raises(ValueError):
         g.sample_lengths("ab", -1)
     with pytest.raises(TypeError):
-        Grampa(INF).encode(["ab"])
+        Grampa(INF).encode_flat(["ab"])
     with pytest.raises(ValueError):
         Grampa(INF).sample("x" * (wb.grampa.MAX_INFINITE_LENGTH + 1))
     with pytest.raises(ValueError):
@@ -385,7 +385,7 @@ def test_ten_thousand_characters_with_a_real_vocabulary():
         g = Grampa(vocab, tau=tau, ell_min=ell_min, direction=direction, seed=0)
         seg = g.sample(word)
         assert "".join(seg) == word and all(t in vocab for t in seg)
-        ids, offsets = g.encode([word])
+        ids, offsets = g.encode_flat([word])
         assert offsets.tolist() == [0, len(ids)]
         assert "".join(vocab.decode_ids(ids)) == word
     m = np.diff(Grampa(vocab, seed=1).sample_lengths(word, 50)[1])

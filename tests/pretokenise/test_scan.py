@@ -82,7 +82,7 @@ def test_flat_entry_points_equal_string_ones():
     cps = np.array([ord(c) for c in "".join(words)], dtype=np.int64)
     offs = np.cumsum([0] + [len(w) for w in words])
     for tau in (1.0, -3.0):
-        a = Grampa(v, tau=tau, seed=4).encode(words)
+        a = Grampa(v, tau=tau, seed=4).encode_flat(words)
         b = Grampa(v, tau=tau, seed=4).encode_code_points(cps, offs)
         assert all(np.array_equal(x, y) for x, y in zip(a, b))
     for method in ("viterbi", "longest"):

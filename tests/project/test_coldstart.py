@@ -59,7 +59,7 @@ def test_first_sample_loads_only_numpy():
 
 FIRST_ENCODES = {
     "grampa": ("import workbench as wb\nfrom workbench.datasets import load_vocabulary\n"
-               "wb.Grampa(load_vocabulary('ulm-8k'), tau=5.0, seed=0).encode(['▁hello'])"),
+               "wb.Grampa(load_vocabulary('ulm-8k'), tau=5.0, seed=0).encode_flat(['▁hello'])"),
     "multiplexer": ("import numpy as np\nfrom workbench import Grampa, Multiplexer\n"
                     "from workbench.datasets import load_vocabulary\n"
                     "from workbench.segmenters import default_segmenter\n"
@@ -146,7 +146,7 @@ def test_warmup_reaches_every_kernel_and_a_new_process_loads_from_cache():
     total = out.stdout.split()[2]
     assert out.stdout.startswith(f"{total} of {total} kernels")
     probe = ("from workbench import Grampa, Vocabulary\nfrom workbench.grampa import fused\n"
-             "Grampa(Vocabulary(['a','b','ab']), tau=2.0, seed=0).encode(['abab'])\n"
+             "Grampa(Vocabulary(['a','b','ab']), tau=2.0, seed=0).encode_flat(['abab'])\n"
              "print(len(fused.short_chunk.stats.cache_hits), "
              "len(fused.short_chunk.stats.cache_misses))")
     hits, misses = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
@@ -167,7 +167,8 @@ def _modules_after(code: str, names: tuple[str, ...]) -> dict[str, bool]:
 #: ``grampa.interpreted.applies``: 6,000 words of 4 characters are 48,000 lookups; a small
 #: ``sample`` or ``encode`` in a process without numba runs in plain Python).
 FIRST_KERNEL = ("from workbench import Grampa, Vocabulary\n"
-                "Grampa(Vocabulary(['a', 'b', 'ab']), tau=2.0, seed=0).encode(['abab'] * 6000)")
+                "Grampa(Vocabulary(['a', 'b', 'ab']), tau=2.0, seed=0)"
+                ".encode_flat(['abab'] * 6000)")
 
 
 def test_first_kernel_skips_scipy_linalg_and_f2py():

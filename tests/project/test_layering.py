@@ -34,6 +34,7 @@ RANKS = {
     "interfaces": 1,                # Sampler, Segmenter, MergeModel protocols
     "vocab": 1, "counts": 1, "stats": 1, "metrics": 1,
     "laws": 1,                      # SegmentationLaw: the exact law of a sampler on one word
+    "wordlevel": 2,                 # WordTokenizer, TokenSampler: the word-level verbs from two
     "lattice": 2,
     "theory": 2,                    # exact closed forms, one module per paper
     "grampa": 3, "segmenters": 3, "samplers": 3, "datasets": 3,

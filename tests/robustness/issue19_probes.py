@@ -204,11 +204,11 @@ def _bpe_sampler_probes(add, small, counts, latin1, deep) -> None:
     from workbench.bpe import BPESampler
     from workbench.datasets import load_vocabulary
 
-    add(Probe("BPESampler(bpe-8k).tokenize(['a b'])",
-              lambda: BPESampler(load_vocabulary("bpe-8k")).tokenize(["a b"]),
+    add(Probe("BPESampler(bpe-8k).tokenize_batch(['a b'])",
+              lambda: BPESampler(load_vocabulary("bpe-8k")).tokenize_batch(["a b"]),
               check=_is_segmentation(["a b"]), names=("a b",)))
-    add(Probe("BPESampler(bpe-8k).tokenize(['\\x00'])",
-              lambda: BPESampler(load_vocabulary("bpe-8k")).tokenize(["\x00"]),
+    add(Probe("BPESampler(bpe-8k).tokenize_batch(['\\x00'])",
+              lambda: BPESampler(load_vocabulary("bpe-8k")).tokenize_batch(["\x00"]),
               names=("\\x00",)))
 
 

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from workbench import MarkovRejectionSampler, Vocabulary, train_greedtok
+from workbench import MarkovRejectionSampler, Vocabulary, train_greedtok, wordlevel
 from workbench._core import validate
 from workbench._core.validate import BudgetError
 from workbench.greedtok import candidates
-from workbench.samplers import base
 
 
 def _tiny_budget(n_bytes, what, **kwargs):
@@ -25,10 +24,10 @@ def test_greedtok_candidate_index_is_budgeted(monkeypatch):
 
 
 def test_sampler_batches_are_budgeted(monkeypatch):
-    monkeypatch.setattr(base, "check_budget", _tiny_budget)
+    monkeypatch.setattr(wordlevel, "check_budget", _tiny_budget)
     sampler = MarkovRejectionSampler(Vocabulary.infinite(), seed=0)
     with pytest.raises(BudgetError):
-        sampler.tokenize(["ab"] * 5000)
+        sampler.tokenize_batch(["ab"] * 5000)
 
 
 def test_greedtok_encode_ids_is_budgeted(monkeypatch):

@@ -229,8 +229,8 @@ TIME_REFUSED: dict[str, Callable[[], object]] = {
     "UnigramRejectionSampler.sample_many(w, 10**5)":
         lambda: _unigram_rejection().sample_many(_WORD, 10**5),
     "markov_rejection_samples(14, 180)": lambda: _markov_samples(14, 180),
-    "ULMSampler.encode(['▁'+'ab'*50000])":
-        lambda: wb.ULMSampler(_vocab()).encode(["\u2581" + "ab" * 50000]),
+    "ULMSampler.encode_flat(['▁'+'ab'*50000])":
+        lambda: wb.ULMSampler(_vocab()).encode_flat(["\u2581" + "ab" * 50000]),
     "ULMSampler(nbest=8).sample(4,000 chars)":
         lambda: wb.ULMSampler(_vocab(), nbest=8).sample("\u2581" + "ab" * 2000),
     "unigram_viterbi(2,000 lengths, 100,000 chars)":
@@ -243,8 +243,8 @@ TIME_REFUSED: dict[str, Callable[[], object]] = {
                                                                                  2_500_000),
     "ULMSampler.sample_many('▁a', 5*10**7)": lambda: wb.ULMSampler(_vocab()).sample_many(
         "\u2581a", 5 * 10**7),
-    "Grampa.encode(['a'*100000+'b']) with a 100,000-char token":
-        lambda: _long_token_grampa(100_000).encode(["a" * 100_000 + "b"]),
+    "Grampa.encode_flat(['a'*100000+'b']) with a 100,000-char token":
+        lambda: _long_token_grampa(100_000).encode_flat(["a" * 100_000 + "b"]),
     "count_segmentations('a'*100000+'b') with a 100,000-char token":
         lambda: wb.count_segmentations("a" * 100_000 + "b", _long_token_grampa(100_000).vocab),
     "Grampa.sample_lengths('a'*100000+'b', 2) with a 100,000-char token":
@@ -275,11 +275,11 @@ TIME_ANSWERED: dict[str, tuple[Callable[[], object], object]] = {
 #: name → (call just inside the cost model, call just outside), under EDGE_BUDGET seconds
 TIME_EDGE: dict[str, tuple[Callable[[], object], Callable[[], object]]] = {
     "ULMSampler.encode(long word)": (
-        lambda: wb.ULMSampler(_vocab()).encode(["\u2581" + "ab" * 500]),
-        lambda: wb.ULMSampler(_vocab()).encode(["\u2581" + "ab" * 700])),
+        lambda: wb.ULMSampler(_vocab()).encode_flat(["\u2581" + "ab" * 500]),
+        lambda: wb.ULMSampler(_vocab()).encode_flat(["\u2581" + "ab" * 700])),
     "Grampa.encode(a long word over a long token)": (
-        lambda: _long_token_grampa(5000).encode(["a" * 5000 + "b"]),
-        lambda: _long_token_grampa(7000).encode(["a" * 7000 + "b"])),
+        lambda: _long_token_grampa(5000).encode_flat(["a" * 5000 + "b"]),
+        lambda: _long_token_grampa(7000).encode_flat(["a" * 7000 + "b"])),
     "count_segmentations(a long word over a long token)": (
         lambda: wb.count_segmentations("a" * 5000 + "b", _long_token_grampa(5000).vocab),
         lambda: wb.count_segmentations("a" * 7000 + "b", _long_token_grampa(7000).vocab)),

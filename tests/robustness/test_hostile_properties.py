@@ -165,10 +165,12 @@ REGISTRY: dict[str, tuple[Callable[..., object], dict[str, object]]] = {
         dict(p=0.5, n_words=3)),
     "DuplicationBPE": (lambda frequencies, n_top, k: wb.DuplicationBPE(
         _bpe(), frequencies, n_top, k, seed=0), dict(frequencies={256: 5, 97: 3}, n_top=1, k=2)),
-    "BPESampler.tokenize": (lambda words, dropout: wb.BPESampler(
-        _small(), dropout=dropout, seed=0).tokenize(words), dict(words=["abab"], dropout=0.1)),
-    "MaxMatchSampler.tokenize": (lambda words, dropout: wb.MaxMatchSampler(
-        _small(), dropout=dropout, seed=0).tokenize(words), dict(words=["abab"], dropout=0.1)),
+    "BPESampler.tokenize_batch": (lambda words, dropout: wb.BPESampler(
+        _small(), dropout=dropout, seed=0).tokenize_batch(words),
+        dict(words=["abab"], dropout=0.1)),
+    "MaxMatchSampler.tokenize_batch": (lambda words, dropout: wb.MaxMatchSampler(
+        _small(), dropout=dropout, seed=0).tokenize_batch(words),
+        dict(words=["abab"], dropout=0.1)),
     "table7": (table7, dict(segmentations=[[1, 2], [3]])),
     "table8": (lambda per_word: table8(per_word),
                dict(per_word=[distribution_stats([(1, 1), (2,)], 2)])),
@@ -190,14 +192,14 @@ REGISTRY: dict[str, tuple[Callable[..., object], dict[str, object]]] = {
         _small(), max_trials=max_trials, seed=0).sample_many(word, n),
         dict(word="abab", n=3, max_trials=1000)),
     "MarkovRejectionSampler.tokenize": (lambda words, epsilon: wb.MarkovRejectionSampler(
-        _small(), epsilon=epsilon, seed=0).tokenize(words), dict(words=["abab"],
+        _small(), epsilon=epsilon, seed=0).tokenize_batch(words), dict(words=["abab"],
                                                                   epsilon="tight")),
     "BitRejectionSampler.tokenize": (lambda words, p: wb.BitRejectionSampler(
-        _small(), p=p, seed=0).tokenize(words), dict(words=["abab"], p=0.5)),
+        _small(), p=p, seed=0).tokenize_batch(words), dict(words=["abab"], p=0.5)),
     "ULMSampler.tokenize": (lambda words, nbest, alpha: wb.ULMSampler(
-        _small(), nbest=nbest, alpha=alpha, seed=0).tokenize(words),
+        _small(), nbest=nbest, alpha=alpha, seed=0).tokenize_batch(words),
         dict(words=["abab"], nbest=2, alpha=1.0)),
-    "Grampa.tokenize": (lambda words: wb.Grampa(_small(), seed=0).tokenize(words),
+    "Grampa.tokenize": (lambda words: wb.Grampa(_small(), seed=0).tokenize_batch(words),
                         dict(words=["ab", "ba"])),
     "expected_token_counts": (lambda word_counts, tau, ell_min, p: wb.expected_token_counts(
         word_counts, _small(), tau, ell_min, p=p, progress=False),

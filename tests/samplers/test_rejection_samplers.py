@@ -82,7 +82,7 @@ def test_markov_rejection_uniform_chi_square(kind):
     counts = _hist(s.sample_many(word, N_SAMPLES), support)
     assert chisquare_test(counts, [1.0] * len(support))[1] > P_THRESHOLD
     # the batch route (one word per stream) gives the same law
-    counts = _hist(s.tokenize([word] * N_SAMPLES), support)
+    counts = _hist(s.tokenize_batch([word] * N_SAMPLES), support)
     assert chisquare_test(counts, [1.0] * len(support))[1] > P_THRESHOLD
     # the measured mean number of trials agrees with the exact expectation (4 s.e.)
     e = s.expected_trials(word)
@@ -106,7 +106,7 @@ def test_infinite_vocabulary_matches_closed_form():
     counts = _hist(s.sample_many("abcde", N_SAMPLES), support)
     assert chisquare_test(counts, [1.0] * len(support))[1] > P_THRESHOLD
     with pytest.raises(TypeError):
-        s.encode(["ab"])
+        s.encode_flat(["ab"])
 
 
 @pytest.mark.parametrize("p", [0.5, 0.2])
@@ -159,7 +159,7 @@ def test_guard_refuses_adversarial_words_promptly():
         with pytest.raises(RejectionLimitError, match="refused before sampling"):
             MarkovRejectionSampler(Vocabulary.infinite()).sample("x" * 40)
         with pytest.raises(RejectionLimitError, match="refused"):
-            MarkovRejectionSampler(Vocabulary.infinite(), max_trials=10).tokenize(
+            MarkovRejectionSampler(Vocabulary.infinite(), max_trials=10).tokenize_batch(
                 ["ab", "x" * 9])
 
 
@@ -173,10 +173,10 @@ def test_guard_stops_an_unlucky_sample_and_reports_trials():
 def test_same_seed_same_samples_and_ids():
     v = Vocabulary(["a", "b", "ab", "ba", "aba"])
     words = ["abab", "ba", "", "aba"] * 200
-    one = MarkovRejectionSampler(v, seed=9).encode(words)
-    two = MarkovRejectionSampler(v, seed=9).encode(words)
+    one = MarkovRejectionSampler(v, seed=9).encode_flat(words)
+    two = MarkovRejectionSampler(v, seed=9).encode_flat(words)
     assert all(np.array_equal(a, b) for a, b in zip(one, two))
-    toks = MarkovRejectionSampler(v, seed=9).tokenize(words)
+    toks = MarkovRejectionSampler(v, seed=9).tokenize_batch(words)
     ids, offs = one
     for w, t in enumerate(toks):
         assert [v.id_of(x) for x in t] == ids[offs[w]:offs[w + 1]].tolist()
@@ -195,4 +195,4 @@ def test_argument_errors():
     with pytest.raises(ValueError):
         MarkovRejectionSampler(v, max_trials=0)
     with pytest.raises(TypeError):
-        MarkovRejectionSampler(v).tokenize("aaa")
+        MarkovRejectionSampler(v).tokenize_batch("aaa")

@@ -31,22 +31,22 @@ def test_bpe_matches_sentencepiece_bpe():
     sp = spm.SentencePieceProcessor(model_file=str(datasets.sentencepiece_model_path("bpe-8k")))
     v = datasets.load_vocabulary("bpe-8k")
     words = _shakespeare_words(3000)
-    ours = BPESampler(v, seed=0).tokenize(["\u2581" + w for w in words])
+    ours = BPESampler(v, seed=0).tokenize_batch(["\u2581" + w for w in words])
     assert ours == sp.encode(words, out_type=str)
 
 
 def test_bpe_dropout_bounds_and_ids():
     v = datasets.load_vocabulary("bpe-8k")
     words = ["\u2581" + w for w in _shakespeare_words(200)]
-    full = BPESampler(v, dropout=1.0, seed=0).tokenize(words)
+    full = BPESampler(v, dropout=1.0, seed=0).tokenize_batch(words)
     assert all(toks == list(w) for toks, w in zip(full, words))  # p_d = 1: characters
     s = BPESampler(v, dropout=0.1, seed=4)
-    ids, offs = s.encode(words)
-    again = BPESampler(v, dropout=0.1, seed=4).tokenize(words)
+    ids, offs = s.encode_flat(words)
+    again = BPESampler(v, dropout=0.1, seed=4).tokenize_batch(words)
     for w, toks in enumerate(again):
         assert "".join(toks) == words[w]
         assert v.decode_ids(ids[offs[w]:offs[w + 1]]) == toks
-    base = BPESampler(v).tokenize(words)
+    base = BPESampler(v).tokenize_batch(words)
     changed = np.mean([a != b for a, b in zip(again, base)])
     assert 0.02 < changed < 0.6  # dropout 0.1 regularises some words, not most
 
@@ -78,7 +78,8 @@ def test_ulm_matches_sentencepiece():
     sp = spm.SentencePieceProcessor(model_file=str(path))
     v = datasets.load_vocabulary("ulm-8k")
     words = _shakespeare_words(1000)
-    assert ULMSampler(v).tokenize(["\u2581" + w for w in words]) == sp.encode(words, out_type=str)
+    assert ULMSampler(v).tokenize_batch(["\u2581" + w for w in words]) == \
+        sp.encode(words, out_type=str)
     plain, via_sp = ULMSampler(v, nbest=16), ULMSampler(v, nbest=16, model_path=path)
     for w in words[:300]:
         a, b = plain.kbest("\u2581" + w)[0], via_sp.kbest("\u2581" + w)[0]
@@ -93,7 +94,7 @@ def test_ulm_sentencepiece_route_bare_marker_falls_back():
     path = datasets.sentencepiece_model_path("ulm-8k")
     via_sp = ULMSampler(v, nbest=64, alpha=0.15, model_path=path, seed=0)
     assert via_sp.kbest("\u2581") == ULMSampler(v, nbest=64, alpha=0.15).kbest("\u2581")
-    assert via_sp.tokenize(["\u2581", "\u2581the"])[0] == ["\u2581"]
+    assert via_sp.tokenize_batch(["\u2581", "\u2581the"])[0] == ["\u2581"]
 
 
 def test_ulm_sampling_law_chi_square():
@@ -101,7 +102,7 @@ def test_ulm_sampling_law_chi_square():
     scores = [-1.0, -1.2, -0.7, -1.9, -2.2, -3.1, -1.4]
     s = ULMSampler(Vocabulary(tokens, scores=scores), nbest=5, alpha=0.7, seed=3)
     segs, probs = s.kbest("abcab")
-    c = Counter(tuple(x) for x in s.tokenize(["abcab"] * N_SAMPLES))
+    c = Counter(tuple(x) for x in s.tokenize_batch(["abcab"] * N_SAMPLES))
     assert set(c) <= set(segs)
     assert chisquare_test(np.array([c[x] for x in segs]), probs)[1] > P_THRESHOLD
 
@@ -112,7 +113,7 @@ def test_maxmatch_dropout_law(q):
     word = "ababab"
     law = naive.maxmatch_dropout_law(word, vocab, q)
     s = MaxMatchSampler(Vocabulary(sorted(vocab)), dropout=q, seed=7)
-    samples = s.tokenize([word] * N_SAMPLES)
+    samples = s.tokenize_batch([word] * N_SAMPLES)
     c = Counter(tuple(x) for x in samples)
     support = sorted(k for k, p in law.items() if p > 0)
     assert set(c) <= set(support)
@@ -126,6 +127,6 @@ def test_maxmatch_is_longest_match_and_refuses_gaps():
 
     v = datasets.load_vocabulary("ulm-8k")
     words = ["\u2581" + w for w in _shakespeare_words(300)]
-    assert MaxMatchSampler(v).tokenize(words) == [longest_match(w, v) for w in words]
+    assert MaxMatchSampler(v).tokenize_batch(words) == [longest_match(w, v) for w in words]
     with pytest.raises(SegmentationError):
         MaxMatchSampler(Vocabulary(["a"]), dropout=0.5).sample("ab")

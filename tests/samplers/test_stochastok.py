@@ -72,8 +72,8 @@ def test_samples_follow_the_law_and_the_test_can_fail():
 
 
 def test_same_seed_same_samples_and_base_is_checked():
-    a = StochasTokSampler(V, attempts=5, seed=1).tokenize(["abcabc", "cab"])
-    assert a == StochasTokSampler(V, attempts=5, seed=1).tokenize(["abcabc", "cab"])
+    a = StochasTokSampler(V, attempts=5, seed=1).tokenize_batch(["abcabc", "cab"])
+    assert a == StochasTokSampler(V, attempts=5, seed=1).tokenize_batch(["abcabc", "cab"])
     assert all("".join(t) == w for t, w in zip(a, ["abcabc", "cab"]))
     s = StochasTokSampler(V, attempts=2, base=lambda w: [w[:2], w[2:]])
     assert s.law("abca").deterministic == ("ab", "ca")
@@ -102,3 +102,12 @@ def test_bad_input_and_budget():
         StochasTokSampler(Vocabulary.infinite())
     with pytest.raises(BudgetError, match="refinements"):
         StochasTokSampler(V, attempts=3).law("abca" * 30)
+
+
+def test_the_empty_word_is_not_split():
+    """No base token to pick: the empty segmentation, with probability 1 (the law divided
+    by zero and the sampler indexed an empty list before)."""
+    s = StochasTokSampler(V, attempts=3, seed=0)
+    assert s.tokenize("") == [] and s.tokenize_batch(["", "cab", ""])[0::2] == [[], []]
+    assert s.law("").probabilities() == {(): 1.0}
+    assert s.law("", exact=True).probabilities() == {(): 1}

@@ -61,7 +61,7 @@ def test_deterministic_same_ids_as_the_kernels(tokens, scores, words, method):
     def make():
         return DeterministicSegmenter(vocab, method)
 
-    kernel, plain = _both(make, lambda s: s.encode(words))
+    kernel, plain = _both(make, lambda s: s.encode_flat(words))
     assert plain == kernel
     cps, offsets = _flat(words)
     kernel, plain = _both(make, lambda s: s.encode_code_points(cps, offsets))
@@ -74,7 +74,7 @@ def test_viterbi_ties_as_the_kernels():
                        scores=[-1.0, -1.0, -1.0, -2.0, -2.0, -3.0, -2.0])
     words = ["".join(w) for n in range(1, 6) for w in itertools.product("abc", repeat=n)]
     kernel, plain = _both(lambda: DeterministicSegmenter(vocab, "viterbi"),
-                          lambda s: s.encode(words))
+                          lambda s: s.encode_flat(words))
     assert plain == kernel and not isinstance(kernel, str)
 
 
@@ -114,7 +114,7 @@ def test_ulm_8k_multiplexer_and_segmenter_agree():
         assert plain == kernel and not isinstance(kernel, str)
     for method in ("viterbi", "longest"):
         kernel, plain = _both(lambda method=method: DeterministicSegmenter(v, method),
-                              lambda s: s.encode(words))
+                              lambda s: s.encode_flat(words))
         assert plain == kernel
 
 
@@ -123,7 +123,7 @@ def test_errors_as_on_the_kernels_route():
     for method in ("viterbi", "longest"):
         for words in (["ab", "abc"], ["ab", 3], "ab"):
             kernel, plain = _both(lambda method=method: DeterministicSegmenter(vocab, method),
-                                  lambda s, words=words: s.encode(words))
+                                  lambda s, words=words: s.encode_flat(words))
             assert isinstance(kernel, str) and plain == kernel
 
 
@@ -173,7 +173,7 @@ def test_the_route_is_taken_only_through_applies(monkeypatch):
             m.setattr(interpreted, name, refuse)
             with pytest.raises(AssertionError, match="interpreted route taken"):
                 if name == "encode":
-                    DeterministicSegmenter(vocab).encode(["ab"])
+                    DeterministicSegmenter(vocab).encode_flat(["ab"])
                 else:
                     Multiplexer(default_segmenter(vocab), Grampa(vocab, seed=0), p=0.5,
                                 seed=0).encode_code_points(np.array([97]), np.array([0, 1]))
@@ -183,7 +183,7 @@ def test_the_route_is_taken_only_through_applies(monkeypatch):
             DeterministicSegmenter(vocab).encode_code_points(np.array([97]), np.array([0, 1]))
     assert len(calls) >= 3
     monkeypatch.setattr(interpreted, "applies", lambda *a, **k: False)
-    assert DeterministicSegmenter(vocab).encode(["ab"])[0].tolist() == [0, 1]
+    assert DeterministicSegmenter(vocab).encode_flat(["ab"])[0].tolist() == [0, 1]
 
 
 FRESH = """
@@ -198,7 +198,7 @@ offsets = np.cumsum([0] + [len(w) for w in words])
 out = [[x.tolist() for x in Multiplexer(default_segmenter(v), Grampa(v, tau=5.0, seed=0),
                                        p=p, seed=0).encode_code_points(cps, offsets)]
        for p in (0.0, 0.5, 1.0)]
-out += [[x.tolist() for x in DeterministicSegmenter(v, m).encode(words)]
+out += [[x.tolist() for x in DeterministicSegmenter(v, m).encode_flat(words)]
         for m in ("viterbi", "longest")]
 print(json.dumps({"numba": "numba" in sys.modules, "out": out}))
 """
@@ -217,6 +217,6 @@ def test_a_fresh_process_encodes_without_numba_and_gets_the_kernels_ids():
     ref = [[x.tolist() for x in Multiplexer(default_segmenter(v), Grampa(v, tau=5.0, seed=0),
                                            p=p, seed=0).encode_code_points(cps, offsets)]
            for p in (0.0, 0.5, 1.0)]  # numba loaded here: the kernels
-    ref += [[x.tolist() for x in DeterministicSegmenter(v, m).encode(words)]
+    ref += [[x.tolist() for x in DeterministicSegmenter(v, m).encode_flat(words)]
             for m in ("viterbi", "longest")]
     assert got["out"] == ref

@@ -19,15 +19,16 @@ def test_multiplexer_rates_and_extremes():
     vocab = Vocabulary(["a", "b", "ab"])
     det = lambda w: [w]  # noqa: E731
     words = ["ab"] * 4000
-    assert Multiplexer(det, Grampa(vocab, seed=0), p=0.0, seed=1).tokenize(words) == [["ab"]] * 4000
-    all_sto = Multiplexer(det, Grampa(vocab, seed=0), p=1.0, seed=1).tokenize(words)
+    none = Multiplexer(det, Grampa(vocab, seed=0), p=0.0, seed=1).tokenize_batch(words)
+    assert none == [["ab"]] * 4000
+    all_sto = Multiplexer(det, Grampa(vocab, seed=0), p=1.0, seed=1).tokenize_batch(words)
     assert Counter(map(tuple, all_sto)).keys() == {("a", "b"), ("ab",)}
     # at p = 0.3, tokenisation "a b" comes only from the stochastic side with prob 1/2
-    out = Multiplexer(det, Grampa(vocab, seed=0), p=0.3, seed=1).tokenize(words)
+    out = Multiplexer(det, Grampa(vocab, seed=0), p=0.3, seed=1).tokenize_batch(words)
     k = sum(seg == ["a", "b"] for seg in out)
     assert stats.binomtest(k, 4000, 0.15).pvalue > P_THRESHOLD
-    a = Multiplexer(det, Grampa(vocab, seed=5), p=0.5, seed=6).tokenize(words[:100])
-    b = Multiplexer(det, Grampa(vocab, seed=5), p=0.5, seed=6).tokenize(words[:100])
+    a = Multiplexer(det, Grampa(vocab, seed=5), p=0.5, seed=6).tokenize_batch(words[:100])
+    b = Multiplexer(det, Grampa(vocab, seed=5), p=0.5, seed=6).tokenize_batch(words[:100])
     assert a == b
 
 
@@ -67,7 +68,7 @@ def test_flat_route_equals_the_word_route():
     vocab = Vocabulary(["a", "b", "ab", "ba", "bab"], scores=[-1.0, -1.2, -1.5, -2.0, -2.5])
     words = ["abab", "bab", "", "ab", "babab", "a"] * 50
     det = default_segmenter(vocab)
-    toks = Multiplexer(det, Grampa(vocab, seed=7), p=0.4, seed=8).tokenize(words)
+    toks = Multiplexer(det, Grampa(vocab, seed=7), p=0.4, seed=8).tokenize_batch(words)
     ids, offs = Multiplexer(det, Grampa(vocab, seed=7), p=0.4, seed=8).encode_code_points(
         *_flat(words))
     assert [vocab.decode_ids(ids[offs[w]:offs[w + 1]]) for w in range(len(words))] == toks

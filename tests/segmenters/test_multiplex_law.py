@@ -154,7 +154,7 @@ def test_float_maxmatch_mixture_equals_brute_force(tokens, words, q, p):
 
 # ------------------------------------------------------------------ samples
 def _pvalue(mux, word, law):
-    counts = Counter(map(tuple, mux.tokenize([word] * SAMPLES)))
+    counts = Counter(map(tuple, mux.tokenize_batch([word] * SAMPLES)))
     support = law.probabilities()
     assert set(counts) <= set(support)
     probs = np.array([float(p) for p in support.values()])

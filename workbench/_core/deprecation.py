@@ -1,10 +1,16 @@
-"""Old spellings kept for one release: keyword arguments renamed, with a warning naming the new.
+"""Old spellings kept for one release, each with a warning naming the new call.
 
 One name per knob (ARCHITECTURE.md, "One name per concept"): when a public keyword is renamed,
 the function is decorated with :func:`renamed_keywords`, which still accepts the old keyword,
-warns with a ``DeprecationWarning`` that names the new call, and passes the value on under
-the new name. Giving both is an error. The signature (``inspect.signature``, the API
-reference) shows only the new names.
+warns with a :class:`WorkbenchDeprecationWarning` (a ``DeprecationWarning``) that names the
+new call, and passes the value on under the new name. Giving both is an error. The signature
+(``inspect.signature``, the API reference) shows only the new names. A call whose old form
+is told apart by its arguments (a list where one word is now meant) warns through
+:func:`warn_deprecated`.
+
+The test suite turns :class:`WorkbenchDeprecationWarning` into an error (``pyproject.toml``),
+so no code of the package, its notebooks or its tests uses an old spelling unnoticed; the
+tests of an old spelling catch it with ``pytest.warns``.
 
 This module imports nothing of the package but its errors (rank 0).
 
@@ -29,9 +35,24 @@ from typing import Any, TypeVar
 
 from .errors import ArgumentTypeError
 
-__all__ = ["renamed_keywords"]
+__all__ = ["WorkbenchDeprecationWarning", "renamed_keywords", "warn_deprecated"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class WorkbenchDeprecationWarning(DeprecationWarning):
+    """An old spelling of the package's API, kept for one release (the message names the new)."""
+
+    __module__ = "workbench"
+
+
+def warn_deprecated(old: str, new: str, stacklevel: int = 3) -> None:
+    """Warn that ``old`` goes in the next release and ``new`` replaces it.
+
+    ``stacklevel=3`` names the caller of the function that calls this one.
+    """
+    warnings.warn(f"{old} is deprecated and goes in the next release: use {new}",
+                  WorkbenchDeprecationWarning, stacklevel=stacklevel)
 
 
 def renamed_keywords(**renames: str) -> Callable[[F], F]:
@@ -57,8 +78,7 @@ def renamed_keywords(**renames: str) -> Callable[[F], F]:
                 if new in kwargs:
                     raise ArgumentTypeError(f"{name}() got {old}= (the old name) and {new}=; "
                                             f"give {new}= alone")
-                warnings.warn(f"{name}({old}=...) is deprecated and goes in the next release: "
-                              f"use {name}({new}=...)", DeprecationWarning, stacklevel=2)
+                warn_deprecated(f"{name}({old}=...)", f"{name}({new}=...)")
                 kwargs[new] = kwargs.pop(old)
             return func(*args, **kwargs)
 

@@ -44,8 +44,8 @@ from ..lattice import (
     no_segmentation_reason,
 )
 from ..laws import SegmentationLaw
-from ..samplers.base import TokenSampler, as_words, check_request
 from ..vocab import Vocabulary
+from ..wordlevel import TokenSampler, as_words, check_request
 from . import _dropout, _encode, laws
 from . import semantics as semantics_
 from .bytelevel import from_bytelevel, to_bytelevel
@@ -375,13 +375,13 @@ class BPESampler(TokenSampler):
         """Bytes of the model's longest token."""
         return max(map(len, self.model.vocab.values()), default=1)
 
-    def tokenize(self, words: Sequence[str]) -> list[list[str]]:
+    def tokenize_batch(self, words: Sequence[str]) -> list[list[str]]:
         """One (dropout-)BPE segmentation per word (word ``w`` on its own random stream)."""
         words = as_words(words)
         token = self._token
         return [[token[i] for i in ids] for ids in self._ids(words)]
 
-    def encode(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    def encode_flat(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """Ids in ``vocab``; raises :class:`SegmentationError` for a token outside it."""
         words = as_words(words)
         lists = self._ids(words)

@@ -128,7 +128,7 @@ def sampled_grampa(setup: Setup, tau: float, ell_min: int, direction: str, seed:
                    ) -> np.ndarray:
     """Unigram counts of one GRaMPa sample of every occurrence (read-only array)."""
     words = [setup.spelled[i] for i in setup.occurrences.tolist()]
-    ids, _ = Grampa(setup.vocab, tau, ell_min, direction, seed=seed).encode(words)
+    ids, _ = Grampa(setup.vocab, tau, ell_min, direction, seed=seed).encode_flat(words)
     return _frozen(np.bincount(ids, minlength=setup.size).astype(np.float64))
 
 
@@ -201,7 +201,7 @@ def sampled_multiplexed(setup: Setup, p: float, tau: float, ell_min: int, direct
 
     The coins are the :class:`Multiplexer`'s (``seed``), GRaMPa's samples its own
     (``seed + 1``); the heads go through one batched ``encode`` — the tokens
-    :meth:`Multiplexer.tokenize` returns for the same seeds, without a list per occurrence.
+    :meth:`Multiplexer.tokenize_batch` returns for the same seeds, without a list per occurrence.
     """
     occ = setup.occurrences
     mux = Multiplexer(setup.segment, Grampa(setup.vocab, tau, ell_min, direction,
@@ -209,7 +209,7 @@ def sampled_multiplexed(setup: Setup, p: float, tau: float, ell_min: int, direct
     heads = mux.coins(occ.size)
     out = np.zeros(setup.size)
     if heads.any():
-        ids, _ = mux.stochastic.encode([setup.spelled[i] for i in occ[heads].tolist()])
+        ids, _ = mux.stochastic.encode_flat([setup.spelled[i] for i in occ[heads].tolist()])
         out += np.bincount(ids, minlength=setup.size)
     tails = np.bincount(occ[~heads], minlength=len(setup.words))
     index = dict(zip(setup.vocab.tokens, setup.vocab.ids.tolist()))

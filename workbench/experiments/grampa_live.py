@@ -92,7 +92,7 @@ def _det_pieces(key: str, pieces: Sequence[str]) -> list[tuple[str, ...]]:
     sampler, cache_ = _deterministic(key)
     new = [p for p in dict.fromkeys(pieces) if p not in cache_]
     if new:
-        for p, seg in zip(new, sampler.tokenize(new)):
+        for p, seg in zip(new, sampler.tokenize_batch(new)):
             cache_[p] = tuple(seg)
     return [cache_[p] for p in pieces]
 
@@ -217,7 +217,7 @@ def _live(text: str, key: str, tau: float, ell_min: int, p: float, typos: bool,
     stoch = [q for g, h in zip(groups, heads) if h for q in g]
     g_sampler = Grampa(_vocab(key), tau=tau, ell_min=ell_min, direction="l2r",
                        seed=np.random.default_rng([seed, 2]))
-    sampled = iter(g_sampler.tokenize(stoch) if stoch else [])
+    sampled = iter(g_sampler.tokenize_batch(stoch) if stoch else [])
     segs, same = list(prep.segs_det), np.ones(len(prep.kept), dtype=bool)
     k = 0
     for i, w in enumerate(prep.kept):

@@ -128,7 +128,7 @@ def _references(family: str, vocab: Vocabulary, words: tuple[str, ...]
         sampler = ULMSampler(vocab, nbest=1)
     else:
         sampler = MaxMatchSampler(vocab)
-    return tuple(tuple(t) for t in sampler.tokenize(list(words)))
+    return tuple(tuple(t) for t in sampler.tokenize_batch(list(words)))
 
 
 def _check_value(family: str, value: object) -> float:
@@ -213,7 +213,7 @@ def regularisation_rate(family: str, vocab: Vocabulary, words: Sequence[str],
                            "n_samples": size, "seed": seed}
     for i, value in enumerate(vals):
         sampler = _sampler(family, vocab, value, np.random.default_rng([seed, i]))
-        got = sampler.tokenize(batch)
+        got = sampler.tokenize_batch(batch)
         out["rate"][i] = float(np.mean([tuple(g) != w for g, w in zip(got, want)]))
         if family == "grampa":
             out["exact"][i] = float(np.mean([exact_statistics(sampler, w, reference=r)["RR"]
@@ -324,7 +324,7 @@ def _point(family: str, value: float, n_words: int, n_samples: int, seed: int,
     shown = list(dict.fromkeys(w for w in words if len(w) > 4))[:count]
     ref = _reference(out["reference"], vocab, shown)
     sampler = _sampler(family, vocab, out["values"][0], np.random.default_rng([seed, 10**6]))
-    draws = sampler.tokenize([w for w in shown for _ in range(3)])
+    draws = sampler.tokenize_batch([w for w in shown for _ in range(3)])
     out["examples"] = tuple((w, tuple(r), tuple(map(tuple, draws[3 * k:3 * k + 3])))
                             for k, (w, r) in enumerate(zip(shown, ref)))
     for array in out.values():

@@ -182,7 +182,7 @@ def sample_segmentations(sampler: object, words: Sequence[Word], repeats: int = 
                          ) -> list[tuple[int, ...]]:
     """Token lengths of ``repeats`` samples of each word (word ``k``'s at ``k*repeats + r``).
 
-    One batch through ``sampler.tokenize``; a word's segmentation is its pieces'
+    One batch through ``sampler.tokenize_batch``; a word's segmentation is its pieces'
     segmentations concatenated.
 
     >>> from workbench import Vocabulary
@@ -196,7 +196,7 @@ def sample_segmentations(sampler: object, words: Sequence[Word], repeats: int = 
     n_chars = sum(len(p) for w in words for p in w) * repeats
     check_budget(n_chars * BYTES_PER_CHAR, f"{repeats} samples of {len(words):,} words")
     batch = [p for w in words for _ in range(repeats) for p in w]
-    toks = sampler.tokenize(batch)  # type: ignore[attr-defined]
+    toks = sampler.tokenize_batch(batch)  # type: ignore[attr-defined]
     out: list[tuple[int, ...]] = []
     at = 0
     for w in words:

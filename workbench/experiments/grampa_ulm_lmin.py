@@ -120,7 +120,7 @@ def lmin2_evidence(n_words: int = 20_000, *, text: str = "shakespeare", seed: in
         l1, l2 = (Setting(kind, "GRaMPa", tau=1.0, ell_min=e) for e in (1, 2))
         m_det = _exact_m(_deterministic(kind), vocab, words)
         m_l2 = _exact_m(l2, vocab, words)
-        flat = [t for seg in l2.sampler(vocab, seed).tokenize([p for w in words for p in w])
+        flat = [t for seg in l2.sampler(vocab, seed).tokenize_batch([p for w in words for p in w])
                 for t in seg]
         one = sum(len(t) == 1 for t in flat) / max(len(flat), 1)
         lone = sum(t == "▁" for t in flat) / max(len(flat), 1)

@@ -1,9 +1,9 @@
 """The fused route: Algorithms 1 and 2 in one pass per word, with exact float path counts.
 
-Used by :meth:`workbench.Grampa.encode` / ``tokenize`` for finite vocabularies and words of at
-most :data:`.params.SHORT_WORD` characters (almost every real word). Path counts are plain floats:
-exact integers up to 2**53, rounded beyond, and never overflowing (a word of at most 1,000
-characters has at most 2**999 segmentations).
+Used by :meth:`workbench.Grampa.encode_flat` / ``tokenize_batch`` for finite vocabularies and
+words of at most :data:`.params.SHORT_WORD` characters (almost every real word). Path counts
+are plain floats: exact integers up to 2**53, rounded beyond, and never overflowing (a word of
+at most 1,000 characters has at most 2**999 segmentations).
 
 This module does not handle the infinite vocabulary, long words or many samples of one word
 (:mod:`.logspace`, :mod:`.many`), and it does not validate anything: :mod:`.sampler` does.

@@ -4,7 +4,7 @@ A fresh process that calls a numba kernel first pays for numba itself: importing
 starting its CPU target and loading the cached kernel take about half a second on two cores,
 thousands of times more than sampling one word. So while numba is not loaded in the process,
 :class:`workbench.Grampa` runs a small request here. Each function is named after the
-``Grampa`` method it serves: :func:`tokenize` serves ``Grampa.tokenize`` (and ``sample``):
+``Grampa`` method it serves: :func:`tokenize` serves ``Grampa.tokenize_batch`` (and ``sample``):
 Algorithms 1 and 2 fused per word, exactly as :func:`.fused._short_word` runs them;
 :func:`sample_lengths` serves ``Grampa.sample_lengths`` (and ``sample_many``): the log-space
 counts and probability table of :mod:`.logspace` (:func:`probability_rows`) walked as
@@ -75,7 +75,7 @@ def applies(words: Sequence[object], vocab: Vocabulary, steps: int = 0) -> bool:
 def tokenize(words: Sequence[str], vocab: Vocabulary, alpha: float, ell_min: int,
              mirror: bool, seed: int, powers: Sequence[float] = ()
              ) -> tuple[list[list[int]], int]:
-    """Serves ``Grampa.tokenize``: one sample per word as token lengths, as the fused kernel.
+    """Serves ``Grampa.tokenize_batch``: one sample per word as token lengths, as the fused kernel.
 
     Word ``w`` draws from stream ``w`` of base seed ``seed``. ``powers`` is
     :func:`.params.power_table` of ``alpha`` as a list of floats. Returns ``(lengths, bad)``:

@@ -1,6 +1,6 @@
-"""Token ids of :mod:`.interpreted`'s samples: ``Grampa.encode`` without numba's start-up.
+"""Token ids of :mod:`.interpreted`'s samples: ``Grampa.encode_flat`` without numba's start-up.
 
-:meth:`workbench.Grampa.encode` (and ``encode_code_points``, the stochastic half of
+:meth:`workbench.Grampa.encode_flat` (and ``encode_code_points``, the stochastic half of
 :class:`workbench.segmenters.Multiplexer`) returns ``(ids, offsets)``. While numba is not
 loaded and the request is small (:func:`.interpreted.applies`), the sampler draws the token
 lengths in plain Python (:func:`.interpreted.sample_lengths`, the fused kernel's samples bit

@@ -3,7 +3,8 @@
 Routes (each a module of kernels taking one :class:`.params.Walk`):
 
 * :mod:`.fused` — finite vocabulary, words of at most :data:`.params.SHORT_WORD` characters:
-  Algorithms 1 and 2 fused per word with float counts (``encode``, ``tokenize``, ``sample``);
+  Algorithms 1 and 2 fused per word with float counts (``encode_flat``, ``tokenize_batch``,
+  ``sample`` and the verbs :class:`workbench.wordlevel.WordTokenizer` derives from them);
 * :mod:`.logspace` — everything else, with log counts (same samples for the same seed);
 * :mod:`.many` — many samples of one word over its graph built once (``sample_lengths``).
 
@@ -47,6 +48,7 @@ from ..lattice import (
 )
 from ..laws import SegmentationLaw
 from ..vocab import Vocabulary
+from ..wordlevel import TokenSampler
 from . import interpreted, interpreted_encode
 from .params import SHORT_WORD, Output, Walk, Words, check_tau, make_walk, power_table
 
@@ -67,7 +69,8 @@ _PY_BYTES_PER_CHAR = 64
 def _as_words(words: object) -> list[str]:
     """A list from a sequence of words; element types are checked by :func:`_joined`."""
     if isinstance(words, str):
-        raise ArgumentTypeError("words must be a sequence of str; for one word use sample(word)")
+        raise ArgumentTypeError("words must be a sequence of str; for one word use "
+                                "tokenize(word) or encode(word)")
     return list(words)  # type: ignore[call-overload]
 
 
@@ -82,7 +85,7 @@ def _joined(words: list[str]) -> str:
         raise
 
 
-class Grampa:
+class Grampa(TokenSampler):
     """GRaMPa sampler over a vocabulary: uniform at τ = 1, skewed otherwise.
 
     Parameters
@@ -254,9 +257,9 @@ class Grampa:
     # ------------------------------------------------------------------ sampling
     def sample(self, word: str) -> list[str]:
         """One segmentation of ``word`` (a list of tokens that concatenate to it)."""
-        return self.tokenize([self._check_word(word)])[0]
+        return self.tokenize_batch([self._check_word(word)])[0]
 
-    def tokenize(self, words: Sequence[str]) -> list[list[str]]:
+    def tokenize_batch(self, words: Sequence[str]) -> list[list[str]]:
         """One sampled segmentation per word (batched kernel, parallel over words).
 
         A small request in a process that has not loaded numba yet runs in plain Python
@@ -265,7 +268,7 @@ class Grampa:
         words = _as_words(words)
         check_budget(sum(map(len, words)) * _PY_BYTES_PER_CHAR,
                      f"the token lists of {len(words):,} words",
-                     hint=" (encode() returns ids, without a Python object per token)")
+                     hint=" (encode_flat() returns ids, without a Python object per token)")
         quick = self._interpreted(words)
         if quick is not None:
             return [tokens_from_lengths(word, lengths) for word, lengths in zip(words, quick)]
@@ -273,7 +276,7 @@ class Grampa:
         return [tokens_from_lengths(word, out_len[offsets[w]:offsets[w] + ntok[w]].tolist())
                 for w, word in enumerate(words)]
 
-    def encode(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    def encode_flat(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """One sample per word as token ids: ``(ids, offsets)``, no Python object per token.
 
         Word ``w``'s ids are ``ids[offsets[w]:offsets[w+1]]``. Finite vocabularies only. A
@@ -291,15 +294,15 @@ class Grampa:
 
     def encode_code_points(self, code_points: np.ndarray, offsets: np.ndarray
                            ) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`encode` on words given flat, without one Python string per word.
+        """:meth:`encode_flat` on words given flat, without one Python string per word.
 
         Word ``w`` is ``code_points[offsets[w]:offsets[w+1]]`` (integer arrays, code points
-        in the vocabulary's alphabet). Same ids as ``encode`` on the same words and seed.
+        in the vocabulary's alphabet). Same ids as ``encode_flat`` on the same words and seed.
 
         >>> from workbench import Vocabulary
         >>> g = Grampa(Vocabulary(["a", "b", "ab"]), seed=3)
         >>> ids, offs = g.encode_code_points(np.array([97, 98, 98]), np.array([0, 2, 3]))
-        >>> same = Grampa(g.vocab, seed=3).encode(["ab", "b"])
+        >>> same = Grampa(g.vocab, seed=3).encode_flat(["ab", "b"])
         >>> ids.tolist() == same[0].tolist(), offs.tolist() == same[1].tolist()
         (True, True)
         """

@@ -1,9 +1,10 @@
 """Baseline samplers satisfying :class:`workbench.interfaces.Sampler`, as GRaMPa does.
 
-``sample``, ``sample_many``, ``tokenize``, ``encode``, ``encode_code_points``, ``reseeded``.
+Each derives from :class:`workbench.wordlevel.TokenSampler` (the word-level verbs ``tokenize``,
+``tokenize_batch``, ``encode``, ``encode_batch``, ``encode_flat``, ``encode_code_points``,
+``decode``, and ``sample``, ``sample_many``, ``reseeded``) and states its exact ``law``.
 Modules in reading order:
 
-* :mod:`.base` — :class:`TokenSampler`, the shared implementation, and batch checks;
 * :mod:`.kernels`, :mod:`.rejection` — Markov, bit and unigram rejection samplers (GRaMPa
   paper §2, §3.2, Appendix B) on any vocabulary, with a trial guard, and the length-only
   samplers of §3.2 (``markov_rejection_samples``, ``bit_rejection_samples``);
@@ -18,7 +19,6 @@ Modules in reading order:
 This package does not implement GRaMPa itself (:mod:`workbench.grampa`).
 """
 
-from .base import TokenSampler, as_words
 from .joint import unigram_laws
 from .maxmatch import MaxMatchSampler
 from .rejection import (
@@ -39,10 +39,8 @@ __all__ = [
     "MarkovRejectionSampler",
     "RejectionLimitError",
     "StochasTokSampler",
-    "TokenSampler",
     "ULMSampler",
     "UnigramRejectionSampler",
-    "as_words",
     "bit_rejection_samples",
     "markov_rejection_sample",
     "markov_rejection_samples",

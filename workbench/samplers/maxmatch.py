@@ -41,7 +41,7 @@ from .._core.validate import check_probability
 from ..lattice import SegmentationError, check_vocab, check_word
 from ..laws import SegmentationLaw
 from ..vocab import Vocabulary
-from .base import TokenSampler, as_words
+from ..wordlevel import TokenSampler, as_words
 from .laws import maxmatch_chain
 
 
@@ -104,7 +104,7 @@ class MaxMatchSampler(TokenSampler):
         chain, det = maxmatch_chain(check_word(word), self.vocab, self.dropout)
         return SegmentationLaw.from_chain(chain, deterministic=det)
 
-    def tokenize(self, words: Sequence[str]) -> list[list[str]]:
+    def tokenize_batch(self, words: Sequence[str]) -> list[list[str]]:
         """One segmentation per word (deterministic at ``dropout = 0``).
 
         Raises :class:`workbench.SegmentationError` when a skipped match leaves a rest no

@@ -56,8 +56,8 @@ from ..theory.grampa.rejection import (
     markov_rejection_expected_trials,
 )
 from ..vocab import Vocabulary
+from ..wordlevel import MAX_SAMPLES, TokenSampler, as_words, check_request
 from . import kernels
-from .base import MAX_SAMPLES, TokenSampler, as_words, check_request
 from .laws import weighted_law
 
 #: Default trials allowed per sample (and largest expected number accepted).
@@ -165,7 +165,7 @@ class _RejectionSampler(TokenSampler):
         return offsets, out_len, out_id, ntok
 
     # ------------------------------------------------------------------ public API
-    def tokenize(self, words: Sequence[str]) -> list[list[str]]:
+    def tokenize_batch(self, words: Sequence[str]) -> list[list[str]]:
         """One sampled segmentation per word (word ``w`` on its own random stream)."""
         words = as_words(words)
         offsets, out_len, _, ntok = self._run_batch(words)
@@ -178,7 +178,7 @@ class _RejectionSampler(TokenSampler):
             out.append(toks)
         return out
 
-    def encode(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    def encode_flat(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """One sample per word as token ids: ``(ids, offsets)`` (finite vocabularies)."""
         if self.vocab.is_infinite:
             raise ArgumentTypeError("encode needs a finite vocabulary (the infinite one has no "

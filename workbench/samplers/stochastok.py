@@ -44,7 +44,7 @@ from .._core.validate import BudgetError, check_int, check_real, check_work
 from ..lattice import check_vocab, check_word, count_segmentations
 from ..laws import SegmentationLaw
 from ..vocab import Vocabulary
-from .base import TokenSampler, as_words
+from ..wordlevel import TokenSampler, as_words
 from .maxmatch import MaxMatchSampler
 
 #: The paper's ``expand_prop`` default (its configs use 0.1).
@@ -132,6 +132,8 @@ class StochasTokSampler(TokenSampler):
     def _one(self, word: str, state) -> list[str]:
         seg = list(self.base(word))
         m = len(seg)
+        if not m:  # the empty word: nothing to split (its attempts would pick from nothing)
+            return seg
         for _ in range(self.n_attempts(m)):
             if self.max_splits is not None and len(seg) - m >= self.max_splits:
                 break
@@ -143,7 +145,7 @@ class StochasTokSampler(TokenSampler):
                 seg[idx:idx + 1] = splits[min(int(u * len(splits)), len(splits) - 1)]
         return seg
 
-    def tokenize(self, words: Sequence[str]) -> list[list[str]]:
+    def tokenize_batch(self, words: Sequence[str]) -> list[list[str]]:
         """One StochasTok segmentation per word."""
         words = [check_word(w) for w in as_words(words)]
         seed = base_seed(self._rng)
@@ -177,7 +179,7 @@ class StochasTokSampler(TokenSampler):
                    hint=" (sample it instead)")
         one = Fraction(1) if exact else 1.0
         dist: dict[tuple[str, ...], Fraction | float] = {start: one}
-        for _ in range(k):
+        for _ in range(k if m else 0):  # the empty word: nothing to split
             nxt: dict[tuple[str, ...], Fraction | float] = {}
             for seg, p in dist.items():
                 if self.max_splits is not None and len(seg) - m >= self.max_splits:

@@ -50,7 +50,7 @@ from .._core.validate import check_int, check_real, check_work
 from ..lattice import SegmentationError, check_vocab, check_word, count_segmentations
 from ..laws import SegmentationLaw
 from ..vocab import Vocabulary
-from .base import TokenSampler, as_words
+from ..wordlevel import TokenSampler, as_words
 from .laws import ulm_chain, weighted_law
 
 #: Largest ``k`` accepted (SentencePiece's own limit is far higher; lists are cached).
@@ -288,7 +288,7 @@ class ULMSampler(TokenSampler):
             j -= pick
         return out[::-1]
 
-    def tokenize(self, words: Sequence[str]) -> list[list[str]]:
+    def tokenize_batch(self, words: Sequence[str]) -> list[list[str]]:
         """One segmentation per word: the best, or a draw among the k best (or all)."""
         words = as_words(words)
         if self.nbest == -1:  # one backward draw per word: slices and look-ups

@@ -3,11 +3,11 @@
 :func:`encode_deterministic` segments many words at once (numba, parallel over words) with
 the same rules as :func:`.deterministic.unigram_viterbi` (highest score sum; ties to fewer
 tokens, then to the longer last token) and :func:`.deterministic.longest_match`, and returns
-``(ids, offsets)`` like :meth:`workbench.Grampa.encode`; :func:`encode_deterministic_code_points`
-does the same on words given as flat code points. Used by the real-text pipeline for the
-deterministic half of multiplexing. Longest match walks the arc table with
-:func:`workbench.lattice.chain_kernels.longest_match_lengths` (the MaxMatch law's mode uses the
-same kernel).
+``(ids, offsets)`` like :meth:`workbench.Grampa.encode_flat`;
+:func:`encode_deterministic_code_points` does the same on words given as flat code points.
+Used by the real-text pipeline for the deterministic half of multiplexing. Longest match
+walks the arc table with :func:`workbench.lattice.chain_kernels.longest_match_lengths` (the
+MaxMatch law's mode uses the same kernel).
 
 This module samples nothing and does not pretokenise.
 

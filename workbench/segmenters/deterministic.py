@@ -18,8 +18,8 @@ Example
 >>> unigram_viterbi("abb", v), longest_match("abb", v)
 (['ab', 'b'], ['abb'])
 >>> seg = default_segmenter(v)
->>> seg("abb"), seg.method, v.decode_ids(seg.encode(["abb"])[0])
-(['ab', 'b'], 'viterbi', ['ab', 'b'])
+>>> seg("abb"), seg.method, seg.encode("abb"), seg.decode(seg.encode("abb"))
+(['ab', 'b'], 'viterbi', [2, 1], 'abb')
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.validate import check_choice, check_flat_words, check_work
 from ..lattice import SegmentationError, check_vocab, check_word
 from ..vocab import Vocabulary
+from ..wordlevel import WordTokenizer, as_words
 from . import interpreted
 from .interpreted import METHODS
 
@@ -60,7 +61,7 @@ def _check_slice_work(word: str, vocab: Vocabulary, what: str) -> tuple[int, ...
     check_work(slice_units(n, lengths),
                f"{what} of a {n}-character word with tokens of {len(lengths)} lengths up to "
                f"{lengths[0] if lengths else 0}", rate=SLICE_RATE,
-               hint=" (split the word, or use DeterministicSegmenter.encode)")
+               hint=" (split the word, or use DeterministicSegmenter.encode_flat)")
     return lengths
 
 
@@ -129,7 +130,7 @@ def longest_match(word: str, vocab: Vocabulary) -> list[str]:
     return out
 
 
-class DeterministicSegmenter:
+class DeterministicSegmenter(WordTokenizer):
     """Unigram Viterbi or longest match bound to a vocabulary (a ``Segmenter``).
 
     Parameters
@@ -142,8 +143,9 @@ class DeterministicSegmenter:
 
     Notes
     -----
-    Calling it on one word (and :meth:`tokenize`) runs :func:`unigram_viterbi` or
-    :func:`longest_match`; :meth:`encode` and :meth:`encode_code_points` run the batch
+    Calling it on one word (and :meth:`tokenize`, :meth:`tokenize_batch`) runs
+    :func:`unigram_viterbi` or :func:`longest_match`; :meth:`encode_flat` (under
+    :meth:`encode` and :meth:`encode_batch`) and :meth:`encode_code_points` run the batch
     kernels of :mod:`.batch`, which follow the same rules.
     """
 
@@ -170,22 +172,18 @@ class DeterministicSegmenter:
             return unigram_viterbi(word, self.vocab)
         return longest_match(word, self.vocab)
 
-    def tokenize(self, words: Sequence[str]) -> list[list[str]]:
+    def tokenize_batch(self, words: Sequence[str]) -> list[list[str]]:
         """The segmentation of every word (a single ``str`` is refused)."""
-        if isinstance(words, str):
-            raise ArgumentTypeError("words must be a sequence of str; for one word call the "
-                                    "segmenter")
-        return [self(w) for w in words]
+        return [self(w) for w in as_words(words)]
 
-    def _finite(self) -> None:
-        if self.vocab.is_infinite:
-            raise ArgumentTypeError("encode needs a finite vocabulary (the infinite one has no "
-                                    "ids)")
-
-    def encode(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    def encode_flat(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """Every word's segmentation as ids: ``(ids, offsets)`` (batch kernel; a small first
-        call before numba is loaded: :mod:`.interpreted`, the same ids)."""
-        self._finite()
+        call before numba is loaded: :mod:`.interpreted`, the same ids).
+
+        Word ``w``'s ids are ``ids[offsets[w]:offsets[w + 1]]``; a single ``str`` is refused
+        (one word: :meth:`encode`).
+        """
+        self._check_ids()
         if not isinstance(words, str):
             words = list(words)
             if interpreted.applies(list(map(len, words)), self.vocab):  # len: as the kernels'
@@ -200,8 +198,8 @@ class DeterministicSegmenter:
 
     def encode_code_points(self, code_points: np.ndarray, offsets: np.ndarray
                            ) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`encode` on flat words: word ``w`` is ``code_points[offsets[w]:offsets[w+1]]``."""
-        self._finite()
+        """:meth:`encode_flat` on flat words: word ``w`` is ``code_points[offsets[w]:…]``."""
+        self._check_ids()
         cps, offsets = check_flat_words(code_points, offsets)
         bounds = offsets.tolist() if cps.shape[0] <= interpreted.MAX_WORK else []
         lengths = [b - a for a, b in zip(bounds, bounds[1:])]

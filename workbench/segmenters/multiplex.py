@@ -6,11 +6,13 @@ from the multiplexer's own generator; the stochastic tokeniser keeps its own.
 
 Two routes:
 
-* :meth:`Multiplexer.tokenize` — words as ``str``, tokens as ``str``; any callable
-  ``str -> list[str]`` is a deterministic tokeniser (for example a SentencePiece model's
-  best segmentation) and any :class:`workbench.interfaces.WordSampler` (``sample(word)``,
-  batched through ``tokenize`` when it is a full :class:`~workbench.interfaces.Sampler`
-  like :class:`workbench.Grampa`) a stochastic one;
+* :meth:`Multiplexer.tokenize_batch` (and the verbs of the word-level contract,
+  :class:`workbench.wordlevel.TokenSampler`, derived from it) — words as ``str``, tokens
+  as ``str``; any callable ``str -> list[str]`` is a deterministic tokeniser (for example
+  a SentencePiece model's best segmentation) and any
+  :class:`workbench.interfaces.WordSampler` (``sample(word)``, batched through
+  ``tokenize_batch`` when it is a full :class:`~workbench.interfaces.Sampler` like
+  :class:`workbench.Grampa`) a stochastic one;
 * :meth:`Multiplexer.encode_code_points` — words as flat code points, optionally in groups
   that share one coin (the text pipeline's P1 pretokens), to ids, without a Python object
   per word: the split and the merge are numba kernels, each half one batch call of a
@@ -25,8 +27,8 @@ Example
 -------
 >>> from workbench import Grampa, Vocabulary
 >>> mux = Multiplexer(list, Grampa(Vocabulary.infinite(), seed=0), p=0.0, seed=0)
->>> mux.tokenize(["abc", "de"])
-[['a', 'b', 'c'], ['d', 'e']]
+>>> mux.tokenize_batch(["abc", "de"]), mux.tokenize("fg")
+([['a', 'b', 'c'], ['d', 'e']], ['f', 'g'])
 """
 
 from __future__ import annotations
@@ -37,11 +39,11 @@ from fractions import Fraction
 import numpy as np
 
 from .._core.errors import ArgumentTypeError, InvalidValueError
-from .._core.seeds import as_generator
 from .._core.validate import check_flat_words, check_int, check_probability, check_size
 from ..interfaces import LawSampler, Sampler, Segmenter, WordSampler
 from ..lattice import SegmentationError
 from ..laws import SegmentationLaw
+from ..wordlevel import TokenSampler, as_words
 from . import interpreted
 
 
@@ -85,7 +87,7 @@ def _check_groups(groups: object, n_words: int) -> np.ndarray:
     return arr
 
 
-class Multiplexer:
+class Multiplexer(TokenSampler):
     """Algorithm 3: the stochastic tokeniser with probability ``p``, else the deterministic one.
 
     Parameters
@@ -94,13 +96,21 @@ class Multiplexer:
         ``str -> list[str]``; :meth:`encode_code_points` needs a
         :class:`~workbench.interfaces.Segmenter` (e.g. :func:`.default_segmenter`).
     stochastic : Sampler or WordSampler
-        Has ``sample(word)``; :meth:`tokenize` batches through ``tokenize(words)`` and
-        :meth:`encode_code_points` needs a full :class:`~workbench.interfaces.Sampler`.
+        Has ``sample(word)``; :meth:`tokenize_batch` batches through its
+        ``tokenize_batch(words)``, and ids (:meth:`encode`, :meth:`encode_flat`,
+        :meth:`encode_code_points`) and :meth:`reseeded` need a full
+        :class:`~workbench.interfaces.Sampler`.
     p : float
         Multiplexing rate in [0, 1]: P(the stochastic tokeniser is used). Stored as a
         float (``self.p``); a Fraction or int also keeps :meth:`law` exact.
     seed : int, numpy.random.Generator or None
-        Seeds the coins only.
+        Seeds the coins only (the stochastic tokeniser keeps its own generator).
+
+    Attributes
+    ----------
+    vocab : Vocabulary or None
+        The stochastic sampler's (else the deterministic segmenter's) vocabulary: where
+        the ids of :meth:`encode` come from.
     """
 
     def __init__(
@@ -118,11 +128,37 @@ class Multiplexer:
         exact_p = Fraction(p) if isinstance(p, (Fraction, int)) and not isinstance(p, bool) \
             else None
         p = check_probability(float(p) if isinstance(p, Fraction) else p, "p")
+        if isinstance(stochastic, Sampler):
+            vocab = stochastic.vocab
+        elif isinstance(deterministic, Segmenter):
+            vocab = deterministic.vocab
+        else:
+            vocab = None
+        super().__init__(vocab, seed)
         self.deterministic = deterministic
         self.stochastic = stochastic
         self.p = float(p)
         self._exact_p = exact_p  # law() stays exact with a rational rate
-        self._rng = as_generator(seed)
+
+    def __repr__(self) -> str:
+        return (f"Multiplexer({self.deterministic!r}, {self.stochastic!r}, p={self.p})")
+
+    def reseeded(self, seed: int | np.random.Generator | None) -> Multiplexer:
+        """A multiplexer like this one whose every draw comes from ``seed``.
+
+        The coins are drawn from ``seed`` as ``Multiplexer(..., seed=seed)`` draws them; the
+        stochastic tokeniser is ``stochastic.reseeded`` with the first child of that
+        generator (``numpy.random.Generator.spawn``: a stream independent of the coins'). So
+        two copies reseeded with the same seed give the same results; ``self`` is unchanged.
+        Needs a stochastic :class:`~workbench.interfaces.Sampler` (one with ``reseeded``).
+        """
+        if not isinstance(self.stochastic, Sampler):
+            raise ArgumentTypeError(f"the stochastic {type(self.stochastic).__name__} cannot be "
+                                    "reseeded (workbench.interfaces.Sampler: a reseeded(seed) "
+                                    "method)")
+        twin = super().reseeded(seed)
+        twin.stochastic = self.stochastic.reseeded(twin._rng.spawn(1)[0])
+        return twin
 
     def coins(self, n_words: int) -> np.ndarray:
         """Draw ``n_words`` coins: True where the stochastic tokeniser is used."""
@@ -130,26 +166,21 @@ class Multiplexer:
         check_size(n_words, "n_words", item_bytes=9, what="the coins")
         return self._rng.random(n_words) < self.p
 
-    def tokenize(self, words: Sequence[str]) -> list[list[str]]:
+    def tokenize_batch(self, words: Sequence[str]) -> list[list[str]]:
         """Tokenise each word with the tokeniser its coin picks (stochastic ones batched)."""
-        if isinstance(words, str):
-            raise ArgumentTypeError("words must be a sequence of str; for one word use __call__")
-        words = list(words)
-        for k, w in enumerate(words):
-            if not isinstance(w, str):
-                raise ArgumentTypeError(f"word {k} is {type(w).__name__}, not str")
+        words = as_words(words)
         heads = self.coins(len(words))
         picked = [w for w, h in zip(words, heads) if h]
         if isinstance(self.stochastic, Sampler):
-            sampled = iter(self.stochastic.tokenize(picked))
+            sampled = iter(self.stochastic.tokenize_batch(picked))
         else:
             sampled = iter([self.stochastic.sample(w) for w in picked])
         return [list(next(sampled)) if h else list(self.deterministic(w))
                 for w, h in zip(words, heads)]
 
     def __call__(self, word: str) -> list[str]:
-        """Tokenise one word."""
-        return self.tokenize([word])[0]
+        """Tokenise one word: :meth:`tokenize` (a deterministic tokeniser's spelling)."""
+        return self.tokenize(word)
 
     def law(self, word: str) -> SegmentationLaw:
         """The exact law of :meth:`__call__` on ``word`` (one coin, Algorithm 3).
@@ -159,13 +190,13 @@ class Multiplexer:
         budget-checked before any work, as that sampler's ``law`` is, at every ``p`` (``p = 0``
         included: it gives ``n_segmentations``). A half that raises
         :class:`workbench.SegmentationError` on the word fails with its weight (``p`` for the
-        stochastic sampler, ``1 − p`` for the deterministic tokeniser), as :meth:`tokenize`
+        stochastic sampler, ``1 − p`` for the deterministic tokeniser), as :meth:`tokenize_batch`
         does; the law carries it as ``failure_mass``, and raises the error when no half that
         can be chosen segments the word. The law's ``deterministic`` is ``d`` (so
         ``regularisation_rate`` is measured against it); exact Fractions when the stochastic
         law is exact and ``p`` was given as a Fraction or an int.
 
-        It is the law of each word of :meth:`tokenize` and of a one-word group of
+        It is the law of each word of :meth:`tokenize_batch` and of a one-word group of
         :meth:`encode_code_points`; words of one group share a coin, so a group's law is not
         the product of its words' laws.
 
