@@ -71,6 +71,10 @@ NPM_FILES = {
 PLOTLY_MIME = "application/vnd.plotly.v1+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 CELL_TIMEOUT = 900  # seconds per cell
+#: Seconds a cell's outputs are waited for after its reply: every Voilà's (``voila.json``, which
+#: says why; nbclient stops collecting a cell's outputs when the wait runs out).
+IOPUB_TIMEOUT = json.loads((Path(__file__).resolve().parent / "voila.json").read_text(
+    encoding="utf-8"))["VoilaExecutor"]["iopub_timeout"]
 
 
 # ---------------------------------------------------------------------------- writing
@@ -164,7 +168,8 @@ def _preprocessor():
     from nbconvert.preprocessors import ExecutePreprocessor
 
     return ExecutePreprocessor(timeout=CELL_TIMEOUT, store_widget_state=True,
-                               skip_cells_with_tag="checks", allow_errors=False)
+                               iopub_timeout=IOPUB_TIMEOUT, skip_cells_with_tag="checks",
+                               allow_errors=False)
 
 
 def execute(path: Path):

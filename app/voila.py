@@ -9,9 +9,14 @@
 # 2. Cells tagged `checks` are not run in the app (nbclient's skip tag): they assert the
 #    notebook's claims for the test suite (tests/notebooks/test_notebooks.py runs them), and a
 #    student waits for nothing. The "Checks" heading stays, with nothing under it.
+# 3. A cell's outputs are waited for up to 60 s after its reply (nbclient's `iopub_timeout`,
+#    4 s by default; no wait at all when they came first). nbclient stops collecting a cell's
+#    outputs when that wait runs out: on a busy 2-core machine, 13 notebooks pre-heating at
+#    once sent a panel's widget later than 4 s, the page never showed its controls and hung
+#    (issue 43). `app/site.py` and tests/notebooks/test_notebooks.py read the same value.
 #
 # This file adds what only `make app` does, for a classroom server:
-# 3. Kernels are pre-heated: Voilà keeps, per notebook, one kernel that has already run
+# 4. Kernels are pre-heated: Voilà keeps, per notebook, one kernel that has already run
 #    the notebook, so a visitor gets a finished page in seconds (BENCHMARKS.md). The price:
 #    at start-up the server runs every notebook once (a few minutes of CPU on two cores,
 #    one kernel per notebook in memory), and again after each visit to refill the pool.

@@ -39,6 +39,28 @@ hypothesis.settings.register_profile("workbench", deadline=None)
 hypothesis.settings.load_profile("workbench")
 
 
+#: The test files that start Jupyter or Voilà servers and drive the system Chromium. Under
+#: ``make test`` (``--dist loadgroup``) they are one unit, run one after the other on one
+#: worker: two of them at once, each with its server, kernels and browser, starved each other
+#: on a busy 2-core machine until pages missed every hang guard (issue 43), while each passed
+#: alone under the same load.
+BROWSER_FILES = frozenset({"tests/app/test_browser.py", "tests/app/test_voila_plain.py",
+                           "tests/app/test_site.py"})
+BROWSER_GROUP = "browser-files"
+
+
+def pytest_collection_modifyitems(config, items):
+    """An ``xdist_group`` per test file (``--dist loadgroup`` then schedules like ``--dist
+    loadfile``: a file's module-scoped servers and models are set up once, on one worker),
+    one group for all of :data:`BROWSER_FILES`. Nothing without pytest-xdist (``-p no:xdist``)."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        item.add_marker(pytest.mark.xdist_group(BROWSER_GROUP if path in BROWSER_FILES
+                                                else path))
+
+
 @pytest.fixture(scope="session")
 def warm_kernels():
     """Run each lattice kernel once so that timing tests do not measure JIT compilation."""

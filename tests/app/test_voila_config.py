@@ -54,6 +54,7 @@ def test_make_app_reads_the_client_the_skip_tag_and_preheating() -> None:
         assert getattr(SlicedPollKernelClient, f"{name}_channel_class").default_value \
             is SlicedPollChannel
     assert app.config.VoilaExecutor.skip_cells_with_tag == "checks"
+    assert app.config.VoilaExecutor.iopub_timeout == 60  # late outputs are not lost
     assert app.config.VoilaConfiguration.preheat_kernel is True
 
 
@@ -78,9 +79,11 @@ def name(cls):
 print(json.dumps({
     "voila_client": name(AsyncKernelManager(parent=voila).client_factory),
     "voila_skip": voila.config.VoilaExecutor.skip_cells_with_tag,
+    "voila_iopub": voila.config.VoilaExecutor.iopub_timeout,
     "voila_preheat": voila.config.VoilaConfiguration.preheat_kernel is True,
     "server_client": name(ServerKernelManager(parent=server.kernel_manager).client_factory),
     "server_skip": server.config.VoilaExecutor.skip_cells_with_tag,
+    "server_iopub": server.config.VoilaExecutor.iopub_timeout,
 }))
 """
 
@@ -101,8 +104,9 @@ def test_make_installs_it_where_plain_voila_and_the_jupyter_server_read_it(tmp_p
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     read = json.loads(out.stdout.strip().splitlines()[-1])
-    assert read == {"voila_client": CLIENT, "voila_skip": "checks", "voila_preheat": False,
-                    "server_client": CLIENT, "server_skip": "checks"}, read
+    assert read == {"voila_client": CLIENT, "voila_skip": "checks", "voila_iopub": 60,
+                    "voila_preheat": False, "server_client": CLIENT, "server_skip": "checks",
+                    "server_iopub": 60}, read
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")

@@ -47,7 +47,9 @@ def test_byte_fallback_and_decoding():
     assert model.decode(pieces) == "héllo🙂"
     ids, offsets = model.encode_ids([])
     assert ids.size == 0 and offsets.tolist() == [0]
-    assert model.decode([0xC3], errors="replace") == "\ufffd"
+    assert model.decode([0xC3]) == "\ufffd" == model.decode([0xC3], errors="replace")
+    with pytest.raises(UnicodeDecodeError):  # the one default of every decode: "replace"
+        model.decode([0xC3], errors="strict")
 
 
 def test_bad_encoder_input():

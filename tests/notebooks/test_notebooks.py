@@ -33,6 +33,10 @@ NOTEBOOK_DIR = Path(__file__).resolve().parents[2] / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
 KERNEL_NAME = "workbench-tests-python"
 CELL_TIMEOUT = 600  # seconds per cell
+#: Seconds a cell's outputs are waited for after its reply: every Voilà's (app/voila.json and
+#: app/voila.py, which say why: nbclient's 4 s lost outputs on a busy machine, issue 43).
+IOPUB_TIMEOUT = json.loads((NOTEBOOK_DIR.parent / "app" / "voila.json").read_text(
+    encoding="utf-8"))["VoilaExecutor"]["iopub_timeout"]
 # Notebooks whose Checks cells still print (other branches are making them silent); the
 # rest must print nothing when their checks pass, so that Voilà apps are not cluttered.
 CHECKS_MAY_PRINT: set[str] = set()
@@ -80,6 +84,7 @@ def test_notebook_executes(path: Path, kernel_dir: Path) -> None:
         nb,
         km=_kernel_manager(kernel_dir),
         timeout=CELL_TIMEOUT,
+        iopub_timeout=IOPUB_TIMEOUT,
         allow_errors=False,
         resources={"metadata": {"path": str(NOTEBOOK_DIR)}},
     )

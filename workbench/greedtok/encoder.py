@@ -355,8 +355,11 @@ class GreedTokModel:
         ids, _ = self.encode_ids([word])
         return [self.token_of(int(i)) for i in ids]
 
-    def decode(self, tokens: Iterable[int | bytes], errors: str = "strict") -> str:
-        """Concatenate tokens (ids or ``bytes``) and decode the bytes as UTF-8.
+    def decode(self, tokens: Iterable[int | bytes], errors: str = "replace") -> str:
+        """Concatenate tokens (ids or ``bytes``) and decode the bytes as UTF-8 with ``errors``.
+
+        ``errors="replace"`` by default, as every ``decode`` of the package (and tiktoken's):
+        a cut UTF-8 sequence shows ``\ufffd``; ``errors="strict"`` raises instead.
 
         >>> GreedTokModel([b"h\\xc3"]).decode([256, 0xA9])
         'hé'
