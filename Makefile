@@ -99,14 +99,14 @@ check: $(STAMP)
 	$(PY) -m pytest -q -n 2 -m "not slow and not browser" --durations=10 $(CHECK_SKIP)
 
 # The whole suite on both cores: pytest-xdist, one test file per worker at a time (--dist
-# loadgroup over the groups tests/conftest.py gives: a file each, so a file's module-scoped
-# servers and models are set up once, in one worker; the files that start Jupyter or Voilà
-# servers and drive Chromium one group, never two at once). TEST_WORKERS=1: one process. Wall-clock bounds are hang guards (tests/hangguard.py),
+# loadfile: a file's module-scoped servers and models are set up once, in one worker; the
+# files that start Jupyter or Voilà servers and drive Chromium are one unit, never two at
+# once: tests/conftest.py's scheduler). TEST_WORKERS=1: one process. Wall-clock bounds are hang guards (tests/hangguard.py),
 # so it passes on a busy machine too.
 TEST_WORKERS ?= 2
 test: $(STAMP) $(VOILA_CONFIG) chromium
 	$(VENV)/bin/ruff check workbench tests benchmarks
-	$(PY) -m pytest $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadgroup)
+	$(PY) -m pytest $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadfile)
 	$(PY) -m workbench verify
 
 bench: $(STAMP)

@@ -40,25 +40,33 @@ hypothesis.settings.load_profile("workbench")
 
 
 #: The test files that start Jupyter or Voilà servers and drive the system Chromium. Under
-#: ``make test`` (``--dist loadgroup``) they are one unit, run one after the other on one
+#: ``make test`` (``--dist loadfile``) they are one unit, run one after the other on one
 #: worker: two of them at once, each with its server, kernels and browser, starved each other
-#: on a busy 2-core machine until pages missed every hang guard (issue 43), while each passed
-#: alone under the same load.
+#: on a busy 2-core machine until pages missed every hang guard (issue 43).
 BROWSER_FILES = frozenset({"tests/app/test_browser.py", "tests/app/test_voila_plain.py",
                            "tests/app/test_site.py"})
-BROWSER_GROUP = "browser-files"
+BROWSER_GROUP = "tests/app/browser-files"
 
 
-def pytest_collection_modifyitems(config, items):
-    """An ``xdist_group`` per test file (``--dist loadgroup`` then schedules like ``--dist
-    loadfile``: a file's module-scoped servers and models are set up once, on one worker),
-    one group for all of :data:`BROWSER_FILES`. Nothing without pytest-xdist (``-p no:xdist``)."""
-    if not config.pluginmanager.hasplugin("xdist"):
-        return
-    for item in items:
-        path = item.nodeid.split("::", 1)[0]
-        item.add_marker(pytest.mark.xdist_group(BROWSER_GROUP if path in BROWSER_FILES
-                                                else path))
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadfile`` (a file per unit: its module-scoped servers and models are set up
+    once, on one worker) with :data:`BROWSER_FILES` one unit together.
+
+    A scheduler, not ``xdist_group`` marks with ``--dist loadgroup``: pytest-xdist 3.8 names a
+    group by rewriting ``item._nodeid``, which pytest 9.2 no longer reads (``Node.nodeid``
+    comes from ``_id``), so every marked test was scheduled alone.
+    """
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class BrowserFilesTogether(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            scope = super()._split_scope(nodeid)
+            return BROWSER_GROUP if scope in BROWSER_FILES else scope
+
+    return BrowserFilesTogether(config, log)
 
 
 @pytest.fixture(scope="session")
