@@ -56,3 +56,23 @@ def test_join_up_to_a_priority_and_errors_are_kept() -> None:
     assert isinstance(ahead.errors["boom"], ZeroDivisionError)
     with pytest.raises(TypeError, match="not callable"):
         ahead.add({"x": 3})
+
+
+def test_cancel_drops_what_has_not_started_and_the_thread_ends() -> None:
+    """What a caller done with the panels does (tests/notebooks/test_panel_step_back.py): on
+    a busy machine the queue outlived the test and its thread was left running."""
+    started, release, done = threading.Event(), threading.Event(), []
+
+    def first() -> None:
+        started.set()
+        release.wait()
+        done.append("first")
+
+    ahead = Prefetch()
+    ahead.add({"first": first})
+    ahead.add({k: (lambda k=k: done.append(k)) for k in ("b", "c")}, priority=1)
+    assert started.wait(30)
+    assert ahead.cancel() == 2 and ahead.pending == 0
+    release.set()
+    assert ahead.join(timeout=30) and done == ["first"]
+    assert ahead.cancel() == 0  # (the thread's end: tests/threadcheck.py fails a test leaving it)

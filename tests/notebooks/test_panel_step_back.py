@@ -162,3 +162,8 @@ def test_step_back_restores_the_figures(stem: str, monkeypatch: pytest.MonkeyPat
             assert back == before, f"{what}: the step back did not restore {changed}"
             stepped += 1
     assert stepped >= len(panels)
+    from workbench.experiments.prefetch import Prefetch
+
+    for ahead in [obj for obj in shell.user_ns.values() if isinstance(obj, Prefetch)]:
+        ahead.cancel()  # the neighbours still queued: not this test's work (its thread ends)
+        assert ahead.join(timeout=60), f"{stem}: the prefetch thread's last call did not end"

@@ -97,6 +97,15 @@ class Prefetch:
         with self._cond:
             return self._cond.wait_for(done, timeout)
 
+    def cancel(self) -> int:
+        """Drop every queued call not yet started and return how many; a running call
+        finishes, then the thread ends (:meth:`join` returns at once after that)."""
+        with self._cond:
+            dropped = len(self._pending)
+            self._pending.clear()
+            self._cond.notify_all()
+            return dropped
+
     @property
     def pending(self) -> int:
         """The number of calls not yet started."""
