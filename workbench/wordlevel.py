@@ -143,9 +143,7 @@ class WordTokenizer:
         :class:`workbench.SegmentationError`.
         """
         if not isinstance(word, str):
-            if isinstance(word, (bytes, bytearray, int, float)) or word is None:
-                raise ArgumentTypeError(f"word must be str, not {type(word).__name__}")
-            name = type(self).__name__
+            name = self._old_batch_form(word, "tokenize")
             warn_deprecated(f"{name}.tokenize(words) with a sequence of words",
                             f"{name}.tokenize_batch(words)")
             return self.tokenize_batch(word)
@@ -158,15 +156,20 @@ class WordTokenizer:
         the same state.
         """
         if not isinstance(word, str):
-            if isinstance(word, (bytes, bytearray, int, float)) or word is None:
-                raise ArgumentTypeError(f"word must be str, not {type(word).__name__}")
-            name = type(self).__name__
+            name = self._old_batch_form(word, "encode")
             warn_deprecated(f"{name}.encode(words) with a sequence of words",
                             f"{name}.encode_flat(words) (or encode_batch(words) for one list "
                             "per word)")
             return self.encode_flat(word)  # type: ignore[return-value]
         ids, _ = self.encode_flat([word])
         return ids.tolist()
+
+    def _old_batch_form(self, word: object, verb: str) -> str:
+        """The class name, for the warning of ``verb(words)``, the old spelling of a batch; a
+        word that is neither a str nor a sequence of words is refused."""
+        if isinstance(word, (bytes, bytearray, int, float)) or word is None:
+            raise ArgumentTypeError(f"{verb}: word must be str, not {type(word).__name__}")
+        return type(self).__name__
 
     # ------------------------------------------------------------------ batches
     def tokenize_batch(self, words: Sequence[str]) -> list[list[str]]:  # pragma: no cover

@@ -141,7 +141,7 @@ class Multiplexer(TokenSampler):
         self._exact_p = exact_p  # law() stays exact with a rational rate
 
     def __repr__(self) -> str:
-        return (f"Multiplexer({self.deterministic!r}, {self.stochastic!r}, p={self.p})")
+        return f"Multiplexer({self.deterministic!r}, {self.stochastic!r}, p={self.p})"
 
     def reseeded(self, seed: int | np.random.Generator | None) -> Multiplexer:
         """A multiplexer like this one whose every draw comes from ``seed``.
