@@ -58,9 +58,23 @@ def copy_notebooks(base: Path) -> Path:
     return root
 
 
+#: Longest runtime directory a kernel's Unix sockets fit under: ``app/voila.json`` puts kernels
+#: on IPC (``<runtime>/kernel-<uuid>-ipc-<n>``, 50 bytes more), and a socket path has at most
+#: 107 bytes.
+RUNTIME_DIR_MAX = 56
+
+
 def server_env(base: Path, **extra: str) -> dict[str, str]:
-    """The environment of a server (and so of its kernels) that runs this checkout's package."""
-    return {**os.environ, "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
+    """The environment of a server (and so of its kernels) that runs this checkout's package.
+
+    Its runtime directory (connection files, and beside them the kernels' sockets) is
+    ``base/r``: short, for the sockets' path limit (:data:`RUNTIME_DIR_MAX`).
+    """
+    runtime = base / "r"
+    assert len(str(runtime)) <= RUNTIME_DIR_MAX, (
+        f"{runtime} is too long for a kernel's Unix socket path: run pytest with a shorter "
+        "--basetemp")
+    return {**os.environ, "JUPYTER_RUNTIME_DIR": str(runtime),
             "MPLBACKEND": "module://matplotlib_inline.backend_inline",
             "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
             **extra}

@@ -56,6 +56,8 @@ def test_make_app_reads_the_client_the_skip_tag_and_preheating() -> None:
     assert app.config.VoilaExecutor.skip_cells_with_tag == "checks"
     assert app.config.VoilaExecutor.iopub_timeout == 60  # late outputs are not lost
     assert app.config.VoilaConfiguration.preheat_kernel is True
+    # kernels over Unix sockets: no TCP port to lose to another process starting at once
+    assert AsyncKernelManager(parent=app).transport == "ipc"
 
 
 # Run with the installed config directory as the only extra Jupyter config path: what plain
@@ -80,10 +82,12 @@ print(json.dumps({
     "voila_client": name(AsyncKernelManager(parent=voila).client_factory),
     "voila_skip": voila.config.VoilaExecutor.skip_cells_with_tag,
     "voila_iopub": voila.config.VoilaExecutor.iopub_timeout,
+    "voila_transport": AsyncKernelManager(parent=voila).transport,
     "voila_preheat": voila.config.VoilaConfiguration.preheat_kernel is True,
     "server_client": name(ServerKernelManager(parent=server.kernel_manager).client_factory),
     "server_skip": server.config.VoilaExecutor.skip_cells_with_tag,
     "server_iopub": server.config.VoilaExecutor.iopub_timeout,
+    "server_transport": ServerKernelManager(parent=server.kernel_manager).transport,
 }))
 """
 
@@ -105,8 +109,8 @@ def test_make_installs_it_where_plain_voila_and_the_jupyter_server_read_it(tmp_p
     assert out.returncode == 0, out.stderr[-2000:]
     read = json.loads(out.stdout.strip().splitlines()[-1])
     assert read == {"voila_client": CLIENT, "voila_skip": "checks", "voila_iopub": 60,
-                    "voila_preheat": False, "server_client": CLIENT, "server_skip": "checks",
-                    "server_iopub": 60}, read
+                    "voila_transport": "ipc", "voila_preheat": False, "server_client": CLIENT,
+                    "server_skip": "checks", "server_iopub": 60, "server_transport": "ipc"}, read
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")

@@ -21,6 +21,7 @@ import json
 import os
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -63,8 +64,14 @@ def _kernel_manager(kernel_dir: Path):
     from workbench.course.kernelpoll import SlicedPollKernelClient
 
     specs = KernelSpecManager(kernel_dirs=[str(kernel_dir)], ensure_native_kernel=False)
+    # Unix sockets, as app/voila.json asks of every course kernel: a TCP port picked here can
+    # be bound by another process's kernel before this one binds it (Jupyter's port race; a
+    # pre-heated Voilà kernel died of it in a fresh-clone run). The sockets sit beside the
+    # connection file, in the test's directory.
+    connection = kernel_dir / f"k{uuid.uuid4().hex[:8]}.json"  # short: a socket path has ≤ 107 bytes
     return AsyncKernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=specs,
-                              client_factory=SlicedPollKernelClient)
+                              client_factory=SlicedPollKernelClient, transport="ipc",
+                              connection_file=str(connection))
 
 
 def _tree_snapshot() -> dict[str, float]:
