@@ -8,6 +8,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
+from workbench import WorkbenchDeprecationWarning
 from workbench.laws import SegmentationLaw
 
 AB = {("ab",): F(3, 4), ("a", "b"): F(1, 4)}
@@ -27,7 +28,7 @@ def test_exact_summaries_by_hand():
     assert law.token_count_pmf() == {1: F(3, 4), 2: F(1, 4)}
     assert law.expected_tokens == F(5, 4)
     h = -(0.75 * math.log(0.75) + 0.25 * math.log(0.25))
-    assert law.entropy == pytest.approx(h, rel=1e-15)
+    assert law.shannon_entropy(math.e) == pytest.approx(h, rel=1e-15)
     assert law.kl_to_uniform == pytest.approx(math.log(2) - h, rel=1e-12)
     assert law.tv_to_uniform == F(1, 4)
     assert law.regularisation_rate == F(1, 4)
@@ -47,7 +48,7 @@ def test_failure_mass_conditions_the_summaries():
                           n_segmentations=2, deterministic=("abc", "d"))
     assert law.success_mass == F(1, 2)
     assert law.token_count_pmf() == {2: F(1)}
-    assert law.entropy == 0.0
+    assert law.shannon_entropy(math.e) == 0.0
     assert law.regularisation_rate == F(1, 2)
     assert law.tv_to_uniform == F(1, 2)
     assert law.summary()["failure_mass"] == 0.5
@@ -57,8 +58,24 @@ def test_always_failing_law():
     law = SegmentationLaw("c", {}, failure_mass=1)
     assert law.mode is None and law.support_size == 0
     with pytest.raises(ValueError, match="always fails"):
-        _ = law.entropy
-    assert "entropy_nats" not in law.summary()
+        law.shannon_entropy()
+    assert "entropy_nats" not in law.summary() and "entropy_bits" not in law.summary()
+
+
+def test_entropy_is_in_bits_with_a_base_for_other_units():
+    """Issue 37 item 5: one entropy, bits by default; the old nats property warns."""
+    law = SegmentationLaw("abc", {("a", "bc"): F(1, 4), ("ab", "c"): F(1, 4), ("abc",): F(1, 2)})
+    assert law.shannon_entropy() == pytest.approx(1.5, rel=1e-15)  # bits
+    assert law.shannon_entropy(math.e) == pytest.approx(1.5 * math.log(2), rel=1e-15)
+    assert law.shannon_entropy(4) == pytest.approx(0.75, rel=1e-15)
+    summary = law.summary()
+    assert summary["entropy_bits"] == law.shannon_entropy()
+    assert summary["entropy_nats"] == law.shannon_entropy(math.e)
+    for base in (1, 0, -2, math.nan, math.inf, "2"):
+        with pytest.raises((ValueError, TypeError)):
+            law.shannon_entropy(base)
+    with pytest.warns(WorkbenchDeprecationWarning, match=r"shannon_entropy\(\)"):
+        assert law.entropy == law.shannon_entropy(math.e)
 
 
 def test_float_law_and_large_m():
@@ -127,7 +144,7 @@ def test_from_arrays_equals_the_mapping_law():
         assert law.probability(seg) == ref.probability(seg)
     with pytest.raises(TypeError):
         law.probability("abc")
-    assert law.entropy == pytest.approx(ref.entropy, rel=1e-12)
+    assert law.shannon_entropy(math.e) == pytest.approx(ref.shannon_entropy(math.e), rel=1e-12)
     assert law.token_count_pmf() == pytest.approx(ref.token_count_pmf(), rel=1e-12)
     assert list(law.token_count_pmf()) == list(ref.token_count_pmf())
     assert law.expected_tokens == pytest.approx(ref.expected_tokens, rel=1e-12)
@@ -212,9 +229,10 @@ def test_from_arrays_edge_cases():
     empty = SegmentationLaw.from_arrays("", [], np.array([], dtype=np.int64),
                                         np.array([0, 0]), np.array([1.0]))
     assert empty.probabilities() == {(): 1.0} and empty.probability(()) == 1.0
-    assert empty.mode == () and empty.entropy == 0.0 and empty.token_count_pmf() == {0: 1.0}
+    assert empty.mode == () and empty.shannon_entropy() == 0.0
+    assert empty.token_count_pmf() == {0: 1.0}
     failed = SegmentationLaw.from_arrays("ab", ["a"], np.array([], dtype=np.int64),
                                          np.array([0]), np.array([]), failure_mass=1.0)
     assert failed.support_size == 0 and failed.mode is None and failed.probabilities() == {}
     with pytest.raises(ValueError, match="always fails"):
-        _ = failed.entropy
+        _ = failed.shannon_entropy(math.e)

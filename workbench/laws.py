@@ -48,10 +48,11 @@ from typing import Protocol
 
 import numpy as np
 
+from ._core.deprecation import warn_deprecated
 from ._core.errors import ArgumentTypeError, InvalidValueError
 from ._core.gcpause import gc_paused
 from ._core.law_arrays import ArrayTable, array_order, gather, start_masks
-from ._core.validate import PY_ENTRY_BYTES, BudgetError, check_budget, check_int
+from ._core.validate import PY_ENTRY_BYTES, BudgetError, check_budget, check_int, log_base
 
 __all__ = ["SegmentationLaw", "LawChain", "MAX_SUPPORT", "SUM_TOLERANCE"]
 
@@ -461,8 +462,24 @@ class SegmentationLaw:
         return [p / mass for p in self._probs.values()]
 
     # ------------------------------------------------------------------ summaries
+    def shannon_entropy(self, base: float = 2) -> float:
+        """Shannon entropy of the law conditioned on success: bits by default (``base=2``,
+        as every entropy of the package), ``base=math.e`` for nats.
+
+        >>> SegmentationLaw("ab", {("ab",): 0.5, ("a", "b"): 0.5}).shannon_entropy()
+        1.0
+        """
+        return self._nats() / log_base(base)
+
     @property
     def entropy(self) -> float:
+        """Deprecated: the Shannon entropy in nats; use :meth:`shannon_entropy` (bits, or
+        ``base=math.e`` for nats)."""
+        warn_deprecated("SegmentationLaw.entropy (nats)",
+                        "SegmentationLaw.shannon_entropy() (bits; base=math.e for nats)")
+        return self._nats()
+
+    def _nats(self) -> float:
         """Shannon entropy in nats of the law conditioned on success."""
         if self._chain is not None:
             self._require_success()
@@ -506,9 +523,9 @@ class SegmentationLaw:
     def kl_to_uniform(self) -> float:
         """KL(law | uniform over the N segmentations) = log N − entropy, in nats."""
         if self._chain is not None:
-            entropy = self.entropy  # raises first if the sampler always fails
+            entropy = self._nats()  # raises first if the sampler always fails
             return self._chain.log_n_segmentations() - entropy
-        return math.log(self._n()) - self.entropy
+        return math.log(self._n()) - self._nats()
 
     @property
     def tv_to_uniform(self) -> Prob:
@@ -565,7 +582,8 @@ class SegmentationLaw:
             "failure_mass": float(self._fail), "mode": list(self.mode or ()),
         }
         if self.success_mass > 0:
-            out["entropy_nats"] = self.entropy
+            out["entropy_bits"] = self.shannon_entropy()
+            out["entropy_nats"] = self.shannon_entropy(math.e)
             out["expected_tokens"] = float(self.expected_tokens)
             out["token_count_pmf"] = {str(k): float(v) for k, v in self.token_count_pmf().items()}
             if self.n_segmentations is not None:

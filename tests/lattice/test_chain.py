@@ -46,7 +46,7 @@ def _assert_summaries(law, ref):
         if ref.success_mass == 0:
             assert law.mode is None
             return
-        assert law.entropy == pytest.approx(ref.entropy, abs=TOL)
+        assert law.shannon_entropy(math.e) == pytest.approx(ref.shannon_entropy(math.e), abs=TOL)
         assert law.expected_tokens == pytest.approx(float(ref.expected_tokens), abs=TOL)
         pmf, ref_pmf = law.token_count_pmf(), ref.token_count_pmf()
         assert set(pmf) == set(ref_pmf)
@@ -65,7 +65,7 @@ def _assert_summaries(law, ref):
     assert law.failure_mass == pytest.approx(float(ref["failure"]), abs=TOL)
     assert law.support_size == ref["support"]
     if "entropy" in ref:
-        assert law.entropy == pytest.approx(ref["entropy"], abs=TOL)
+        assert law.shannon_entropy(math.e) == pytest.approx(ref["entropy"], abs=TOL)
         assert law.expected_tokens == pytest.approx(float(ref["tokens"]), abs=TOL)
         assert law.token_count_pmf() == pytest.approx({k: float(v) for k, v in
                                                        ref["pmf"].items()}, abs=TOL)
@@ -192,13 +192,13 @@ def test_long_words_are_answered_without_enumeration(monkeypatch):
     for s in [Grampa(v, tau=1.0), Grampa(v, tau=1.0, direction="r2l"),
               ULMSampler(v, nbest=-1, alpha=0.0)]:  # uniform: entropy = log N
         law = _no_enumeration(s.law(word), monkeypatch, calls)
-        assert law.entropy == pytest.approx(math.log(n_segs), rel=1e-12)
+        assert law.shannon_entropy(math.e) == pytest.approx(math.log(n_segs), rel=1e-12)
         assert abs(law.kl_to_uniform) < 1e-9
         assert sum(law.token_count_pmf().values()) == pytest.approx(1.0, abs=1e-12)
     for s in [Grampa(v, tau=0.4, ell_min=2), ULMSampler(v, nbest=-1, alpha=1.0),
               MaxMatchSampler(v, dropout=0.3)]:
         law = _no_enumeration(s.law(word), monkeypatch, calls)
-        assert 0 < law.entropy < math.log(n_segs) and law.support_size <= n_segs
+        assert 0 < law.shannon_entropy(math.e) < math.log(n_segs) and law.support_size <= n_segs
         assert "".join(law.mode) == word and law.probability(law.mode) > 0
         pmf = law.token_count_pmf()
         assert sum(k * p for k, p in pmf.items()) == pytest.approx(law.expected_tokens,
@@ -210,19 +210,20 @@ def test_long_words_are_answered_without_enumeration(monkeypatch):
         assert calls == [word, word]  # probabilities() and summary() tried, and were refused
         calls.clear()
     mm = _no_enumeration(MaxMatchSampler(v, dropout=0.0).law(word), monkeypatch, calls)
-    assert mm.entropy == 0 and mm.mode == mm.deterministic and mm.regularisation_rate == 0
+    assert mm.shannon_entropy() == 0 and mm.mode == mm.deterministic
+    assert mm.regularisation_rate == 0
     ulm = _no_enumeration(ULMSampler(v, nbest=-1, alpha=50.0).law(word), monkeypatch, calls)
     assert ulm.mode == ulm.deterministic  # large α: the Viterbi segmentation dominates
     n = 120  # the infinite vocabulary at τ = 1: uniform over the 2^(n−1) compositions
     law = _no_enumeration(Grampa(Vocabulary.infinite()).law("a" * n), monkeypatch, calls)
-    assert law.entropy == pytest.approx((n - 1) * math.log(2), rel=1e-12)
+    assert law.shannon_entropy(math.e) == pytest.approx((n - 1) * math.log(2), rel=1e-12)
     assert law.expected_tokens == pytest.approx((n + 1) / 2, rel=1e-12)
     assert calls == []
 
 
 def test_budgets_are_checked_before_allocating():
     law = Grampa(Vocabulary(["a", "aa"])).law("a" * 40_000)
-    assert law.entropy > 0  # O(n·L): fine at any length
+    assert law.shannon_entropy(math.e) > 0  # O(n·L): fine at any length
     with pytest.raises(BudgetError, match=r"\(n \+ 1\)² table"):
         law.token_count_pmf()  # 40,001² floats: ~12 GiB, refused before allocating
     with pytest.raises(BudgetError, match=r"needs about 10\^\d+ segmentations"):

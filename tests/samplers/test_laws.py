@@ -263,7 +263,7 @@ def test_every_sampler_states_a_law_and_refuses_big_words_at_once():
     # the chains answer their summaries at any length and refuse only the enumeration
     for law in [s.law(big) for s in samplers[:2] + samplers[3:4]] + [
             Grampa(infinite).law("a" * 40)]:
-        assert law.entropy > 0
+        assert law.shannon_entropy(math.e) > 0
         with pytest.raises(BudgetError, match=r"needs (about |more than )?[\d,^]+"):
             law.probabilities()
     with pytest.raises(SegmentationError):

@@ -348,6 +348,19 @@ def check_size(n_items: int, name: str, *, item_bytes: float, what: str,
 MAX_WORKERS = 256
 
 
+def log_base(base: object) -> float:
+    """``ln(base)`` of a logarithm base, after checking ``base > 0`` and ``base != 1``
+    (2: bits, ``math.e``: nats).
+
+    >>> log_base(2) == math.log(2)
+    True
+    """
+    b = check_real(base, "base", minimum=0.0, open_minimum=True)
+    if b == 1.0:
+        raise InvalidValueError("base must not be 1 (log 1 = 0)")
+    return math.log(b)
+
+
 def check_workers(value: object, name: str = "num_threads") -> int:
     """A number of worker processes or threads, ``1 <= value <= MAX_WORKERS``.
 

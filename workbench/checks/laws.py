@@ -182,7 +182,8 @@ def check_mixture_law() -> list[CheckResult]:
     p_det = float(alone.probability(det))
     gaps = [abs(float(law.expected_tokens) - mix(p, g.expected_token_count(WORD), len(det))),
             abs(float(law.probability(det)) - mix(p, p_det, 1.0)),
-            abs(law.entropy - mixture_entropy(p, alone.entropy, p_det, unit="nats"))]
+            abs(law.shannon_entropy(math.e)
+                - mixture_entropy(p, alone.shannon_entropy(math.e), p_det, unit="nats"))]
     counts = expected_token_counts({WORD: 1}, v, tau=0.5, p=p, deterministic=seg)
     for s_, q in law.probabilities().items():
         for t in s_:
@@ -207,7 +208,7 @@ def _dp_gaps(law: SegmentationLaw) -> list[float]:
     ref = SegmentationLaw(law.word, law.probabilities(), failure_mass=law.failure_mass,
                           n_segmentations=law.n_segmentations, deterministic=law.deterministic)
     pmf, ref_pmf = law.token_count_pmf(), ref.token_count_pmf()
-    gaps = [abs(law.entropy - ref.entropy),
+    gaps = [abs(law.shannon_entropy(math.e) - ref.shannon_entropy(math.e)),
             abs(law.expected_tokens - float(ref.expected_tokens)),
             max(abs(pmf.get(k, 0.0) - float(ref_pmf.get(k, 0.0))) for k in pmf | ref_pmf),
             abs(law.probability(law.mode) - float(max(ref.probabilities().values()))),
@@ -236,7 +237,7 @@ def check_chain_laws() -> list[CheckResult]:
     uniform = [Grampa(v, tau=1.0).law(LONG_WORD), Grampa(v, tau=1.0, direction="r2l")
                .law(LONG_WORD), ULMSampler(v, nbest=-1, alpha=0.0).law(LONG_WORD)]
     n_segs = uniform[0].n_segmentations
-    gap = max(abs(law.entropy / math.log(n_segs) - 1) for law in uniform)
+    gap = max(abs(law.shannon_entropy(math.e) / math.log(n_segs) - 1) for law in uniform)
     rows.append(row(f"ULM α = 0 = GRaMPa τ = 1 (both directions) = uniform by DP on a "
                     f"{len(LONG_WORD)}-character word (N = {n_segs:.3e}, never enumerated): "
                     "entropy = log N", "issue 28", f"max |H / log N − 1| = {gap:.1e}",

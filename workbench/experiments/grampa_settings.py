@@ -166,7 +166,7 @@ def exact_piece(setting: Setting, sampler: object, piece: str) -> tuple[float, f
     if setting.dropout == 0:
         return 0.0, float(len(sampler.sample(piece))), 1.0  # type: ignore[attr-defined]
     law = sampler.law(piece)  # type: ignore[attr-defined]
-    return (law.entropy / math.log(2), float(law.expected_tokens),
+    return (law.shannon_entropy(), float(law.expected_tokens),
             float(law.probability(law.mode)))
 
 

@@ -150,7 +150,7 @@ class SamplerLaw:
 def _summary(sampler: str, value: float, law: SegmentationLaw, m: int) -> SamplerLaw:
     return SamplerLaw(
         sampler=sampler, knob=SAMPLERS[sampler], value=value, vocabulary=VOCABULARY[sampler],
-        law=law, entropy=law.entropy / math.log(2), expected_tokens=float(law.expected_tokens),
+        law=law, entropy=law.shannon_entropy(), expected_tokens=float(law.expected_tokens),
         support=law.support_size, n_segmentations=law.n_segmentations,
         regularisation_rate=(math.nan if law.deterministic is None
                              else float(law.regularisation_rate)),
@@ -323,10 +323,10 @@ def match_entropies(word: str = DEFAULT_WORD, tau: float = 1.0, *,
     >>> mt.alpha.value, mt.alpha.reached  # τ = 1 is uniform: ULM's α = 0
     (0.0, True)
     """
-    target = sampler_law("grampa", word, tau).entropy / math.log(2)
+    target = sampler_law("grampa", word, tau).shannon_entropy()
 
     def entropy(name: str) -> Callable[[float], float]:
-        return lambda x: sampler_law(name, word, x, semantics).entropy / math.log(2)
+        return lambda x: sampler_law(name, word, x, semantics).shannon_entropy()
 
     return EntropyMatch(word=check_word(word), tau=float(tau), target=target,
                         alpha=solve_knob(entropy("ulm"), target, 0.0, ALPHA_MAX, grid=26),

@@ -1,10 +1,11 @@
 """Exact statistics of GRaMPa's segmentation distribution of one word, by dynamic programming.
 
-From the arc transition probabilities of the walked graph (:meth:`Grampa.arc_probabilities`)
-the walk is a first-order Markov chain, so in one pass over the arcs:
+The walk over the word's graph is a first-order Markov chain, so its law
+(:meth:`Grampa.law`, the one source of GRaMPa's exact summaries) gives, in one pass over the
+arcs:
 
-* node visit probabilities ``π`` (from the start node of the walk);
-* the Shannon entropy of the segmentation distribution, ``Σ_arcs π(src) p log2(1/p)``;
+* the Shannon entropy of the segmentation distribution in bits, ``Σ_arcs π(src) p log2(1/p)``
+  (``π``: node visit probabilities from the start node of the walk);
 * ``E[m] = Σ_arcs π(src) p`` and ``E[S] = (E[m] - 1)/(n - 1)``;
 * the mean and standard deviation of segmentality ``S = (m - 1)/(n - 1)`` from the exact
   law of m (:func:`segmentality_moments`, Figures 4 and 8 of GRaMPa);
@@ -71,30 +72,17 @@ def exact_statistics(sampler: Grampa, word: str, reference: Sequence[str] | None
         raise ArgumentTypeError(f"sampler must be a Grampa, not {type(sampler).__name__}")
     word = check_word(word)
     n = len(word)
-    arcs = sampler.arc_probabilities(word)
     if n == 0:
         return {"entropy": 0.0, "E_m": 0.0, "E_S": math.nan,
                 "P_reference": 1.0, "RR": 0.0}
-    visit = [0.0] * (n + 1)
-    forward = sampler.direction == "l2r"
-    order = sorted(arcs, key=lambda a: a[0] if forward else -a[1])
-    visit[0 if forward else n] = 1.0
-    entropy = e_m = 0.0
-    for i, j in order:
-        p = arcs[(i, j)]
-        src, dst = (i, j) if forward else (j, i)
-        flow = visit[src] * p
-        visit[dst] += flow
-        e_m += flow
-        if p > 0:
-            entropy -= flow * math.log2(p)
-    out = {"entropy": entropy, "E_m": e_m, "E_S": segmentality(e_m, n) if n > 1 else math.nan}
+    law = sampler.law(word)  # the one source of the exact summaries
+    e_m = float(law.expected_tokens)
+    out = {"entropy": law.shannon_entropy(), "E_m": e_m,
+           "E_S": segmentality(e_m, n) if n > 1 else math.nan}
     if reference is not None:
-        prob, pos = 1.0, 0
-        for t in reference:
-            prob *= arcs.get((pos, pos + len(t)), 0.0)
-            pos += len(t)
-        prob = prob if pos == n else 0.0
+        if isinstance(reference, str):
+            raise ArgumentTypeError("reference must be a sequence of tokens, not one str")
+        prob = float(law.probability(tuple(reference))) if "".join(reference) == word else 0.0
         out["P_reference"] = prob
         out["RR"] = 1.0 - prob
     return out

@@ -41,24 +41,12 @@ from collections.abc import Hashable, Mapping, Sequence
 import numpy as np
 
 from .._core.errors import InvalidValueError
-from .._core.validate import check_int, check_real
+from .._core.validate import check_int, check_real, log_base
 from .unigram import count_array
 
 __all__ = ["renyi_efficiency", "renyi_entropy", "shannon_entropy"]
 
 Counts = Mapping[Hashable, float] | Sequence[float] | np.ndarray
-
-
-def _log_base(base: object) -> float:
-    """``ln(base)`` after checking ``base > 0``, ``base != 1`` (``math.e`` gives nats).
-
-    >>> _log_base(2) == math.log(2)
-    True
-    """
-    b = check_real(base, "base", minimum=0.0, open_minimum=True)
-    if b == 1.0:
-        raise InvalidValueError("base must not be 1 (log 1 = 0)")
-    return math.log(b)
 
 
 def _distribution(counts: Counts) -> tuple[np.ndarray, np.ndarray]:
@@ -138,7 +126,7 @@ def shannon_entropy(counts: Counts, base: float = 2) -> float:
     >>> round(shannon_entropy([1, 1, 1], base=3), 12)
     1.0
     """
-    lb = _log_base(base)
+    lb = log_base(base)
     return _shannon_nats(*_distribution(counts)) / lb
 
 
@@ -175,7 +163,7 @@ def renyi_entropy(counts: Counts, alpha: float, base: float = 2) -> float:
     True
     """
     a = check_real(alpha, "alpha", minimum=0.0, allow_inf=True)
-    lb = _log_base(base)
+    lb = log_base(base)
     return _renyi_nats(*_distribution(counts), a) / lb
 
 
