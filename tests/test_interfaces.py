@@ -14,6 +14,9 @@ one is checked for the verbs' members and return types, ``decode(encode(word)) =
 from __future__ import annotations
 
 import functools
+import unicodedata
+from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 import pytest
@@ -25,17 +28,20 @@ from workbench import (
     BPESampler,
     DuplicationBPE,
     Grampa,
+    GreedTokModel,
     MarkovRejectionSampler,
     MaxMatchSampler,
     Multiplexer,
     RandomDropBPE,
     StochasTokSampler,
+    TextTokenizer,
     ULMSampler,
     UnigramRejectionSampler,
     Vocabulary,
     WorkbenchDeprecationWarning,
     datasets,
     train_bpe,
+    train_greedtok,
 )
 from workbench.bpe import split_text
 from workbench.counterexamples import check_bpe_model, token_frequencies
@@ -44,11 +50,13 @@ from workbench.interfaces import (
     MergeModel,
     Sampler,
     Segmenter,
+    TextLevel,
     WordLevel,
     WordSampler,
 )
 from workbench.lattice import code_points
 from workbench.segmenters import DeterministicSegmenter, default_segmenter
+from workbench.vocab.alphabets import spelled_bytes
 
 
 @functools.cache
@@ -285,16 +293,16 @@ def test_multiplexer_states_the_mixture_law_of_every_sampler(case):
 
 
 # --------------------------------------------------------------------------- conformance
-#: The verbs that make a class a tokeniser (any one of them; ``encode_lines`` is
-#: :class:`workbench.TextTokenizer`'s until the text level has one family).
-VERBS = {"tokenize", "encode", "sample", "decode", "encode_batch", "encode_lines"}
+#: The verbs that make a class a tokeniser (any one of them).
+VERBS = {"tokenize", "encode", "sample", "decode", "encode_batch", "encode_with_offsets"}
 #: Word-level classes: checked below through :data:`SAMPLERS` and :data:`SEGMENTERS`.
 WORD_LEVEL = {"BPESampler", "BitRejectionSampler", "DeterministicSegmenter", "Grampa",
               "MarkovRejectionSampler", "MaxMatchSampler", "Multiplexer", "StochasTokSampler",
               "ULMSampler", "UnigramRejectionSampler"}
-#: Text-level classes: checked as merge models (below) and by their own tests; their verbs
-#: are not yet one family (issue 37 item 1, text level: open).
-TEXT_LEVEL = {"BPEModel", "DuplicationBPE", "GreedTokModel", "RandomDropBPE", "TextTokenizer"}
+#: Text-level classes of the contract: checked below through :func:`_merge_models`.
+TEXT_CONTRACT = {"BPEModel", "DuplicationBPE", "GreedTokModel", "RandomDropBPE",
+                 "TextTokenizer"}
+TEXT_LEVEL = TEXT_CONTRACT
 
 
 def test_every_exported_tokeniser_is_checked():
@@ -489,3 +497,145 @@ def test_wrappers_take_a_merge_model_that_is_not_bpe():
     assert set(ids) - {6} <= {5, 7} and dup.canonical(ids) == model.encode("cdcdcd cd")
     with pytest.raises(TypeError, match="BPE contract"):
         RandomDropBPE(object(), {}, n_top=1, k=1)
+
+
+# --------------------------------------------------------------------------- text level
+TEXTS = [TEXT[:90], "the encoded code", " héllo wörld ✓ 👋🏽", "", "  \n\tcoding\r\n"]
+#: texts whose every character the ``ulm-8k`` vocabulary has (for P1/P2 over it)
+PLAIN_TEXTS = [TEXT[:90], "the encoded code", "", "  \n\tcoding, don't 42-day\r\n"]
+
+
+@functools.cache
+def greedtok_model() -> GreedTokModel:
+    counts: dict[str, int] = {}
+    for c in split_text(TEXT):
+        counts[c] = counts.get(c, 0) + 1
+    return train_greedtok(counts, 12, progress=False)
+
+
+def _text_tokenizer(vocab_name: str, pattern, seed):
+    return TextTokenizer(Grampa(vocab(vocab_name), tau=2.0), p=0.5, pattern=pattern, seed=seed)
+
+
+class TextCase(NamedTuple):
+    make: Callable[[int], object]  # seed -> tokeniser
+    stochastic: bool
+    lossless: bool  # decode(encode(text)) == text
+    alphabet: str  # how tokenize spells tokens
+    texts: list[str]
+
+
+#: every text-level tokeniser of the contract, in each of its modes
+TEXT_CASES = {
+    "BPEModel": TextCase(lambda s: _merge_models()["BPEModel"], False, True, "byte-level",
+                         TEXTS),
+    "RandomDropBPE": TextCase(lambda s: _merge_models()["RandomDropBPE"], False, True,
+                              "byte-level", TEXTS),
+    "DuplicationBPE": TextCase(lambda s: _merge_models()["DuplicationBPE"].reseeded(s), True,
+                               True, "byte-level", TEXTS),
+    "GreedTokModel": TextCase(lambda s: greedtok_model(), False, True, "byte-level", TEXTS),
+    "TextTokenizer(gpt2, pattern='gpt2')": TextCase(
+        lambda s: _text_tokenizer("gpt2", "gpt2", s), True, True, "byte-level", TEXTS),
+    "TextTokenizer(ulm-8k, P1/P2)": TextCase(
+        lambda s: _text_tokenizer("ulm-8k", None, s), True, False, "sentencepiece",
+        PLAIN_TEXTS),
+}
+
+
+def test_the_text_contract_covers_every_text_level_class():
+    assert {name.split("(")[0] for name in TEXT_CASES} == TEXT_CONTRACT
+
+
+@pytest.fixture(params=sorted(TEXT_CASES))
+def text_case(request):
+    return TEXT_CASES[request.param]
+
+
+def test_text_level_members_and_return_types(text_case):
+    t = text_case.make(0)
+    assert isinstance(t, TextLevel)
+    for text in text_case.texts:
+        ids = t.encode(text)
+        assert _is_ids(ids)
+        toks = t.tokenize(text)
+        assert type(toks) is list and all(type(x) is str and x for x in toks)
+        with_offsets = t.encode_with_offsets(text)
+        assert type(with_offsets) is tuple and _is_ids(with_offsets[0])
+        assert all(type(o) is tuple and len(o) == 2 for o in with_offsets[1])
+        assert type(t.decode(ids)) is str and type(t.decode_bytes(ids)) is bytes
+    batch = t.encode_batch(text_case.texts, num_threads=2)
+    assert type(batch) is list and len(batch) == len(text_case.texts)
+    assert all(map(_is_ids, batch))
+    table = t.token_bytes
+    assert all(type(k) is int and type(v) is bytes for k, v in table.items())
+    with pytest.raises(TypeError):
+        table[0] = b"x"  # read-only
+
+
+def test_text_level_decodes_and_spells_what_it_encodes(text_case):
+    """Tokens are ``token_bytes`` spelled in the alphabet; the lossless ones decode to the
+    text, and each token's offsets cover exactly the characters its bytes hold; every one's
+    offsets are ordered spans of the text whose characters the token spells."""
+    t = text_case.make(1)
+    for text in text_case.texts:
+        ids, offsets = t.encode_with_offsets(text)
+        assert len(offsets) == len(ids)
+        assert [spelled_bytes(text_case.alphabet, x) for x in t.convert_ids_to_tokens(ids)] \
+            == [t.token_bytes[i] for i in ids]
+        assert all(0 <= a <= b <= len(text) for a, b in offsets)
+        assert [a for a, _ in offsets] == sorted(a for a, _ in offsets)
+        if not text_case.lossless:  # P1/P2: each span's text, NFKC'd, holds the token's
+            for i, (a, b) in zip(ids, offsets):
+                raw = t.token_bytes[i].strip()
+                assert raw in unicodedata.normalize("NFKC", text[a:b]).encode()
+            continue
+        assert t.decode(ids) == text and t.decode_bytes(ids) == text.encode()
+        at = 0  # the token's first byte
+        for i, (a, b) in zip(ids, offsets):
+            last = at + len(t.token_bytes[i]) - 1
+            assert len(text[:a].encode()) <= at < len(text[:a + 1].encode())  # char a holds it
+            assert len(text[:b - 1].encode()) <= last < len(text[:b].encode())
+            at = last + 1
+        if offsets:
+            assert offsets[0][0] == 0 and offsets[-1][1] == len(text)
+    if text_case.alphabet == "byte-level":
+        cut = next(i for i, b in t.token_bytes.items() if b == b"\xc3")
+        assert t.decode([cut]) == "\ufffd"  # errors="replace" by default
+        with pytest.raises(UnicodeDecodeError):
+            t.decode([cut], errors="strict")
+    with pytest.raises(ValueError, match="id"):
+        t.decode([max(t.token_bytes) + 5])
+
+
+def test_text_encode_batch_is_a_loop_of_encode(text_case):
+    """Deterministic: exactly the loop, on any thread count. Stochastic: text ``k`` has its
+    own stream, so one text's call is the batch of that text, a batch's prefix is the
+    prefix's batch, and a per-call ``seed`` is ``reseeded(seed)`` (the object untouched)."""
+    texts, make = text_case.texts, text_case.make
+    if not text_case.stochastic:
+        t = make(0)
+        loop = [t.encode(x) for x in texts]
+        assert t.encode_batch(texts) == loop == t.encode_batch(texts, num_threads=1)
+        assert [t.tokenize(x) for x in texts] == [t.convert_ids_to_tokens(i) for i in loop]
+        return
+    batch = make(5).encode_batch(texts)
+    assert make(5).encode_batch(texts, num_threads=1) == batch
+    assert make(5).encode(texts[0]) == batch[0]
+    assert make(5).encode_with_offsets(texts[0])[0] == batch[0]
+    assert make(5).encode_batch(texts[:2]) == batch[:2]
+    assert make(6).encode_batch(texts) != batch
+    t = make(7)
+    assert t.encode_batch(texts, seed=5) == batch and t.encode(texts[0], seed=5) == batch[0]
+    assert t.reseeded(5).encode_batch(texts) == batch
+    assert t.encode_batch(texts) == make(7).encode_batch(texts)
+
+
+def test_text_level_tokenisers_pickle(text_case):
+    """Worker processes (``datasets.map``, a ``DataLoader``, Dask) get a pickled copy: it
+    encodes as the original does from the same state, tables and generator included."""
+    import pickle
+
+    t = text_case.make(3)
+    _ = t.token_bytes, t.encode(text_case.texts[0])  # caches filled before pickling
+    twin = pickle.loads(pickle.dumps(t))
+    assert twin.encode_batch(text_case.texts) == t.encode_batch(text_case.texts)

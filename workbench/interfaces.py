@@ -18,8 +18,14 @@ Word level (one word at a time; the one implementation is
   (:class:`workbench.segmenters.DeterministicSegmenter`): the word-level verbs and a call on
   one word.
 
-Text level:
+Text level (the one implementation is :class:`workbench.textlevel.TextLevelTokenizer` and
+:class:`~workbench.textlevel.TextSampler`):
 
+* :class:`TextLevel` — the verbs every text-level tokeniser speaks: ``encode(text)``,
+  ``encode_batch(texts, num_threads=)``, ``encode_with_offsets(text)``, ``tokenize(text)``,
+  ``decode(ids, errors=)`` and the ``token_bytes`` table (:class:`workbench.bpe.BPEModel`,
+  :class:`workbench.GreedTokModel`, :class:`workbench.RandomDropBPE`,
+  :class:`workbench.DuplicationBPE`, :class:`workbench.TextTokenizer`);
 * :class:`MergeModel` — a BPE-like model the Rényi counterexamples wrap
   (:class:`workbench.bpe.BPEModel`, :class:`workbench.RandomDropBPE`,
   :class:`workbench.DuplicationBPE`): merges, a token table, text → ids → text.
@@ -47,12 +53,13 @@ Example
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["LawSampler", "MergeModel", "Sampler", "Segmenter", "WordLevel", "WordSampler"]
+__all__ = ["LawSampler", "MergeModel", "Sampler", "Segmenter", "TextLevel", "WordLevel",
+           "WordSampler"]
 
 #: ``(ids, offsets)``: word ``w``'s token ids are ``ids[offsets[w]:offsets[w + 1]]``
 #: (``ids`` int32, ``offsets`` int64 of length ``len(words) + 1`` starting at 0).
@@ -183,6 +190,41 @@ class Segmenter(WordLevel, Protocol):
 
         Raises :class:`workbench.SegmentationError` if there is none.
         """
+        ...
+
+
+@runtime_checkable
+class TextLevel(Protocol):
+    """The verbs of every text-level tokeniser (tiktoken's and HF's names).
+
+    Attributes
+    ----------
+    token_bytes : mapping id → bytes
+        Every id's bytes (read-only; ids may have gaps).
+    """
+
+    token_bytes: Mapping[int, bytes]
+
+    def encode(self, text: str) -> list[int]:
+        """The token ids of ``text`` (a stochastic tokeniser draws fresh randomness)."""
+        ...
+
+    def encode_batch(self, texts: Sequence[str], *, num_threads: int | None = None
+                     ) -> list[list[int]]:
+        """One id list per text, in order; a stochastic tokeniser draws text ``k`` from its
+        own stream, so ``encode(text)`` is ``encode_batch([text])[0]`` from the same state."""
+        ...
+
+    def encode_with_offsets(self, text: str) -> tuple[list[int], list[tuple[int, int]]]:
+        """The ids of ``text`` and each token's character span ``(start, end)`` in it."""
+        ...
+
+    def tokenize(self, text: str) -> list[str]:
+        """The tokens of ``text`` spelled in the byte-level alphabet (``" a"`` is ``"Ġa"``)."""
+        ...
+
+    def decode(self, ids: Sequence[int], errors: str = "replace") -> str:
+        """The text of ``ids`` (their bytes as UTF-8, ``errors`` as ``bytes.decode``)."""
         ...
 
 

@@ -174,7 +174,7 @@ def _sampler_workload(vocab: Vocabulary, words: list[str], text: list[str]) -> N
     for chain in (Grampa(vocab, tau=2.0), MaxMatchSampler(vocab, dropout=0.1),
                   ULMSampler(vocab, nbest=-1, alpha=0.5)):  # lattice.chain_kernels
         law = chain.law(words[1])
-        _ = law.entropy, law.token_count_pmf(), law.mode, law.kl_to_uniform
+        _ = law.shannon_entropy(), law.token_count_pmf(), law.mode, law.kl_to_uniform
     for semantics in ("hf", "sentencepiece", "subword-nmt"):  # bpe._lawkernels, bpe._hfkernel
         BPESampler(vocab, dropout=0.1, semantics=semantics).law(vocab.to_alphabet(" cat"))
     for semantics in ("hf", "sentencepiece", "subword-nmt"):  # bpe._dropout's kernels

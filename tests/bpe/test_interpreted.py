@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from workbench.bpe import BPEExhaustedWarning, BPEModel, interpreted, train_bpe
+from workbench.bpe import BPEExhaustedWarning, BPEModel, dropout_chunks, interpreted, train_bpe
 
 ROOT = Path(__file__).resolve().parents[2]
 ALPHABET = "ab é\n'1😀s\tA"
@@ -124,7 +124,7 @@ def test_the_route_is_taken_only_through_applies(monkeypatch, gpt2):
     monkeypatch.setattr(interpreted, "applies", lambda text: False)
     assert gpt2.encode("hello world") == [31373, 995]  # shut: the kernels
     monkeypatch.setattr(interpreted, "applies", refuse)  # BPE-dropout never asks
-    assert gpt2.decode(gpt2.encode("hello", dropout=0.5, seed=0)) == "hello"
+    assert gpt2.decode(dropout_chunks(gpt2, ["hello"], 0.5, 0)[0]) == "hello"
 
 
 FRESH = """

@@ -13,8 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from naive import bpe as naive
 
-from workbench import Grampa
-from workbench.bpe import BPEModel, BPEModelFormatError, export_hf, split_text, train_bpe
+from workbench import Grampa, WorkbenchDeprecationWarning
+from workbench.bpe import (
+    BPEModel,
+    BPEModelFormatError,
+    dropout_chunks,
+    export_hf,
+    split_text,
+    train_bpe,
+)
 from workbench.datasets import load_text
 
 ROUND_TRIP = ["", "a", "é", "€", "🙂", "𝔘𝔫𝔦", "  ", "\n\n\t", "héllo wörld", "日本語のテキスト",
@@ -93,22 +100,61 @@ def test_stop_words_whole_chunk_only(model):
     assert model.vocab[sid] == word.encode()
 
 
+def _dropout(model, text, p, seed):
+    return [i for ids in dropout_chunks(model, split_text(text), p, seed) for i in ids]
+
+
 def test_dropout_extremes(model, text):
     sample = text[:3000]
-    assert model.encode(sample, dropout=0.0, seed=1) == model.encode(sample)
+    assert _dropout(model, sample, 0.0, 1) == model.encode(sample)
     stop = set(model.stop_words)
     byte_count = sum(1 if c in stop else len(c.encode()) for c in split_text(sample))
-    assert len(model.encode(sample, dropout=1.0, seed=3)) == byte_count
-    a = model.encode(sample, dropout=0.3, seed=7)
-    assert a == model.encode(sample, dropout=0.3, seed=7)
+    assert len(_dropout(model, sample, 1.0, 3)) == byte_count
+    a = _dropout(model, sample, 0.3, 7)
+    assert a == _dropout(model, sample, 0.3, 7)
     assert model.decode(a) == sample
+
+
+def test_dropout_keywords_of_the_model_are_deprecated(model, text):
+    """A deterministic model stays deterministic: ``dropout=``/``seed=`` on its verbs warn
+    for one release, naming the stochastic form, and still answer as before."""
+    sample = text[:500]
+    with pytest.warns(WorkbenchDeprecationWarning, match="BPESampler"):
+        old = model.encode(sample, dropout=0.3, seed=7)
+    assert old == _dropout(model, sample, 0.3, 7)
+    with pytest.warns(WorkbenchDeprecationWarning, match="dropout_chunks"):
+        chunks = model.encode_chunks(split_text(sample), dropout=0.3, seed=7)
+    assert [i for ids in chunks for i in ids] == old
+    with pytest.warns(WorkbenchDeprecationWarning, match="BPESampler"):
+        assert model.tokens(sample, dropout=0.3, seed=7) == [model.vocab[i] for i in old]
+    with pytest.warns(WorkbenchDeprecationWarning):
+        assert model.encode(sample, seed=1) == model.encode(sample)  # seed alone: plain
+
+
+def test_the_stochastic_form_of_text_bpe_is_bpe_sampler_through_text_tokenizer(model, text):
+    """What the deprecation names: BPE-dropout of text with the same law per chunk (p = 1:
+    bytes; p = 0: plain BPE's tokens; a stop word comes back under the id ``to_vocabulary``
+    gives its string, its first merge's) and the text back on decode."""
+    from workbench import BPESampler, TextTokenizer
+
+    def text_dropout(p):
+        sampler = BPESampler(model.to_vocabulary(), model=model, dropout=p)
+        return TextTokenizer(sampler, p=1.0, pattern=model.pattern, seed=4)
+
+    sample = text[:800]
+    table = model.token_bytes
+    plain = text_dropout(0.0).encode(sample)
+    assert [table[i] for i in plain] == [table[i] for i in model.encode(sample)]
+    assert len(text_dropout(1.0).encode(sample)) == len(_dropout(model, sample, 1.0, 0))
+    ids = text_dropout(0.3).encode(sample)
+    assert model.decode(ids) == sample and len(ids) > len(model.encode(sample))
 
 
 def test_dropout_rate_matches_naive(model, text):
     # mean tokens per chunk under p = 0.1: kernel vs the naive sampler, 400 draws each over
     # 60 chunks; tolerance 4 standard errors of the difference
     chunks = [c for c in split_text(text[:2000]) if c not in set(model.stop_words)][:60]
-    ours = [sum(len(x) for x in model.encode_chunks(chunks, dropout=0.1, seed=s))
+    ours = [sum(len(x) for x in dropout_chunks(model, chunks, 0.1, s))
             for s in range(400)]
     rng = random.Random(0)
     ref = [sum(len(naive.encode_chunk(c.encode(), model.merges, 0.1, rng)) for c in chunks)
@@ -233,7 +279,7 @@ def test_dropout_refuses_a_chunk_too_long_before_working(model):
     from workbench.bpe.model import DROPOUT_MAX_CHUNK
 
     with pytest.raises(BudgetError, match="split chunks longer"):
-        model.encode_chunks(["a" * (DROPOUT_MAX_CHUNK + 1)], dropout=0.1, seed=0)
+        dropout_chunks(model, ["a" * (DROPOUT_MAX_CHUNK + 1)], 0.1, 0)
     assert len(model.encode_chunks(["a" * (DROPOUT_MAX_CHUNK + 1)])[0]) > 0  # plain BPE: fine
 
 

@@ -23,7 +23,7 @@ def test_cover_steps_replay_training():
     model = train_greedtok(counts, 6, progress=False)
     steps = pc.compute_cover_steps(model, " understand")
     assert steps[0].rank == -1 and len(steps[0].pieces) == len(" understand")
-    assert steps[-1].pieces == model.encode(" understand")
+    assert steps[-1].pieces == model.segment(" understand")
     for s in steps:
         assert sum(s.marks) == len(" understand") - len(s.pieces)
     # the state after rank r is what the reference trainer holds after r + 1 steps
@@ -47,11 +47,11 @@ def test_cover_demo_words_show_a_cover():
     got = pc.cover_demo_words(model, counts, min_bytes=6, min_steps=2)
     assert "CLEOPATRA" not in got and " Understand" not in got
     for word in got:
-        assert word.strip().islower() and len(model.encode(word)) >= 2
+        assert word.strip().islower() and len(model.segment(word)) >= 2
         assert len(pc.compute_cover_steps(model, word)) - 1 >= 2
     expected = [w for w in sorted(counts, key=lambda w: -counts[w])
                 if w.strip().isalpha() and w.strip().islower() and len(w.encode()) >= 6
-                and len(model.encode(w)) >= 2 and len(pc.compute_cover_steps(model, w)) >= 3]
+                and len(model.segment(w)) >= 2 and len(pc.compute_cover_steps(model, w)) >= 3]
     assert got == expected
     with pytest.raises(ValueError):
         pc.cover_demo_words(model, counts, n=0)

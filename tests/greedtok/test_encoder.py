@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 
 import numpy as np
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from naive import greedtok as naive
 
 from workbench import Grampa, Vocabulary
+from workbench.bpe import split_text
 from workbench.greedtok import GreedTokModel, train_greedtok
 from workbench.greedtok.candidates import WORD_BYTES_MAX
 from workbench.greedtok.encoder import byte_alphabet
@@ -23,7 +25,7 @@ words = st.text(alphabet="abcé", min_size=1, max_size=12)
 def test_ranked_ab_abx_ba_encodes_ababx_as_ab_abx():
     # training applies "ab" twice (ab|ab|x), then "abx" swallows the second "ab"; "ba" would cut
     model = GreedTokModel([b"ab", b"abx", b"ba"])
-    assert model.encode("ababx") == [b"ab", b"abx"]
+    assert model.segment("ababx") == [b"ab", b"abx"]
     assert naive.encode([b"ab", b"abx", b"ba"], b"ababx") == [b"ab", b"abx"]
 
 
@@ -35,13 +37,13 @@ def test_batch_encoder_equals_algorithm_4(tokens, ws):
     for j, w in enumerate(ws):
         got = [model.token_of(int(i)) for i in ids[offsets[j]:offsets[j + 1]]]
         assert got == naive.encode(tokens, w.encode())
-        assert got == model.encode(w)
+        assert got == model.segment(w)
         assert model.decode(ids[offsets[j]:offsets[j + 1]]) == w
 
 
 def test_byte_fallback_and_decoding():
     model = train_greedtok({"hello": 5, "help": 2}, 2, progress=False)
-    pieces = model.encode("héllo🙂")
+    pieces = model.segment("héllo🙂")
     assert b"".join(pieces).decode() == "héllo🙂"
     assert all(len(p) == 1 for p in pieces if p not in model.tokens)
     assert model.decode(pieces) == "héllo🙂"
@@ -108,7 +110,7 @@ def test_reference_package_encoder_differs_on_ababx():
 
     enc = greedy_encoder.GreedyTokenizer([b"ab", b"abx", b"ba"], {})
     theirs = enc.batch_tokenize_whole([b"ababx"])[0]
-    ours = GreedTokModel([b"ab", b"abx", b"ba"]).encode("ababx")
+    ours = GreedTokModel([b"ab", b"abx", b"ba"]).segment("ababx")
     assert len(theirs) == 3 and len(ours) == 2  # theirs: [ab][ab][x]
 
 
@@ -125,3 +127,36 @@ def test_reference_package_selects_the_same_tokens():
     ranks, scores = g.solve_to_step(15)
     model = train_greedtok(counts, 15, max_token_length=5, progress=False)
     assert sum(model.gains) == sum(scores)
+
+
+# --------------------------------------------------------------------------- text level
+def test_text_is_split_by_the_pattern_then_each_chunk_by_algorithm_4():
+    model = train_greedtok({" the": 9, " then": 4, "the": 3, " 123": 2}, 4, progress=False)
+    text = "the then 12345, then!\n  the"
+    chunks = model.split(text)
+    assert "".join(chunks) == text and chunks == split_text(text)
+    ids, offsets = model.encode_ids(chunks)
+    assert model.encode(text) == ids.tolist()
+    assert model.encode_batch([text, "", "then"], num_threads=1) == [
+        model.encode(text), [], model.encode("then")]
+    assert model.decode(model.encode(text)) == text
+    got, spans = model.encode_with_offsets(text)
+    assert got == ids.tolist() and [text[a:b] for a, b in spans] == [
+        model.token_of(i).decode() for i in got]  # ASCII: every token is whole characters
+    gpt2 = GreedTokModel(model.tokens, pattern="gpt2")
+    assert gpt2.split("12345") == ["12345"] and model.split("12345") == ["123", "45"]
+
+
+def test_the_pattern_is_saved_and_old_files_read_as_gpt4(tmp_path):
+    model = GreedTokModel([b"ab", b" a"], pattern="gpt2")
+    model.save(tmp_path / "m.json")
+    back = GreedTokModel.load(tmp_path / "m.json")
+    assert back.pattern == "gpt2" and back.tokens == model.tokens
+    doc = json.loads((tmp_path / "m.json").read_text())
+    del doc["pattern"]  # a file written before the pattern was saved
+    (tmp_path / "old.json").write_text(json.dumps(doc))
+    assert GreedTokModel.load(tmp_path / "old.json").pattern == "gpt4"
+    doc["pattern"] = "(unclosed"
+    (tmp_path / "bad.json").write_text(json.dumps(doc))
+    with pytest.raises(ValueError, match=r"bad\.json.*pattern"):
+        GreedTokModel.load(tmp_path / "bad.json")

@@ -62,9 +62,9 @@ COUNTER = [b"aa", b"ba", b"bcd"]
 
 def test_counterexample_alg4_outputs():
     gt = GreedTokModel(COUNTER)
-    assert gt.encode("bcd") == [b"bcd"]
-    assert gt.encode("ba") == [b"ba"]
-    assert gt.encode("baaa") == [b"b", b"aa", b"a"]  # "aa" (rank 0) blocks "ba"
+    assert gt.segment("bcd") == [b"bcd"]
+    assert gt.segment("ba") == [b"ba"]
+    assert gt.segment("baaa") == [b"b", b"aa", b"a"]  # "aa" (rank 0) blocks "ba"
 
 
 def test_counterexample_no_bpe():
@@ -77,8 +77,8 @@ def test_counterexample_no_unigram():
     # a Unigram model picks the segmentation with the largest sum of scores. Alg. 4 picks
     # S1 over A1 on "ba" and S2 over A2 on "baaa", and S1 + S2 = A1 + A2 as multisets, so no
     # scores make both choices strict (summing the two inequalities gives 0 > 0).
-    s1, a1 = GreedTokModel(COUNTER).encode("ba"), [b"b", b"a"]
-    s2, a2 = GreedTokModel(COUNTER).encode("baaa"), [b"ba", b"aa"]
+    s1, a1 = GreedTokModel(COUNTER).segment("ba"), [b"b", b"a"]
+    s2, a2 = GreedTokModel(COUNTER).segment("baaa"), [b"ba", b"aa"]
     assert b"".join(a1) == b"ba" and b"".join(a2) == b"baaa" and s1 != a1 and s2 != a2
     assert Counter(s1) + Counter(s2) == Counter(a1) + Counter(a2)
 
@@ -90,7 +90,7 @@ def test_counterexample_no_wordpiece():
     wp = tokenizers.Tokenizer(tokenizers.models.WordPiece(
         vocab, unk_token="[UNK]", continuing_subword_prefix=""))
     assert wp.encode("baaa").tokens == ["ba", "aa"]  # leftmost longest
-    assert GreedTokModel(COUNTER).encode("baaa") != [b"ba", b"aa"]
+    assert GreedTokModel(COUNTER).segment("baaa") != [b"ba", b"aa"]
 
 
 def test_export_refuses_clearly_and_never_with_type_error(tmp_path):

@@ -27,7 +27,7 @@ def quiet_train(counts, k, **kw):
 
 
 def weighted_tokens(model, counts):
-    return sum(c * len(model.encode(w)) for w, c in counts.items())
+    return sum(c * len(model.segment(w)) for w, c in counts.items())
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -38,7 +38,7 @@ def test_equals_exhaustive_reference(counts, k, max_len):
     assert run.model.tokens == tokens
     assert run.model.gains == gains
     for w in counts:  # encoder == training-time segmentation == the reference's
-        assert run.model.encode(w) == naive.segmentation(w.encode(), state[w.encode()])
+        assert run.model.segment(w) == naive.segmentation(w.encode(), state[w.encode()])
 
 
 @settings(max_examples=40, deadline=None)
@@ -61,7 +61,7 @@ def test_paper_overlap_example_counts_aya_once():
     # App. D.1: in "ayaya" the token "aya" covers one of its two overlapping occurrences
     model = train_greedtok({"ayaya": 1, "xaya": 1}, 1, max_token_length=3, progress=False)
     assert model.tokens == [b"aya"] and model.gains == [2 + 2]
-    assert model.encode("ayaya") == [b"aya", b"y", b"a"]
+    assert model.segment("ayaya") == [b"aya", b"y", b"a"]
 
 
 def test_ties_prefer_shorter_then_smaller_bytes():

@@ -103,6 +103,38 @@ def test_pipeline_takes_any_sampler_of_the_contract():
         TextTokenizer(object())
 
 
+def test_a_split_pattern_loses_nothing_and_its_chunks_are_the_pretokens():
+    from workbench.bpe import split_text
+    from workbench.segmenters import DeterministicSegmenter
+
+    g = datasets.load_vocabulary("gpt2")
+    lines = datasets.load_text("shakespeare").split("\n")[500:700] + ["héllo 👋 — 12345"]
+    tok = TextTokenizer(Grampa(g, tau=2.0), p=0.5, pattern="gpt4", seed=2)
+    for line, ids in zip(lines, tok.encode_batch(lines)):
+        assert tok.decode(ids) == line
+    seg = DeterministicSegmenter(g, "longest")
+    plain = TextTokenizer(Grampa(g), p=0.0, deterministic="longest", pattern="gpt4", seed=0)
+    for line in lines[:50]:  # p = 0: every chunk is the segmenter's
+        expected = [t for c in split_text(line) for t in seg(g.to_alphabet(c))]
+        assert plain.tokenize(line) == expected
+        ids, spans = plain.encode_with_offsets(line)
+        assert "".join(line[a:b] for a, b in spans) == line  # ASCII: spans tile the line
+
+
+def test_the_tokenizer_holds_the_randomness():
+    v = datasets.load_vocabulary("ulm-8k")
+    lines = datasets.load_text("shakespeare").split("\n")[3000:3100]
+    one = TextTokenizer(Grampa(v), p=0.5, seed=3).encode_lines(lines)
+    two = TextTokenizer(Grampa(v), p=0.5, seed=3).encode_lines(lines)
+    assert all(np.array_equal(a, b) for a, b in zip(one, two))
+    tok = TextTokenizer(Grampa(v), p=0.5, seed=3)
+    assert not np.array_equal(tok.encode_lines(lines)[0], tok.encode_lines(lines)[0])
+    typos = TextTokenizer(Grampa(v), p=0.5, typo_rate=0.1, seed=3)
+    assert typos.encode("to be or not") and typos.tokenize("to be or not")
+    with pytest.raises(ValueError, match="typo_rate"):
+        typos.encode_with_offsets("to be or not")
+
+
 def _corpus_sources(tmp_path):
     text = datasets.load_text("shakespeare").split("\n")
     paths = []

@@ -35,6 +35,7 @@ RANKS = {
     "vocab": 1, "counts": 1, "stats": 1, "metrics": 1,
     "laws": 1,                      # SegmentationLaw: the exact law of a sampler on one word
     "wordlevel": 2,                 # WordTokenizer, TokenSampler: the word-level verbs from two
+    "textlevel": 2,                 # TextLevelTokenizer, TextSampler: the text-level verbs
     "lattice": 2,
     "theory": 2,                    # exact closed forms, one module per paper
     "grampa": 3, "segmenters": 3, "samplers": 3, "datasets": 3,

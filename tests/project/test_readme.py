@@ -108,7 +108,15 @@ def test_usage_snippets_do_what_the_comments_say(tmp_path, monkeypatch):
         exec(compile(code, "README.md", "exec"), namespace)  # noqa: S102
     assert "".join(namespace["g"].sample(namespace["word"])) == namespace["word"]
     assert namespace["bpe"].decode(namespace["bpe"].encode(" lowest")) == " lowest"
-    assert b"".join(namespace["gt"].encode(" lowest")) == b" lowest"
+    assert b"".join(namespace["gt"].segment(" lowest")) == b" lowest"
+    exec(compile(usage[2], "README.md", "exec"), namespace)  # the text level  # noqa: S102
+    bpe, tok, text = namespace["bpe"], namespace["tok"], namespace["text"]
+    assert bpe.tokenize(text) == ["Hello", "Ġw", "Ã¶r", "ld", "ĠðŁĳ", "ĭ"]
+    assert bpe.encode_with_offsets(text)[1][:3] == [(0, 5), (5, 7), (7, 9)]
+    assert bpe.decode(bpe.encode(text)[:5]) == "Hello wörld \ufffd"
+    assert bpe.token_bytes[50256] == b"<|endoftext|>"
+    assert tok.decode(namespace["ids"]) == text
+    assert tok.encode(text, seed=1) == tok.reseeded(1).encode(text)
 
 
 def _file_map() -> list[str]:

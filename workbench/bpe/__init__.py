@@ -26,7 +26,7 @@ Example
 import importlib
 
 from .interop import NotExpressibleError
-from .model import Batch, BPEModel
+from .model import Batch, BPEModel, dropout_chunks
 from .modelfile import BPEModelFormatError
 from .pattern import GPT2_PATTERN, GPT4_PATTERN, split_text
 
@@ -47,5 +47,5 @@ def __dir__() -> list[str]:
 
 
 __all__ = ["BPEExhaustedWarning", "BPEModel", "BPEModelFormatError", "BPESampler", "Batch",
-           "GPT2_PATTERN", "GPT4_PATTERN", "NotExpressibleError", "export_hf",
+           "GPT2_PATTERN", "GPT4_PATTERN", "NotExpressibleError", "dropout_chunks", "export_hf",
            "merges_from_vocabulary", "split_text", "to_hf_json", "train_bpe"]

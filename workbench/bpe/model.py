@@ -34,28 +34,24 @@ Example
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
+from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from .._core.deprecation import renamed_keywords
+from .._core.deprecation import renamed_keywords, warn_deprecated
 from .._core.errors import ArgumentTypeError, InvalidValueError, MissingDependencyError
 from .._core.gcpause import gc_paused
 from .._core.io import write_atomic
 from .._core.seeds import as_generator, base_seed
-from .._core.validate import (
-    MAX_WORKERS,
-    BudgetError,
-    check_budget,
-    check_probability,
-    check_workers,
-)
+from .._core.validate import BudgetError, check_budget, check_probability
+from ..textlevel import TextLevelTokenizer, as_texts, default_threads
 from . import interop, interpreted, modelfile
 from .bytelevel import to_bytelevel
 from .modelcheck import _check_ids, _check_specials, _text_bytes
-from .split_patterns import NAMED_PATTERNS, resolve_pattern, split_with_gaps
+from .split_patterns import NAMED_PATTERNS, resolve_pattern, split_by, split_with_gaps
 
 if TYPE_CHECKING:  # the kernels load numba: imported where they run
     from ._textencode import TextEncoder
@@ -68,6 +64,10 @@ BYTES_PER_INPUT_BYTE = 64
 """Memory estimate of :meth:`BPEModel.encode_chunks` per input byte (arrays and id lists)."""
 
 
+_TEXT_DROPOUT = ("TextTokenizer(BPESampler(model.to_vocabulary(), model=model, dropout=p), "
+                 "p=1.0, pattern=model.pattern, seed=s).encode(text)")
+
+
 class Batch(NamedTuple):
     """One training batch: merges made (``size``), pairs examined, and the merges."""
 
@@ -76,8 +76,12 @@ class Batch(NamedTuple):
     merges: tuple[tuple[bytes, bytes], ...]
 
 
-class BPEModel:
+class BPEModel(TextLevelTokenizer):
     """A byte-level BPE model (see the module docstring for ids and encoding).
+
+    It speaks the text-level contract (:class:`workbench.textlevel.TextLevelTokenizer`):
+    ``encode``, ``encode_batch``, ``encode_with_offsets``, ``tokenize``, ``decode`` and
+    ``token_bytes``; ``tokens(text)`` gives the tokens as ``bytes``.
 
     Parameters
     ----------
@@ -272,34 +276,33 @@ class BPEModel:
         >>> BPEModel([], pattern="gpt2").split("12345 it's")
         ['12345', ' it', "'s"]
         """
-        if not isinstance(text, str):
-            raise ArgumentTypeError(f"text must be str, not {type(text).__name__}")
-        if self.pattern in NAMED_PATTERNS:  # the numba pretokeniser, equal to regex.findall
-            from .split import split as fast_split
-
-            return fast_split(text, self.pattern)
-        return split_with_gaps(self._split, text)
+        return split_by(self.pattern, self._split, text)
 
     # ---- encoding
-    def encode_chunks(self, chunks: Sequence[str], *, dropout: float = 0.0,
+    def encode_chunks(self, chunks: Sequence[str], *, dropout: float | None = None,
                       seed: int | np.random.Generator | None = None) -> list[list[int]]:
         """Encode pretokenised chunks (one id list per chunk; stop words matched whole).
 
-        Parameters
-        ----------
-        chunks : sequence of str
-        dropout : float
-            BPE-dropout probability ``p`` in ``[0, 1]``.
-        seed : int or numpy.random.Generator, optional
-            Randomness for dropout (chunk ``i`` uses stream ``i`` of the seed).
+        ``dropout=`` and ``seed=`` are deprecated (a deterministic model stays
+        deterministic): BPE-dropout is :class:`workbench.BPESampler`, whose kernel is
+        :func:`dropout_chunks`.
 
         Raises
         ------
         BudgetError
-            If the output could exceed the memory budget, or with ``dropout > 0`` a chunk is
-            longer than :data:`DROPOUT_MAX_CHUNK` bytes (checked before any work).
+            If the output could exceed the memory budget (checked before any work).
         """
-        p = check_probability(dropout, "dropout")
+        if dropout is not None or seed is not None:
+            warn_deprecated("BPEModel.encode_chunks(chunks, dropout=..., seed=...)",
+                            "workbench.bpe.dropout_chunks(model, chunks, dropout, seed), or "
+                            "BPESampler(model.to_vocabulary(), model=model, dropout=..., "
+                            "seed=...)")
+            return dropout_chunks(self, chunks, 0.0 if dropout is None else dropout, seed)
+        return self._encode_chunks(chunks, 0.0, None)
+
+    def _encode_chunks(self, chunks: Sequence[str], p: float,
+                       seed: int | np.random.Generator | None) -> list[list[int]]:
+        """:meth:`encode_chunks` with BPE-dropout probability ``p`` (checked)."""
         if isinstance(chunks, (str, bytes)):
             raise ArgumentTypeError("chunks must be a sequence of str, not a single string")
         seed64 = np.uint64(base_seed(as_generator(seed))) if p > 0 else np.uint64(0)
@@ -330,27 +333,40 @@ class BPEModel:
                 out[i] = flat[bounds[j]:bounds[j + 1]]
         return out  # type: ignore[return-value]
 
-    def encode(self, text: str, *, dropout: float = 0.0,
+    def encode(self, text: str, *, dropout: float | None = None,
                seed: int | np.random.Generator | None = None) -> list[int]:
         """Token ids of ``text`` (the pattern's chunks, stop words whole, merges by rank).
 
-        Plain BPE (``dropout=0``) under the GPT-4 or GPT-2 pattern runs in one numba pass,
-        streamed in windows (:mod:`workbench.bpe._textencode`), or for a short text in a
-        process that has not loaded numba, in plain Python (:mod:`workbench.bpe.interpreted`,
-        the same ids); BPE-dropout, and a user
-        regex, split the text first (:meth:`split`) and encode the chunks with
-        :meth:`encode_chunks`. Raises ``ValueError`` on a lone surrogate.
+        Under the GPT-4 or GPT-2 pattern it runs in one numba pass, streamed in windows
+        (:mod:`workbench.bpe._textencode`), or for a short text in a process that has not
+        loaded numba, in plain Python (:mod:`workbench.bpe.interpreted`, the same ids); a
+        user regex splits the text first (:meth:`split`) and encodes the chunks. Raises
+        ``ValueError`` on a lone surrogate.
+
+        ``dropout=`` and ``seed=`` are deprecated: BPE-dropout of text is
+        ``TextTokenizer(BPESampler(model.to_vocabulary(), model=model, dropout=p),
+        p=1.0, pattern=model.pattern, seed=s)``.
         """
-        p = check_probability(dropout, "dropout")
+        if dropout is not None or seed is not None:
+            warn_deprecated("BPEModel.encode(text, dropout=..., seed=...)", _TEXT_DROPOUT)
+            return self._dropout_text(text, dropout, seed)
         if not isinstance(text, str):
             raise ArgumentTypeError(f"text must be str, not {type(text).__name__}")
-        if p == 0.0 and self.pattern in NAMED_PATTERNS:
+        if self.pattern in NAMED_PATTERNS:
             if interpreted.applies(text):  # a small first call: plain Python, same ids
                 return self._interpreted(text)
             return self._model_ids(self._text_encoder().encode_array(text)).tolist()
         _text_bytes(text)
-        return [i for ids in self.encode_chunks(self.split(text), dropout=dropout,
-                                                seed=seed) for i in ids]
+        return [i for ids in self._encode_chunks(self.split(text), 0.0, None) for i in ids]
+
+    def _dropout_text(self, text: str, dropout: float | None,
+                      seed: int | np.random.Generator | None) -> list[int]:
+        """The deprecated ``encode(text, dropout=, seed=)``: chunk ``i`` on stream ``i``."""
+        p = check_probability(0.0 if dropout is None else dropout, "dropout")
+        if not isinstance(text, str):
+            raise ArgumentTypeError(f"text must be str, not {type(text).__name__}")
+        _text_bytes(text)
+        return [i for ids in self._encode_chunks(self.split(text), p, seed) for i in ids]
 
     def encode_array(self, text: str) -> np.ndarray:
         """Plain-BPE ids of ``text`` as an ``int32`` array (streamed: the memory is the ids
@@ -383,18 +399,8 @@ class BPEModel:
         ValueError
             On a lone surrogate (the message names the text).
         """
-        if isinstance(texts, (str, bytes)) or not isinstance(texts, Sequence):
-            raise ArgumentTypeError(f"texts must be a sequence of str, not {type(texts).__name__}")
-        for k, t in enumerate(texts):
-            if not isinstance(t, str):
-                raise ArgumentTypeError(f"texts[{k}] must be str, not {type(t).__name__}")
-        if num_threads is None:
-            try:
-                num_threads = len(os.sched_getaffinity(0))
-            except AttributeError:  # not on Linux
-                num_threads = os.cpu_count() or 1
-            num_threads = min(num_threads, MAX_WORKERS)
-        num_threads = check_workers(num_threads, "num_threads")
+        texts = as_texts(texts)
+        num_threads = default_threads(num_threads)
         if self.pattern not in NAMED_PATTERNS:
             return [self.encode(t) for t in texts]
         out = self._text_encoder().encode_batch(list(texts), num_threads)
@@ -429,30 +435,22 @@ class BPEModel:
                                         self.pattern)
         return self._encoder
 
-    def tokens(self, text: str, *, dropout: float = 0.0,
+    def tokens(self, text: str, *, dropout: float | None = None,
                seed: int | np.random.Generator | None = None) -> list[bytes]:
-        """The tokens of ``text`` as bytes (their concatenation is ``text``'s UTF-8)."""
-        return [self.vocab[i] for i in self.encode(text, dropout=dropout, seed=seed)]
+        """The tokens of ``text`` as bytes (their concatenation is ``text``'s UTF-8).
 
-    def decode(self, ids: Iterable[int], errors: str = "replace") -> str:
-        """Text of a sequence of ids (bytes decoded as UTF-8 with ``errors``).
-
-        Ids must be integers (``97.9`` is refused, not truncated) of this vocabulary.
+        ``dropout=`` and ``seed=`` are deprecated, as for :meth:`encode`.
         """
-        if isinstance(ids, (str, bytes)):
-            raise ArgumentTypeError("ids must be a sequence of int, not a string")
-        parts = []
-        for k, i in enumerate(ids):
-            if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)):
-                raise ArgumentTypeError(f"ids[{k}] must be an int, not {type(i).__name__} "
-                                        f"({i!r:.30})")
-            token = self.vocab.get(int(i))
-            if token is None:
-                raise InvalidValueError(f"id {int(i)} is not in the vocabulary "
-                                        f"(0..{len(self.vocab) - 1})")
-            parts.append(token)
-        raw = b"".join(parts)
-        return raw.decode("utf-8", errors=errors)
+        if dropout is not None or seed is not None:
+            warn_deprecated("BPEModel.tokens(text, dropout=..., seed=...)", _TEXT_DROPOUT)
+            return [self.vocab[i] for i in self._dropout_text(text, dropout, seed)]
+        return [self.vocab[i] for i in self.encode(text)]
+
+    @property
+    def token_bytes(self) -> Mapping[int, bytes]:
+        """Every id's bytes, special tokens included (read-only; ids may have gaps, as
+        GPT-2's do not but a peer's may)."""
+        return MappingProxyType(self.vocab)
 
     # ---- other views
     def to_vocabulary(self):
@@ -572,3 +570,26 @@ class BPEModel:
         ranks, pat = self.to_tiktoken()
         return tiktoken.Encoding(name=name, pat_str=pat, mergeable_ranks=ranks,
                                  special_tokens=dict(self.special_tokens))
+
+
+def dropout_chunks(model: BPEModel, chunks: Sequence[str], dropout: float,
+                   seed: int | np.random.Generator | None) -> list[list[int]]:
+    """BPE-dropout (Provilkov et al., 2020) of pretokenised chunks: the kernel behind
+    :class:`workbench.BPESampler` (a model stays deterministic; its dropout lives here).
+
+    Chunk ``i`` draws from stream ``i`` of one base seed from ``seed``, so a chunk's ids do
+    not depend on the other chunks' lengths or on threads. Stop words stay whole.
+
+    Raises
+    ------
+    BudgetError
+        If the output could exceed the memory budget, or with ``dropout > 0`` a chunk is
+        longer than :data:`DROPOUT_MAX_CHUNK` bytes (checked before any work).
+
+    >>> m = BPEModel([(b"a", b"b")])
+    >>> dropout_chunks(m, ["ab", "ab"], 1.0, seed=0), dropout_chunks(m, ["ab"], 0.0, None)
+    ([[97, 98], [97, 98]], [[256]])
+    """
+    if not isinstance(model, BPEModel):
+        raise ArgumentTypeError(f"model must be a BPEModel, not {type(model).__name__}")
+    return model._encode_chunks(chunks, check_probability(dropout, "dropout"), seed)

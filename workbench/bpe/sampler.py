@@ -49,7 +49,7 @@ from ..wordlevel import TokenSampler, as_words, check_request
 from . import _dropout, _encode, laws
 from . import semantics as semantics_
 from .bytelevel import from_bytelevel, to_bytelevel
-from .model import BPEModel
+from .model import BPEModel, dropout_chunks
 
 _MARK = "\u2581"
 
@@ -200,7 +200,7 @@ class BPESampler(TokenSampler):
         chunks = [self._unspell(w) for w in words]
         plain = self.dropout == 0 and self.semantics != "sentencepiece"  # = plain BPE then
         if self.semantics == "reference" or plain:
-            return self.model.encode_chunks(chunks, dropout=self.dropout, seed=self._rng)
+            return dropout_chunks(self.model, chunks, self.dropout, self._rng)
         return self._sample_chunks(chunks)
 
     def _sample_chunks(self, chunks: list[str]) -> list[list[int]]:

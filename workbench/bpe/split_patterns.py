@@ -96,3 +96,20 @@ def split_with_gaps(compiled: regex.Pattern, text: str) -> list[str]:
     if at < len(text):
         out.append(text[at:])
     return out
+
+
+def split_by(pattern: str, compiled: regex.Pattern, text: str) -> list[str]:
+    """The chunks of ``text`` under a resolved pattern (:func:`resolve_pattern`'s name and
+    compiled regex): a named pattern runs the numba pretokeniser (:mod:`.split`, equal to
+    ``regex.findall``), a user regex :func:`split_with_gaps`. Their concatenation is ``text``.
+
+    >>> split_by(*resolve_pattern(r"\\d+")[::2], "ab12c")
+    ['ab', '12', 'c']
+    """
+    if not isinstance(text, str):
+        raise ArgumentTypeError(f"text must be str, not {type(text).__name__}")
+    if pattern in NAMED_PATTERNS:
+        from .split import split as fast_split
+
+        return fast_split(text, pattern)
+    return split_with_gaps(compiled, text)

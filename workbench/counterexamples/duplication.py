@@ -9,9 +9,13 @@ base vocabulary: the ``r``-th token of ``X`` (by frequency rank) owns ids
 4.2–4.3). :meth:`DuplicationBPE.canonical` is the inverse map (copy → original) used to
 detokenise and evaluate.
 
-Randomness: each :meth:`~DuplicationBPE.encode` call draws its copies from the object's
-generator (seeded at construction) or from ``seed`` if given, in token order, so the same seed
-and the same calls give the same ids in every process.
+Randomness (the text-level contract, :class:`workbench.textlevel.TextSampler`): the object
+holds one generator, seeded when it is built. Every call draws one base seed from it; text
+``k`` of :meth:`~DuplicationBPE.encode_batch` draws its copies from stream ``k`` of that seed,
+in token order, so ``encode(text)`` is ``encode_batch([text])[0]`` from the same state and the
+same seed and calls give the same ids in every process, thread count and batching. A per-call
+``seed=`` means ``reseeded(seed)`` for that call: ``d.encode(text, seed=s) ==
+d.reseeded(s).encode(text)``, and ``d``'s own generator is not touched.
 
 This module does not train BPE.
 
@@ -28,7 +32,7 @@ Example
 >>> d.copies[0], d.vocab[3]
 ((0, 2, 3), b'a')
 >>> ids = d.encode("aaaab"); ids
-[3, 2, 2, 0, 1]
+[3, 2, 2, 2, 1]
 >>> d.canonical(ids), d.decode(ids)
 ([0, 0, 0, 0, 1], 'aaaab')
 """
@@ -36,19 +40,21 @@ Example
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 import numpy as np
 
 from .._core.errors import InvalidValueError
-from .._core.seeds import as_generator
 from .._core.validate import PY_ENTRY_BYTES, check_int, check_size
+from ..interfaces import TextLevel
+from ..textlevel import TextSampler, as_texts, default_threads
 from .merge_tree import check_bpe_model, vocab_dict
 from .ranking import top_tokens
 
 __all__ = ["DuplicationBPE"]
 
 
-class DuplicationBPE:
+class DuplicationBPE(TextSampler):
     """A BPE model whose ``N`` most frequent tokens are each spread over ``k`` identical copies.
 
     Parameters
@@ -106,17 +112,25 @@ class DuplicationBPE:
         self._known = np.zeros(size, dtype=bool)
         self._known[list(self.vocab)] = True
         self.merges = list(model.merges)
-        self._rng = as_generator(seed)
+        super().__init__(seed)
 
     def substitute(self, ids: Sequence[int], seed: int | np.random.Generator | None = None
                    ) -> list[int]:
-        """``SUB`` (Eq. 16) on a base encoding: each duplicated id → a uniform copy."""
+        """``SUB`` (Eq. 16) on a base encoding: each duplicated id → a uniform copy.
+
+        The copies come from one stream (that of a one-text batch); ``seed`` as everywhere.
+        """
+        return self._substitute(self._base_ids(ids), self._streams(1, seed)[0])
+
+    def _base_ids(self, ids: Sequence[int]) -> np.ndarray:
         arr = np.asarray(ids, dtype=np.int64)
+        if arr.size and (arr.ndim != 1 or arr.min() < 0 or arr.max() >= self._slot.size):
+            raise InvalidValueError("ids must be a 1-D sequence of base vocabulary ids")
+        return arr
+
+    def _substitute(self, arr: np.ndarray, rng: np.random.Generator) -> list[int]:
         if arr.size == 0:
             return []
-        if arr.ndim != 1 or arr.min() < 0 or arr.max() >= self._slot.size:
-            raise InvalidValueError("ids must be a 1-D sequence of base vocabulary ids")
-        rng = self._rng if seed is None else as_generator(seed)
         slot = self._slot[arr]
         hit = np.flatnonzero(slot >= 0)
         out = arr.copy()
@@ -127,15 +141,32 @@ class DuplicationBPE:
     def encode(self, text: str, seed: int | np.random.Generator | None = None) -> list[int]:
         """Token ids of ``text`` with every duplicated token replaced by a random copy (Eq. 17).
 
-        ``seed`` overrides the object's generator for this call only.
+        ``encode_batch([text], seed=seed)[0]``.
         """
-        return self.substitute(self.model.encode(text), seed)
+        return self.encode_batch([text], seed=seed)[0]
+
+    def encode_batch(self, texts: Sequence[str], *, num_threads: int | None = None,
+                     seed: int | np.random.Generator | None = None) -> list[list[int]]:
+        """One id list per text; text ``k``'s copies come from stream ``k`` of one draw.
+
+        The base model encodes on ``num_threads`` threads (a base model of the text-level
+        contract; else text by text); ``seed`` as everywhere (see the module docstring).
+        """
+        texts = as_texts(texts)
+        if isinstance(self.model, TextLevel):
+            base = self.model.encode_batch(texts, num_threads=num_threads)
+        else:
+            default_threads(num_threads)
+            base = [self.model.encode(t) for t in texts]
+        streams = self._streams(len(texts), seed)
+        return [self._substitute(np.asarray(ids, dtype=np.int64), rng)
+                for ids, rng in zip(base, streams)]
 
     def encode_chunks(self, chunks: Sequence[str],
                       seed: int | np.random.Generator | None = None) -> list[list[int]]:
         """One id list per chunk, copies drawn as :meth:`encode` draws them for the chunks in turn.
 
-        The copies come from one draw over all chunks' tokens in order, so the result equals
+        The copies come from one stream over all chunks' tokens in order, so the result equals
         :meth:`encode` of the chunks' concatenation (for a base model that splits it back
         into the same chunks) from the same generator state.
         """
@@ -147,6 +178,11 @@ class DuplicationBPE:
             at += len(ids)
         return out
 
+    @property
+    def token_bytes(self) -> Mapping[int, bytes]:
+        """``V'``: every id's bytes, each copy with its original's (read-only)."""
+        return MappingProxyType(self.vocab)
+
     def canonical(self, ids: Sequence[int]) -> list[int]:
         """The inverse map: every copy → its original base id (others unchanged)."""
         arr = np.asarray(ids, dtype=np.int64)
@@ -156,10 +192,6 @@ class DuplicationBPE:
                 or not self._known[arr].all():
             raise InvalidValueError("ids must be a 1-D sequence of ids of this model's vocabulary")
         return self._original[arr].tolist()
-
-    def decode(self, ids: Sequence[int]) -> str:
-        """Text of ``ids``: copies are mapped back (:meth:`canonical`), then the base decoder."""
-        return self.model.decode(self.canonical(ids))
 
     def tokens(self, text: str) -> list[bytes]:
         """Surface forms of :meth:`encode` (identical to the base model's, by construction)."""

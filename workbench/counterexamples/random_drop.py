@@ -31,12 +31,15 @@ Example
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 
 import numpy as np
 
 from .._core.errors import InvalidValueError
 from .._core.seeds import as_generator
 from .._core.validate import check_int
+from ..interfaces import TextLevel
+from ..textlevel import TextLevelTokenizer, as_texts
 from .merge_tree import MergeTree, check_bpe_model
 from .ranking import top_tokens
 
@@ -56,8 +59,11 @@ def expand_ids(ids: np.ndarray, offsets: np.ndarray, flat: np.ndarray) -> np.nda
     return flat[np.arange(total, dtype=np.int64) + shift]
 
 
-class RandomDropBPE:
+class RandomDropBPE(TextLevelTokenizer):
     """A BPE model whose tokens in ``D`` are decomposed along their merges after encoding.
+
+    Deterministic once built; it speaks the text-level contract
+    (:class:`workbench.textlevel.TextLevelTokenizer`) over the vocabulary ``V'``.
 
     Parameters
     ----------
@@ -147,18 +153,28 @@ class RandomDropBPE:
         """Token ids: the base model's encoding with every token replaced by ``DEC`` (Eq. 5)."""
         return self.decompose_ids(self.model.encode(text))
 
+    def encode_batch(self, texts: Sequence[str], *, num_threads: int | None = None
+                     ) -> list[list[int]]:
+        """One id list per text: the base model's ``encode_batch`` (on ``num_threads``
+        threads, for a base model of the text-level contract), each with ``DEC`` applied."""
+        if not isinstance(self.model, TextLevel):
+            return super().encode_batch(texts, num_threads=num_threads)
+        return [self.decompose_ids(ids)
+                for ids in self.model.encode_batch(as_texts(texts), num_threads=num_threads)]
+
     def encode_chunks(self, chunks: Sequence[str]) -> list[list[int]]:
         """One id list per chunk: the base model's ``encode_chunks`` with ``DEC`` applied."""
         return [self.decompose_ids(ids) for ids in self.model.encode_chunks(chunks)]
 
+    @property
+    def token_bytes(self) -> Mapping[int, bytes]:
+        """``V'``: every id's bytes, the dropped tokens left out (read-only)."""
+        return MappingProxyType(self.vocab)
+
     def tokens(self, text: str) -> list[bytes]:
         """The encoding as bytes tokens."""
-        vocab = self._tree.vocab
+        vocab = self.vocab
         return [vocab[i] for i in self.encode(text)]
-
-    def decode(self, ids: Sequence[int]) -> str:
-        """Text of ``ids`` (the base model's decoder: decomposition keeps the surface form)."""
-        return self.model.decode(list(ids))
 
     def __len__(self) -> int:
         return len(self.vocab)

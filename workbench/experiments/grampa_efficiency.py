@@ -42,6 +42,7 @@ import numpy as np
 from .._core.errors import InvalidValueError
 from .._core.io import write_atomic
 from .._core.validate import check_int, check_probability, check_real
+from ..bpe.model import dropout_chunks
 from ..grampa import Grampa, check_tau, expected_token_counts
 from ..metrics import renyi_efficiency
 from ..segmenters import Multiplexer
@@ -178,8 +179,8 @@ def sampled_regulariser(setup: Setup, param: float, seed: int) -> np.ndarray:
 def _sampled_regulariser(setup: Setup, param: float, seed: int) -> np.ndarray:
     occ = setup.occurrences.tolist()
     if setup.kind == "bpe":
-        ids = setup.model.encode_chunks([" " + setup.words[i] for i in occ],
-                                        dropout=check_probability(param, "p_d"), seed=seed)
+        ids = dropout_chunks(setup.model, [" " + setup.words[i] for i in occ],
+                             check_probability(param, "p_d"), seed)
     else:
         import sentencepiece as spm
 

@@ -268,7 +268,7 @@ def compute_cover_steps(model: GreedTokModel, word: str) -> list[CoverStep]:
     for r, tok in enumerate(model.tokens):
         if tok not in raw:
             continue
-        pieces = GreedTokModel(model.tokens[:r + 1]).encode(word)
+        pieces = GreedTokModel(model.tokens[:r + 1]).segment(word)
         if pieces != steps[-1].pieces:
             marks = []
             for p in pieces:

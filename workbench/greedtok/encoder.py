@@ -9,16 +9,22 @@ left to right in exactly this order, this reproduces the training-time segmentat
 training word. (The ``greedtok`` package's C++ encoder does not always: it tells tokens
 apart by rank only, so two adjacent ``ab`` look like one run and block ``abx`` in ``ababx``.)
 
+Text goes through a pretokeniser first: the model's split ``pattern`` (``"gpt4"``, the
+default, as for :class:`workbench.bpe.BPEModel` and the shipped chunk tables; ``"gpt2"``; or
+a regex) cuts it into chunks, and each chunk is a word for Alg. 4. So the model speaks the
+text-level contract (:class:`workbench.textlevel.TextLevelTokenizer`: ``encode(text)``,
+``encode_batch``, ``encode_with_offsets``, ``tokenize``, ``decode``, ``token_bytes``), and
+:meth:`GreedTokModel.encode_ids` is the word-level form (words given, no pretokeniser).
+
 Ids: byte ``b`` is id ``b`` (0–255), the token of rank ``r`` is id ``256 + r``.
 
-This module does not train (see :mod:`workbench.greedtok.training`) and does not split text
-into words (pass words / pretokenised chunks).
+This module does not train (see :mod:`workbench.greedtok.training`).
 
 Example
 -------
 >>> m = GreedTokModel([b"ab", b"abx", b"ba"])
->>> m.encode("ababx")
-[b'ab', b'abx']
+>>> m.encode("ababx bay"), m.tokenize("ababx bay")
+([256, 257, 32, 258, 121], ['ab', 'abx', 'Ġ', 'ba', 'y'])
 >>> ids, offsets = m.encode_ids(["ababx", "bay"])
 >>> ids.tolist(), offsets.tolist()
 ([256, 257, 258, 121], [0, 2, 4])
@@ -30,9 +36,12 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cached_property
+from types import MappingProxyType
 from typing import NamedTuple
 
+import numba
 import numpy as np
 from numba import njit, prange
 
@@ -41,6 +50,8 @@ from .._core.errors import ArgumentTypeError, InvalidValueError, public
 from .._core.io import write_atomic
 from .._core.jsonfile import read_json
 from .._core.validate import check_budget, check_int
+from ..bpe.split_patterns import resolve_pattern, split_by
+from ..textlevel import TextLevelTokenizer, as_texts, default_threads
 from ..vocab import bytes_to_unicode
 from .candidates import TOKEN_BYTES_MAX, WORD_BYTES_MAX, ChildMap, hash_slot
 
@@ -227,7 +238,7 @@ class GreedTokModelFormatError(InvalidValueError):
     """A malformed GreedTok model file; the message names the file and the JSON path."""
 
 
-class GreedTokModel:
+class GreedTokModel(TextLevelTokenizer):
     """A GreedTok tokeniser: ranked tokens (``bytes``) plus the 256 single bytes.
 
     Parameters
@@ -240,15 +251,21 @@ class GreedTokModel:
         The training limit (kept for reference; defaults to the longest token).
     stats : dict, optional
         Training statistics (words, candidates, total_bytes, cover, seconds).
+    pattern : str
+        The pretokeniser that cuts text into words: ``"gpt4"`` (default), ``"gpt2"`` or a
+        regex (:mod:`workbench.bpe.split_patterns`).
 
     Attributes
     ----------
     tokens : list of bytes
     gains : list of int or None
+    pattern : str
     """
 
     def __init__(self, tokens: Sequence[bytes], *, gains: Sequence[int] | None = None,
-                 max_token_length: int | None = None, stats: dict | None = None) -> None:
+                 max_token_length: int | None = None, stats: dict | None = None,
+                 pattern: str = "gpt4") -> None:
+        self.pattern, self.pattern_regex, self._split = resolve_pattern(pattern)
         if isinstance(tokens, (str, bytes)):
             raise ArgumentTypeError("tokens must be a sequence of bytes, not a single string")
         toks = list(tokens)
@@ -346,14 +363,62 @@ class GreedTokModel:
         _compact(out, woff, n_tok, ids, offsets)
         return ids, offsets
 
-    def encode(self, word: str) -> list[bytes]:
-        """The tokens of one word (as ``bytes``), by Algorithm 4.
+    def split(self, text: str) -> list[str]:
+        """The chunks (words) of ``text`` under the model's pattern; they concatenate to it."""
+        return split_by(self.pattern, self._split, text)
+
+    def encode(self, text: str) -> list[int]:
+        """The token ids of ``text``: its chunks (:meth:`split`), each by Algorithm 4.
+
+        A chunk longer than 65,535 bytes raises :class:`workbench.InvalidValueError`.
 
         >>> GreedTokModel([b"ay", b"aya"]).encode("ayaya")
+        [256, 257]
+        """
+        ids, _ = self.encode_ids(self.split(text))
+        return ids.tolist()
+
+    def encode_batch(self, texts: Sequence[str], *, num_threads: int | None = None
+                     ) -> list[list[int]]:
+        """One id list per text: every text's chunks in one parallel kernel call over words,
+        on at most ``num_threads`` threads (default: the cores available)."""
+        texts = as_texts(texts)
+        threads = min(default_threads(num_threads), numba.config.NUMBA_NUM_THREADS)
+        chunks = [self.split(t) for t in texts]
+        previous = numba.get_num_threads()
+        numba.set_num_threads(threads)  # thread-local: other threads keep their setting
+        try:
+            ids, offsets = self.encode_ids([c for cs in chunks for c in cs])
+        finally:
+            numba.set_num_threads(previous)
+        flat, cuts = ids.tolist(), offsets.tolist()
+        out, first = [], 0
+        for cs in chunks:
+            out.append(flat[cuts[first]:cuts[first + len(cs)]])
+            first += len(cs)
+        return out
+
+    def segment(self, word: str) -> list[bytes]:
+        """One word's tokens by Algorithm 4, as ``bytes`` (no pretokeniser: the word whole).
+
+        >>> GreedTokModel([b"ay", b"aya"]).segment("ayaya")
         [b'ay', b'aya']
         """
+        if not isinstance(word, str):
+            raise ArgumentTypeError(f"word must be str, not {type(word).__name__}")
         ids, _ = self.encode_ids([word])
-        return [self.token_of(int(i)) for i in ids]
+        table = self.token_bytes
+        return [table[i] for i in ids.tolist()]
+
+    @property
+    def token_bytes(self) -> Mapping[int, bytes]:  # type: ignore[override]
+        """Every id's bytes: the 256 single bytes, then the tokens by rank (read-only)."""
+        return MappingProxyType(self._token_table)
+
+    @cached_property
+    def _token_table(self) -> dict[int, bytes]:
+        return {**{b: bytes([b]) for b in range(256)},
+                **{256 + r: t for r, t in enumerate(self.tokens)}}
 
     def decode(self, tokens: Iterable[int | bytes], errors: str = "replace") -> str:
         """Concatenate tokens (ids or ``bytes``) and decode the bytes as UTF-8 with ``errors``.
@@ -381,8 +446,8 @@ class GreedTokModel:
         (``workbench.bpe.export_hf`` writes it, or says why not).
         """
         doc = {"format": FORMAT, "version": 1, "max_token_length": self.max_token_length,
-               "tokens": [t.hex() for t in self.tokens], "gains": self.gains,
-               "stats": self.stats}
+               "pattern": self.pattern, "tokens": [t.hex() for t in self.tokens],
+               "gains": self.gains, "stats": self.stats}
         write_atomic(path, json.dumps(doc, indent=1), name="path")
 
     @classmethod
@@ -410,9 +475,13 @@ class GreedTokModel:
             gains = [g.int(minimum=0) for g in gains.list()]
         stats = root.get("stats", None).optional()
         longest = root.get("max_token_length")
+        pattern = root.get("pattern", "gpt4")  # files before the pattern was saved: GPT-4's
+        with pattern.blame():
+            pattern_text = pattern.str()
+            resolve_pattern(pattern_text)
         with root.blame():
             return cls(tokens, gains=gains, max_token_length=longest.int(minimum=2),
-                       stats=None if stats is None else stats.dict())
+                       stats=None if stats is None else stats.dict(), pattern=pattern_text)
 
     def to_vocabulary(self):
         """A :class:`workbench.Vocabulary` of the 256 bytes and the tokens, ids as here.

@@ -90,3 +90,26 @@ def unspell(alphabet: str, text: str) -> str:
             raise InvalidValueError(f"{err.args[0]!r} is not a byte-level character") from None
         return raw.decode("utf-8", errors="replace")
     return text.replace(SP_SPACE, " ")
+
+
+def spelled_bytes(alphabet: str, token: str) -> bytes:
+    """The bytes a token spelled in ``alphabet`` stands for (:func:`spell`'s inverse, as bytes).
+
+    Byte-level characters are their bytes (a token may hold part of a character); the
+    SentencePiece marker ``▁`` is a space; identity tokens are their UTF-8.
+
+    >>> spelled_bytes("byte-level", "ĠÃ"), spelled_bytes("sentencepiece", "▁a")
+    (b' \\xc3', b' a')
+    """
+    _check(alphabet, token, "token")
+    if alphabet == "byte-level":
+        try:
+            return bytes(_CHAR_TO_BYTE[c] for c in token)
+        except KeyError as err:
+            raise InvalidValueError(f"{err.args[0]!r} is not a byte-level character") from None
+    if alphabet == "sentencepiece":
+        token = token.replace(SP_SPACE, " ")
+    try:
+        return token.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise InvalidValueError(f"token {token!r:.30} has no UTF-8 bytes: {err.reason}") from None
