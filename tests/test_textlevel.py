@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from naive.bpe import merge_seq
 
 from workbench import WorkbenchError
 from workbench.interfaces import TextLevel
@@ -37,15 +38,7 @@ class Bytes(TextLevelTokenizer):
     token_bytes = {**{b: bytes([b]) for b in range(256)}, 256: b"ab"}
 
     def encode(self, text):
-        raw, out, i = text.encode("utf-8"), [], 0
-        while i < len(raw):
-            if raw[i:i + 2] == b"ab":
-                out.append(256)
-                i += 2
-            else:
-                out.append(raw[i])
-                i += 1
-        return out
+        return merge_seq(list(text.encode("utf-8")), (97, 98), 256)
 
 
 class Coins(TextSampler):
