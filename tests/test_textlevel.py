@@ -132,3 +132,30 @@ def test_a_sampler_draws_one_stream_per_text():
     assert c.reseeded(4).encode_batch(texts) == batch
     assert c.encode_batch(texts) == Coins(seed=9).encode_batch(texts)  # c was not touched
     assert all(Coins(seed=4).decode(ids) == t for ids, t in zip(batch, texts))
+
+
+class _Huge(str):
+    """A text that says it has 10¹² characters: a budget refuses it before any work."""
+
+    def __len__(self):
+        return 10**12
+
+
+def test_offsets_are_budgeted_before_any_work():
+    from workbench import BudgetError
+
+    with pytest.raises(BudgetError, match="offsets of a 1,000,000,000,000-character text"):
+        char_offsets(_Huge("ab"), [1, 1])
+
+
+def test_encode_each_uses_the_batch_of_a_text_level_model_else_encode():
+    from workbench.textlevel import encode_each
+
+    class Bare:  # a MergeModel without encode_batch
+        def encode(self, text):
+            return list(text.encode())
+
+    assert encode_each(Bytes(), ["ab", "c"], 1) == [[256], [99]]
+    assert encode_each(Bare(), ["ab"], None) == [[97, 98]]
+    with pytest.raises(ValueError, match="num_threads"):
+        encode_each(Bare(), ["ab"], 0)

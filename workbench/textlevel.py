@@ -63,10 +63,17 @@ import numpy as np
 
 from ._core.errors import ArgumentTypeError, InvalidValueError
 from ._core.seeds import as_generator, base_seed
-from ._core.validate import MAX_WORKERS, check_workers
+from ._core.validate import MAX_WORKERS, check_budget, check_workers
 from .vocab.alphabets import bytes_to_unicode
 
-__all__ = ["TextLevelTokenizer", "TextSampler", "as_texts", "char_offsets", "default_threads"]
+__all__ = ["TextLevelTokenizer", "TextSampler", "as_texts", "char_offsets", "default_threads",
+           "encode_each"]
+
+#: Working bytes :func:`char_offsets` needs per UTF-8 byte of the text (the byte → character
+#: table and its temporaries).
+OFFSET_BYTES_PER_BYTE = 24
+#: Bytes per token of the returned spans (a tuple of two ints in a list).
+BYTES_PER_SPAN = 120
 
 _BYTE_CHAR = [c for _, c in sorted(bytes_to_unicode().items())]
 _DECODE_ERRORS = ("strict", "replace", "ignore", "backslashreplace", "surrogateescape")
@@ -116,6 +123,8 @@ def char_offsets(text: str, lengths: Sequence[int]) -> list[tuple[int, int]]:
     >>> char_offsets("aé", [1, 1, 1])
     [(0, 1), (1, 2), (1, 2)]
     """
+    check_budget(len(text) * 4 * OFFSET_BYTES_PER_BYTE + len(lengths) * BYTES_PER_SPAN,
+                 f"the offsets of a {len(text):,}-character text")
     raw = np.frombuffer(text.encode("utf-8"), dtype=np.uint8)
     lens = np.asarray(lengths, dtype=np.int64)
     if lens.size and lens.min() <= 0:
@@ -130,6 +139,19 @@ def char_offsets(text: str, lengths: Sequence[int]) -> list[tuple[int, int]]:
     starts = char_of[ends - lens].tolist()
     stops = (char_of[ends - 1] + 1).tolist()
     return list(zip(starts, stops))
+
+
+def encode_each(model: object, texts: Sequence[str], num_threads: int | None) -> list[list[int]]:
+    """``model``'s ids of every text: its ``encode_batch`` on ``num_threads`` threads when it
+    speaks the text-level contract, else its ``encode`` text by text (a bare
+    :class:`workbench.interfaces.MergeModel`)."""
+    from .interfaces import TextLevel
+
+    texts = as_texts(texts)
+    if isinstance(model, TextLevel):
+        return model.encode_batch(texts, num_threads=num_threads)
+    default_threads(num_threads)
+    return [model.encode(t) for t in texts]  # type: ignore[attr-defined]
 
 
 class TextLevelTokenizer:

@@ -69,3 +69,14 @@ def test_normalised_characters_point_at_their_source():
 def test_pretokens_that_are_not_the_texts_are_refused():
     with pytest.raises(WorkbenchError, match="not where the text has it"):
         p1p2_offsets("ab cd", "sentencepiece", ["▁ab", "▁ce"], [[3], [3]])
+
+
+def test_offsets_are_budgeted_before_any_work():
+    from workbench import BudgetError
+
+    class Huge(str):
+        def __len__(self):
+            return 10**12
+
+    with pytest.raises(BudgetError, match="1,000,000,000,000-character"):
+        p1p2_offsets(Huge("ab"), "sentencepiece", ["▁ab"], [[3]])

@@ -46,8 +46,7 @@ import numpy as np
 
 from .._core.errors import InvalidValueError
 from .._core.validate import PY_ENTRY_BYTES, check_int, check_size
-from ..interfaces import TextLevel
-from ..textlevel import TextSampler, as_texts, default_threads
+from ..textlevel import TextSampler, encode_each
 from .merge_tree import check_bpe_model, vocab_dict
 from .ranking import top_tokens
 
@@ -152,12 +151,7 @@ class DuplicationBPE(TextSampler):
         The base model encodes on ``num_threads`` threads (a base model of the text-level
         contract; else text by text); ``seed`` as everywhere (see the module docstring).
         """
-        texts = as_texts(texts)
-        if isinstance(self.model, TextLevel):
-            base = self.model.encode_batch(texts, num_threads=num_threads)
-        else:
-            default_threads(num_threads)
-            base = [self.model.encode(t) for t in texts]
+        base = encode_each(self.model, texts, num_threads)
         streams = self._streams(len(texts), seed)
         return [self._substitute(np.asarray(ids, dtype=np.int64), rng)
                 for ids, rng in zip(base, streams)]

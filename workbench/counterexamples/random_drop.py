@@ -38,8 +38,7 @@ import numpy as np
 from .._core.errors import InvalidValueError
 from .._core.seeds import as_generator
 from .._core.validate import check_int
-from ..interfaces import TextLevel
-from ..textlevel import TextLevelTokenizer, as_texts
+from ..textlevel import TextLevelTokenizer, encode_each
 from .merge_tree import MergeTree, check_bpe_model
 from .ranking import top_tokens
 
@@ -157,10 +156,7 @@ class RandomDropBPE(TextLevelTokenizer):
                      ) -> list[list[int]]:
         """One id list per text: the base model's ``encode_batch`` (on ``num_threads``
         threads, for a base model of the text-level contract), each with ``DEC`` applied."""
-        if not isinstance(self.model, TextLevel):
-            return super().encode_batch(texts, num_threads=num_threads)
-        return [self.decompose_ids(ids)
-                for ids in self.model.encode_batch(as_texts(texts), num_threads=num_threads)]
+        return [self.decompose_ids(ids) for ids in encode_each(self.model, texts, num_threads)]
 
     def encode_chunks(self, chunks: Sequence[str]) -> list[list[int]]:
         """One id list per chunk: the base model's ``encode_chunks`` with ``DEC`` applied."""

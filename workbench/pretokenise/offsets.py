@@ -31,10 +31,15 @@ import unicodedata
 from collections.abc import Sequence
 
 from .._core.errors import InvalidValueError
+from .._core.validate import check_budget
 from ..vocab.alphabets import spell
 from .rules import marker
 
-__all__ = ["nfkc_with_sources", "p1p2_offsets"]
+__all__ = ["BYTES_PER_CHARACTER", "nfkc_with_sources", "p1p2_offsets"]
+
+#: Working bytes :func:`p1p2_offsets` needs per character of the text (NFKC's copy, two
+#: source lists, the unit table of up to four bytes a character, and the spans).
+BYTES_PER_CHARACTER = 400
 
 
 def _joins_previous(ch: str) -> bool:
@@ -91,6 +96,8 @@ def p1p2_offsets(text: str, alphabet: str, pretokens: Sequence[str],
     InvalidValueError
         If the pretokens are not the text's (a caller's mix-up) or NFKC cannot be traced.
     """
+    check_budget(len(text) * BYTES_PER_CHARACTER, f"the offsets of a {len(text):,}-character "
+                 "text")
     normal, src_start, src_end = nfkc_with_sources(text)
     if alphabet == "byte-level":  # units are bytes: each byte comes from its character
         unit_char = [k for k, ch in enumerate(normal) for _ in range(len(ch.encode("utf-8")))]
