@@ -102,10 +102,40 @@ def test_surrogate_and_argument_errors(model):
         model.encode_batch(["x"], num_threads=0)
 
 
-def test_cache_is_bounded():
-    """The chunk cache has a fixed size whatever the input."""
-    cache = _textencode._new_cache()
-    assert sum(a.nbytes for a in cache) < 8 << 20
+def test_cache_is_bounded_and_aligned():
+    """The chunk cache has a fixed size whatever the input; rows sit in one cache line."""
+    cache = _textencode.new_cache()
+    assert cache.nbytes == 32 << _textencode.CACHE_BITS <= 8 << 20
+    assert cache.ctypes.data % 64 == 0 and not cache.any()
+
+
+@pytest.mark.parametrize("bits", [1, 4])
+def test_a_tiny_cache_gives_the_same_ids(stop_model, held_out, bits):
+    """Rows evicted all the time, chunks sharing rows (keys compared exactly, NUL bytes and
+    lengths included), stop words cached like other chunks: the ids do not change."""
+    text = held_out[1][:60_000] + " a\x00 a\x00\x00 \x00a a " + "é" * 20
+    want = _reference(stop_model, text)
+    enc = _textencode.TextEncoder(stop_model._sym_merges,
+                                  [w.encode("utf-8") for w in stop_model.stop_words], "gpt4")
+    enc.cache_bits = bits
+    assert enc.encode(text) == want
+    assert enc.encode_batch([text[:30_000], text[30_000:]], 2, window=5_000) == [
+        _reference(stop_model, text[:30_000]), _reference(stop_model, text[30_000:])]
+
+
+def test_models_past_24_bit_ids_skip_the_cache(model, held_out):
+    enc = _textencode.TextEncoder(model._sym_merges, [], "gpt4")
+    assert enc.model.cached
+    uncached = enc.model._replace(cached=False)
+    text = held_out[1][:20_000]
+    cps = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    starts = np.array([0, cps.size], dtype=np.int64)
+    out = np.empty(4 * cps.size, dtype=np.int32)
+    cache = _textencode.new_cache()
+    end, bad = _textencode.encode_units(cps, starts, uncached, cache, out, 0,
+                                        np.empty(2, dtype=np.int64))
+    assert bad == -1 and not cache.any()
+    assert out[:end].tolist() == _reference(model, text)
 
 
 def test_equals_tiktoken(model, held_out):

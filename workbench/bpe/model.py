@@ -355,7 +355,7 @@ class BPEModel(TextLevelTokenizer):
         if self.pattern in NAMED_PATTERNS:
             if interpreted.applies(text):  # a small first call: plain Python, same ids
                 return self._interpreted(text)
-            return self._model_ids(self._text_encoder().encode_array(text)).tolist()
+            return self._text_encoder().encode(text)
         _text_bytes(text)
         return [i for ids in self._encode_chunks(self.split(text), 0.0, None) for i in ids]
 
@@ -378,7 +378,7 @@ class BPEModel(TextLevelTokenizer):
             raise ArgumentTypeError(f"text must be str, not {type(text).__name__}")
         if self.pattern not in NAMED_PATTERNS:
             return np.asarray(self.encode(text), dtype=np.int32)
-        return self._model_ids(self._text_encoder().encode_array(text))
+        return self._text_encoder().encode_array(text)
 
     @renamed_keywords(threads="num_threads")
     def encode_batch(self, texts: Sequence[str], *, num_threads: int | None = None
@@ -403,16 +403,7 @@ class BPEModel(TextLevelTokenizer):
         num_threads = default_threads(num_threads)
         if self.pattern not in NAMED_PATTERNS:
             return [self.encode(t) for t in texts]
-        out = self._text_encoder().encode_batch(list(texts), num_threads)
-        if self._identity_ids:
-            return out
-        return [self._ids[np.asarray(ids, dtype=np.int64)].tolist() for ids in out]
-
-    def _model_ids(self, symbols: np.ndarray) -> np.ndarray:
-        """Kernel ids (bytes, stop words, merges in that order) as the model's own ids."""
-        if self._identity_ids:
-            return symbols
-        return self._ids[symbols].astype(np.int32)
+        return self._text_encoder().encode_batch(list(texts), num_threads)
 
     def _interpreted(self, text: str) -> list[int]:
         """Plain-BPE ids of a short text by :mod:`.interpreted` (no numba)."""
@@ -432,7 +423,8 @@ class BPEModel(TextLevelTokenizer):
 
             self._encoder = TextEncoder(self._sym_merges,
                                         [w.encode("utf-8") for w in self.stop_words],
-                                        self.pattern)
+                                        self.pattern,
+                                        None if self._identity_ids else self._ids)
         return self._encoder
 
     def tokens(self, text: str, *, dropout: float | None = None,
