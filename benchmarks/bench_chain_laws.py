@@ -38,7 +38,7 @@ def _words(marker: str, n: int) -> list[str]:
 
 def _one(sampler, word: str) -> None:
     law = sampler.law(word)
-    out = [law.entropy, law.expected_tokens, law.token_count_pmf(), law.mode,
+    out = [law.shannon_entropy(), law.expected_tokens, law.token_count_pmf(), law.mode,
            law.kl_to_uniform]
     if law.deterministic is not None:
         out.append(law.regularisation_rate)

@@ -221,9 +221,9 @@ class SliderResult:
     expected_m: float
 
 
-def slider(word: str, n_samples: int, repeats: int, threads: int) -> list[SliderResult]:
+def slider(word: str, n_samples: int, repeats: int, num_threads: int) -> list[SliderResult]:
     """Rebuild + ``sample_lengths(word, n_samples)`` + bincount, per (τ, ℓ_min)."""
-    numba.set_num_threads(threads)
+    numba.set_num_threads(num_threads)
     infinite = Vocabulary.infinite()
     Grampa(infinite, seed=0).sample_lengths("warmup", 10)  # compile
     results = []
@@ -238,8 +238,8 @@ def slider(word: str, n_samples: int, repeats: int, threads: int) -> list[Slider
                 hist = np.bincount(np.diff(offsets))
 
             ms = [timed(redraw)[0] * 1e3 for _ in range(repeats)]
-            exact = Grampa(infinite, tau=tau, ell_min=ell_min).expected_token_count(word)
-            results.append(SliderResult(tau, ell_min, threads, ms, hist, exact))
+            exact = float(Grampa(infinite, tau=tau, ell_min=ell_min).law(word).expected_tokens)
+            results.append(SliderResult(tau, ell_min, num_threads, ms, hist, exact))
     numba.set_num_threads(1)
     return results
 
@@ -423,9 +423,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"slider: {args.slider_samples:,} samples of {SLIDER_WORD!r} "
           f"({len(SLIDER_WORD)} chars), infinite vocabulary", flush=True)
     all_threads = numba.config.NUMBA_NUM_THREADS
-    sliders = slider(SLIDER_WORD, args.slider_samples, args.repeats, threads=1)
+    sliders = slider(SLIDER_WORD, args.slider_samples, args.repeats, num_threads=1)
     if all_threads > 1:
-        sliders += slider(SLIDER_WORD, args.slider_samples, args.repeats, threads=all_threads)
+        sliders += slider(SLIDER_WORD, args.slider_samples, args.repeats, num_threads=all_threads)
     hist = sliders[0].hist
 
     rows, ratios = results_table(cases)

@@ -130,7 +130,7 @@ def _grampa_workload(vocab: Vocabulary, words: list[str]) -> None:
             g.sample_lengths(words[1], 4)
             g.sample_lengths(words[1], 1 << 13)  # samples x characters >= 2^16: parallel
             g.token_length_pmf(words[1])
-            g.token_count_pmf(words[1])
+            g.law(words[1]).token_count_pmf()
             g.distribution(words[0])
             count_segmentations(words[1], vocab, ell_min, direction)
     very_long = vocab.to_alphabet(" " + "ab" * 501)  # > params.SHORT_WORD: the log-space route
@@ -139,7 +139,7 @@ def _grampa_workload(vocab: Vocabulary, words: list[str]) -> None:
     expected_efficiency({w: 2 for w in words}, vocab, tau=2.0)
     infinite = Grampa(Vocabulary.infinite(), tau=-2.0, seed=0)
     infinite.sample("abcdefgh")
-    infinite.token_count_pmf("abcdefgh")
+    infinite.law("abcdefgh").token_count_pmf()
     ids, offsets = infinite.sample_lengths("abcdefgh", 4)
     theory.lock_keys(ids, offsets, 8)
     markov_rejection_samples(6, 4, seed=0)

@@ -23,6 +23,12 @@ TAUS = [1.0, 5.0, -10.0, math.inf, -math.inf, 0.5]
 INF = Vocabulary.infinite()
 
 
+
+def _m_pmf(g: Grampa, word: str) -> np.ndarray:
+    """P(m = k) for k = 0..len(word) from the one token-count law, ``g.law(word)``."""
+    pmf = g.law(word).token_count_pmf()
+    return np.array([pmf.get(k, 0.0) for k in range(len(word) + 1)])
+
 def _random_case(rng: np.random.Generator, n_max: int = 12):
     alphabet = "abc"[: rng.integers(2, 4)]
     n = int(rng.integers(1, n_max + 1))
@@ -94,7 +100,7 @@ def test_token_count_and_length_pmfs_match_distribution(tau, ell_min, direction)
             continue
         g = Grampa(Vocabulary(vocab), tau=tau, ell_min=ell_min, direction=direction)
         ref_m = naive.token_count_pmf(ref_dist, len(word))
-        np.testing.assert_allclose(g.token_count_pmf(word), ref_m, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(_m_pmf(g, word), ref_m, rtol=1e-9, atol=1e-12)
         ref_l = naive.token_length_pmf(ref_dist, len(word))
         np.testing.assert_allclose(g.token_length_pmf(word), ref_l, rtol=1e-9, atol=1e-12)
 
@@ -124,7 +130,7 @@ def test_infinite_vocabulary_token_count_is_binomial(n):
     ref = np.zeros(n + 1)
     ref[1:] = stats.binom.pmf(np.arange(n), n - 1, 0.5)
     for direction in ("l2r", "r2l"):
-        comp = Grampa(INF, direction=direction).token_count_pmf("x" * n)
+        comp = _m_pmf(Grampa(INF, direction=direction), "x" * n)
         np.testing.assert_allclose(comp, ref, rtol=1e-9, atol=1e-15)
 
 
@@ -148,7 +154,7 @@ def test_sampled_token_counts_match_pmf(tau, ell_min, direction):
     word = "abcabcabcab"
     vocab = Vocabulary(["a", "b", "c", "ab", "bc", "ca", "abc", "bca", "cab", "abca"])
     g = Grampa(vocab, tau=tau, ell_min=ell_min, direction=direction, seed=2024)
-    pmf = g.token_count_pmf(word)
+    pmf = _m_pmf(g, word)
     lengths, offsets = g.sample_lengths(word, 100_000)
     emp = np.bincount(np.diff(offsets), minlength=pmf.size) / 100_000
     assert 0.5 * np.abs(emp - pmf).sum() < TV_MAX
@@ -274,7 +280,7 @@ def test_long_words_sample_without_overflow():
     m = np.diff(offsets)  # 1 + Binom(1999, 1/2): mean 1000.5, sd ~ 22
     assert np.all(np.abs(m - 1000.5) < 8 * math.sqrt(1999) / 2)
     for tau in (-10.0, 0.1, -0.05):
-        pmf = Grampa(INF, tau=tau).token_count_pmf("z" * 300)
+        pmf = _m_pmf(Grampa(INF, tau=tau), "z" * 300)
         assert np.all(np.isfinite(pmf)) and pmf.sum() == pytest.approx(1.0)
         assert len(Grampa(INF, tau=tau, seed=2).sample("z" * 2000)) >= 1
 
@@ -297,7 +303,7 @@ def test_empty_word():
     g = Grampa(Vocabulary(["a"]), seed=0)
     assert g.sample("") == []
     assert g.distribution("") == {(): 1.0}
-    assert g.token_count_pmf("").tolist() == [1.0]
+    assert g.law("").token_count_pmf() == {0: 1.0}
     ids, offsets = g.encode_flat(["", "a", ""])
     assert ids.tolist() == [0] and offsets.tolist() == [0, 0, 1, 1]
 
@@ -412,3 +418,17 @@ def test_serial_small_batches_equal_parallel_large_batches():
     small_l, small_o = Grampa(vocab, seed=6).sample_lengths(word, 40)  # serial
     assert np.array_equal(big_o[:41], small_o)
     assert np.array_equal(big_l[: small_o[-1]], small_l)
+
+
+def test_the_old_token_count_spellings_warn_and_agree_with_the_law():
+    """Issue 37 item 5: ``Grampa.token_count_pmf(word)`` (an array, by GRaMPa's own forward
+    DP) and ``expected_token_count(word)`` keep working for one release, with a warning
+    naming ``law(word)``; their values are the law's."""
+    g = Grampa(Vocabulary(["a", "b", "c", "ab", "bc", "ca", "abc"]), tau=-3.0, ell_min=2)
+    word = "abcabcab"
+    with pytest.warns(DeprecationWarning, match=r"law\(word\)\.token_count_pmf\(\)"):
+        old = g.token_count_pmf(word)
+    np.testing.assert_allclose(old, _m_pmf(g, word), rtol=1e-12, atol=1e-15)
+    with pytest.warns(DeprecationWarning, match=r"law\(word\)\.expected_tokens"):
+        mean = g.expected_token_count(word)
+    assert mean == pytest.approx(float(g.law(word).expected_tokens), rel=1e-12)

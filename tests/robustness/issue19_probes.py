@@ -188,10 +188,11 @@ def _budget_probes(add, small, counts, latin1, deep) -> None:
         lambda w: [w], wb.Grampa(small()), 0.5).coins(-1), names=("n_words",)))
     add(Probe("stats.frequencies(n_cells=10**12)",
               lambda: stats.frequencies([1, 2], n_cells=10**12), names=("n_cells",)))
-    add(Probe("Grampa.token_count_pmf(huge)", lambda: wb.Grampa(small()).token_count_pmf(
-        "a" * 100_000), names=("word",)))
-    add(Probe("Grampa.expected_token_count(huge)",
-              lambda: wb.Grampa(small()).expected_token_count("a" * 100_000), names=("word",)))
+    add(Probe("Grampa.law(huge).token_count_pmf()", lambda: wb.Grampa(small()).law(
+        "a" * 100_000).token_count_pmf(), names=("word",)))
+    add(Probe("Grampa.law(huge).expected_tokens",  # linear in the word: computed, not refused
+              lambda: wb.Grampa(small()).law("a" * 100_000).expected_tokens,
+              check=lambda e: e == 100_000.0))
     add(Probe("count_chunks(num_threads=10**6)",
               lambda: count_chunks(texts=["a b"], num_threads=10**6, progress=False),
               names=("num_threads",)))

@@ -74,8 +74,8 @@ ENTRY_POINTS: dict[str, tuple[Callable[[object], object], list]] = {
                             HOSTILE_STRINGS),
     "Grampa.sample_many(n)": (lambda x: wb.Grampa(_small(), seed=0).sample_many("ab", x),
                               HOSTILE_INTS),
-    "Grampa.token_count_pmf(word)": (lambda x: wb.Grampa(_small()).token_count_pmf(x),
-                                     HOSTILE_STRINGS),
+    "Grampa.law(word).token_count_pmf()": (
+        lambda x: wb.Grampa(_small()).law(x).token_count_pmf(), HOSTILE_STRINGS),
     "count_segmentations(word)": (lambda x: wb.count_segmentations(x, _small()),
                                   HOSTILE_STRINGS),
     "count_segmentations(ell_min)": (lambda x: wb.count_segmentations("abab", _small(), x),

@@ -104,10 +104,10 @@ REGISTRY: dict[str, tuple[Callable[..., object], dict[str, object]]] = {
         dict(vocab=_small(), tau=1.0, ell_min=1, direction="l2r", seed=0, word="abab")),
     "Grampa.sample_many": (lambda word, n: wb.Grampa(_small(), seed=0).sample_many(word, n),
                            dict(word="ab", n=3)),
-    "Grampa.token_count_pmf": (lambda word: wb.Grampa(_small()).token_count_pmf(word),
-                               dict(word="abab")),
-    "Grampa.expected_token_count": (
-        lambda word: wb.Grampa(_small()).expected_token_count(word), dict(word="abab")),
+    "Grampa.law.token_count_pmf": (
+        lambda word: wb.Grampa(_small()).law(word).token_count_pmf(), dict(word="abab")),
+    "Grampa.law.expected_tokens": (
+        lambda word: wb.Grampa(_small()).law(word).expected_tokens, dict(word="abab")),
     "count_segmentations": (wb.count_segmentations,
                             dict(word="abab", vocab=_small(), ell_min=1, direction="l2r")),
     "enumerate_segmentations": (wb.enumerate_segmentations,
@@ -220,7 +220,8 @@ REGISTRY: dict[str, tuple[Callable[..., object], dict[str, object]]] = {
     **{f"theory.{f}": (getattr(theory, f), dict(n=6)) for f in (
         "partition_count", "expected_chars_per_token", "markov_epsilon_full",
         "markov_expected_inverse_probability", "markov_rejection_expected_trials",
-        "segmentality_pmf", "token_count_pmf", "token_length_pmf", "total_token_count",
+        "uniform_segmentality_pmf", "uniform_token_count_pmf", "uniform_token_length_pmf",
+        "total_token_count",
         "total_token_count_approx")},
     **{f"theory.{f}": (getattr(theory, f), dict(lengths=[1, 2, 1])) for f in (
         "bit_key", "lock_f2", "lock_f2_by_partitions", "markov_path_probability")},

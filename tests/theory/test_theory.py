@@ -51,7 +51,7 @@ def flat(comps):
 @pytest.mark.parametrize("n", SMALL_N)
 def test_token_count_pmf(n):
     ref = naive.token_count_pmf(n)
-    comp = th.token_count_pmf(n)
+    comp = th.uniform_token_count_pmf(n)
     assert comp == ref
     assert all(type(v) is Fraction for v in comp.values())
 
@@ -59,7 +59,7 @@ def test_token_count_pmf(n):
 @pytest.mark.parametrize("n", range(2, 13))
 def test_segmentality_pmf(n):
     ref = naive.segmentality_pmf(n)
-    comp = th.segmentality_pmf(n)
+    comp = th.uniform_segmentality_pmf(n)
     assert comp == ref
 
 
@@ -85,10 +85,10 @@ def test_eq17_and_eq23_approximations(n):
 @pytest.mark.parametrize("n", SMALL_N)
 def test_token_length_pmf(n):
     ref = naive.token_length_pmf(n)
-    comp = th.token_length_pmf(n)
+    comp = th.uniform_token_length_pmf(n)
     assert comp == ref
     # Eq. 27 (worked out by hand): equals Eq. 12 for ℓ < n, short by 1/((n+1) 2^n) at ℓ = n
-    approx = th.token_length_pmf(n, exact=False)
+    approx = th.uniform_token_length_pmf(n, exact=False)
     assert set(approx) == set(ref)
     for ell, p in ref.items():
         target = p - (Fraction(1, (n + 1) * 2**n) if ell == n else 0)
@@ -307,7 +307,7 @@ def test_bit_key_paper_example():
 @pytest.mark.parametrize("bad, exc", [(0, ValueError), (-3, ValueError), (2.0, TypeError),
                                       (True, TypeError), ("4", TypeError), (None, TypeError)])
 def test_bad_n(bad, exc):
-    for fn in (th.token_count_pmf, th.segmentality_pmf, th.token_length_pmf,
+    for fn in (th.uniform_token_count_pmf, th.uniform_segmentality_pmf, th.uniform_token_length_pmf,
                th.expected_chars_per_token, th.total_token_count, th.markov_epsilon_full,
                th.markov_rejection_expected_trials, th.markov_expected_inverse_probability):
         with pytest.raises(exc):
@@ -343,7 +343,7 @@ def test_bad_keys_and_ranges():
     with pytest.raises(ValueError):
         th.token_length_count(0, 5)
     with pytest.raises(ValueError):
-        th.segmentality_pmf(1)
+        th.uniform_segmentality_pmf(1)
     with pytest.raises(ValueError):
         th.bit_rejection_expected_trials(0, 4)
     with pytest.raises(ValueError):
@@ -358,12 +358,12 @@ def test_bad_keys_and_ranges():
     with pytest.raises(TypeError):
         th.chao_strawderman(3, "1/2")
     with pytest.raises(TypeError):
-        th.token_length_pmf(3, exact="yes")
+        th.uniform_token_length_pmf(3, exact="yes")
 
 
 def test_huge_inputs_refused_quickly():
     with pytest.raises(ValueError):
-        th.token_count_pmf(10**7)
+        th.uniform_token_count_pmf(10**7)
     with pytest.raises(ValueError):
         th.token_length_count(1, 10**9)
     with pytest.raises(ValueError):
@@ -462,3 +462,15 @@ def test_cli_exit_codes(monkeypatch, capsys):
     assert cli_main(["verify", "--only", "zzz"]) == 2
     with pytest.raises(SystemExit):
         cli_main(["no-such-command"])
+
+
+@pytest.mark.parametrize("old", ["token_count_pmf", "token_length_pmf", "segmentality_pmf"])
+def test_the_old_names_of_the_uniform_laws_warn_and_agree(old):
+    """Issue 37 item 5: one name, one function. The uniform-segmentation laws are
+    ``uniform_*`` (``Grampa.token_length_pmf`` and the laws' ``token_count_pmf`` are other
+    functions); the old names work for one release, with a warning naming the new one."""
+    new = getattr(th, f"uniform_{old}")
+    with pytest.warns(DeprecationWarning, match=f"workbench.theory.uniform_{old}"):
+        value = getattr(th, old)(5)
+    assert value == new(5)
+    assert old not in th.__all__ and f"uniform_{old}" in th.__all__

@@ -227,7 +227,7 @@ def _keep(cache, slot, k0, k1, length, out, w, cnt):
 
 
 @njit(**JIT)
-def encode_units(cps, starts, model, cache, out, w, id_starts):  # noqa: C901, PLR0915
+def encode_units(cps, starts, model, cache, out, w, id_starts):  # noqa: C901, PLR0915  (numba kernel)
     """Encode unit ``u`` = ``cps[starts[u]:starts[u + 1]]`` for every ``u`` into ``out[w:]``
     (no chunk crosses a unit boundary; ``out`` has room for one id per UTF-8 byte).
 

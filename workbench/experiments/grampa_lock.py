@@ -122,8 +122,9 @@ def _lock_sample(n: int, tau: float, size: int, seed: int) -> tuple[np.ndarray, 
     sampler = Grampa(Vocabulary.infinite(), tau=tau, seed=seed)  # refuses τ = 0 and NaN
     word = demo_word(n)
     lengths, offsets = sampler.sample_lengths(word, size)
+    pmf = sampler.law(word).token_count_pmf()
     out = (lock_keys(lengths, offsets, n), np.diff(offsets),
-           np.asarray(sampler.token_count_pmf(word), dtype=float)[1:])
+           np.array([pmf.get(m, 0.0) for m in range(1, n + 1)]))
     for array in out:
         array.flags.writeable = False
     return out
@@ -163,7 +164,7 @@ def lock_histogram(n: int = 29, tau: float = 1.0, n_samples: int = 100_000, bins
         (:func:`workbench.stats.tv_sampling_bound` for ``bins`` cells); ``m_edges``
         (``f1(m)`` for ``m = 1 .. n+1``), ``m_counts`` (token counts of the samples, from
         their offsets), ``m_counts_from_keys`` (samples per LOCK block), ``m_pmf``
-        (``Grampa.token_count_pmf`` at this τ, ``m = 1 .. n``), ``tv_m``, ``m_bound``;
+        (``Grampa.law(word).token_count_pmf()`` at this τ, ``m = 1 .. n``), ``tv_m``, ``m_bound``;
         ``mean_m`` (sample mean) and ``expected_m`` (exact).
 
     Examples

@@ -210,8 +210,10 @@ def _exact(vocab: Vocabulary, word: str, tau: float, ell_min: int, direction: st
            ) -> tuple[np.ndarray, np.ndarray, dict[tuple[int, int], float]]:
     """GRaMPa's exact law of m, expected token-length counts and arc probabilities."""
     g = Grampa(vocab, tau=tau, ell_min=ell_min, direction=direction)
-    m_pmf = g.token_count_pmf(word)
-    expected_len = g.token_length_pmf(word) * float(np.dot(np.arange(m_pmf.size), m_pmf))
+    law = g.law(word)
+    pmf = law.token_count_pmf()
+    m_pmf = np.array([pmf.get(k, 0.0) for k in range(len(word) + 1)])
+    expected_len = g.token_length_pmf(word) * float(law.expected_tokens)
     for a in (m_pmf, expected_len):
         a.flags.writeable = False
     return m_pmf, expected_len, g.arc_probabilities(word)

@@ -36,11 +36,11 @@ from ..grampa import Grampa
 from ..stats import tv_distance, tv_sampling_bound
 from ..theory import (
     expected_chars_per_token,
-    segmentality_pmf,
-    token_count_pmf,
     token_length_count,
     token_length_limit_pmf,
-    token_length_pmf,
+    uniform_segmentality_pmf,
+    uniform_token_count_pmf,
+    uniform_token_length_pmf,
 )
 from ..vocab import Vocabulary
 
@@ -62,12 +62,13 @@ def uniform_laws_panel(n: int = 29, n_samples: int = 100_000, seed: int = 0) -> 
     ``Grampa(Vocabulary.infinite(), tau=1)`` and tabulates four views of them, each next to
     its closed form:
 
-    * ``m``, the token count: ``1 + Binom(n-1, ½)`` (:func:`workbench.theory.token_count_pmf`);
+    * ``m``, the token count: ``1 + Binom(n-1, ½)``
+      (:func:`workbench.theory.uniform_token_count_pmf`);
     * ``ell``, the token length pooled over all tokens of all samples: Eq. 12 with
-      ``M(ℓ, n)`` of Eq. 16 (:func:`workbench.theory.token_length_pmf`), plus the
+      ``M(ℓ, n)`` of Eq. 16 (:func:`workbench.theory.uniform_token_length_pmf`), plus the
       approximation Eq. 27 and the limit Eq. 28 for comparison;
     * ``R = n/m``: the law of ``m`` moved to ``n/m`` (ascending ``R``) and its mean Eq. 36;
-    * ``S = (m-1)/(n-1)``: :func:`workbench.theory.segmentality_pmf`.
+    * ``S = (m-1)/(n-1)``: :func:`workbench.theory.uniform_segmentality_pmf`.
 
     Parameters
     ----------
@@ -116,17 +117,17 @@ def _uniform_laws_panel(n: int, size: int, seed: int) -> dict[str, Any]:
     support = np.arange(1, n + 1)
 
     m_counts = np.bincount(m, minlength=n + 1)[1:].astype(np.int64)
-    m_pmf = _floats(token_count_pmf(n).values())
+    m_pmf = _floats(uniform_token_count_pmf(n).values())
     m_freq = m_counts / size
 
     ell_counts = np.bincount(lengths, minlength=n + 1)[1:].astype(np.int64)
     ell_freq = ell_counts / ell_counts.sum()
-    ell_pmf = _floats(token_length_pmf(n).values())
-    eq27 = np.array(list(token_length_pmf(n, exact=False).values()), dtype=float)
+    ell_pmf = _floats(uniform_token_length_pmf(n).values())
+    eq27 = np.array(list(uniform_token_length_pmf(n, exact=False).values()), dtype=float)
     limit = _floats(token_length_limit_pmf(x) for x in support)
 
     r = n / m
-    s_law = segmentality_pmf(n)
+    s_law = uniform_segmentality_pmf(n)
     panel = {
         "n": n,
         "n_samples": size,

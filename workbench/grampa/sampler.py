@@ -21,6 +21,7 @@ from functools import cached_property
 
 import numpy as np
 
+from .._core.deprecation import warn_deprecated
 from .._core.errors import ArgumentTypeError, InvalidValueError
 from .._core.seeds import as_generator, base_seed
 from .._core.validate import (
@@ -118,7 +119,7 @@ class Grampa(TokenSampler):
     >>> g = Grampa(Vocabulary.infinite(), tau=1.0, seed=1)
     >>> "".join(g.sample("grampa"))
     'grampa'
-    >>> round(float(g.token_count_pmf("grampa").sum()), 12)
+    >>> round(sum(g.law("grampa").token_count_pmf().values()), 12)
     1.0
     >>> Grampa(Vocabulary(["a", "b", "ab"]), seed=0).distribution("ab")
     {('a', 'b'): 0.5, ('ab',): 0.5}
@@ -498,9 +499,15 @@ class Grampa(TokenSampler):
         return laws.word_arc_probabilities(probs, span, self._walk.mirror)
 
     def token_count_pmf(self, word: str) -> np.ndarray:
-        """P(m = k) for k = 0..len(word): the exact law of the number of tokens."""
+        """P(m = k) for k = 0..len(word) as an array.
+
+        Deprecated (goes in the next release): the one token-count law is
+        ``law(word).token_count_pmf()``, a dict ``{k: P(m = k)}``.
+        """
         from . import laws
 
+        warn_deprecated("Grampa.token_count_pmf(word)",
+                        "Grampa.law(word).token_count_pmf() (a dict k -> P(m = k))")
         word = self._check_word(word)
         if word == "":
             return np.ones(1)
@@ -526,9 +533,9 @@ class Grampa(TokenSampler):
         return expected / expected.sum()
 
     def expected_token_count(self, word: str) -> float:
-        """E[m], from :meth:`token_count_pmf`."""
-        pmf = self.token_count_pmf(word)
-        return float(np.dot(np.arange(pmf.size), pmf))
+        """E[m]. Deprecated (goes in the next release): ``law(word).expected_tokens``."""
+        warn_deprecated("Grampa.expected_token_count(word)", "Grampa.law(word).expected_tokens")
+        return float(self.law(word).expected_tokens)
 
 
 def arc_probabilities(

@@ -42,7 +42,7 @@ def segmentality(m: float | np.ndarray, n: int) -> float | np.ndarray:
 
 def segmentality_moments(sampler: Grampa, word: str) -> tuple[float, float]:
     """Exact mean and standard deviation of segmentality S of ``word`` (n ≥ 2 characters),
-    from :meth:`Grampa.token_count_pmf`.
+    from the token-count law of :meth:`Grampa.law`.
 
     >>> from workbench import Vocabulary
     >>> segmentality_moments(Grampa(Vocabulary.infinite()), "abc")
@@ -54,10 +54,12 @@ def segmentality_moments(sampler: Grampa, word: str) -> tuple[float, float]:
     n = len(word)
     if n < 2:
         raise InvalidValueError("segmentality needs a word of at least 2 characters")
-    pmf = sampler.token_count_pmf(word)
-    s = segmentality(np.arange(pmf.size), n)
-    mean = float(np.dot(pmf, s))
-    var = float(np.dot(pmf, (s - mean) ** 2))
+    pmf = sampler.law(word).token_count_pmf()
+    m = np.fromiter(pmf.keys(), dtype=float, count=len(pmf))
+    q = np.fromiter(pmf.values(), dtype=float, count=len(pmf))
+    s = segmentality(m, n)
+    mean = float(np.dot(q, s))
+    var = float(np.dot(q, (s - mean) ** 2))
     return mean, math.sqrt(max(var, 0.0))
 
 

@@ -17,8 +17,8 @@ module. This package does not sample (the rejection samplers are in
 
 Example
 -------
->>> from workbench.theory import token_count_pmf, lock_key, markov_rejection_expected_trials
->>> token_count_pmf(2)
+>>> from workbench.theory import uniform_token_count_pmf, lock_key, markov_rejection_expected_trials
+>>> uniform_token_count_pmf(2)
 {1: Fraction(1, 2), 2: Fraction(1, 2)}
 >>> lock_key([1, 1, 2]), markov_rejection_expected_trials(4)
 (4, Fraction(3, 1))
@@ -27,15 +27,20 @@ Example
 from .grampa.laws import (
     chao_strawderman,
     expected_chars_per_token,
-    segmentality_pmf,
-    token_count_pmf,
     token_length_count,
     token_length_count_approx,
     token_length_limit_pmf,
-    token_length_pmf,
     total_token_count,
     total_token_count_approx,
+    uniform_segmentality_pmf,
+    uniform_token_count_pmf,
+    uniform_token_length_pmf,
 )
+
+# The old names of the three uniform_* laws: deprecated (warn when called), not in __all__.
+from .grampa.laws import segmentality_pmf as segmentality_pmf
+from .grampa.laws import token_count_pmf as token_count_pmf
+from .grampa.laws import token_length_pmf as token_length_pmf
 from .grampa.lock import (
     bit_key,
     bit_unrank,
@@ -94,12 +99,12 @@ __all__ = [
     "partitions_before",
     "partitions_k",
     "partitions_k_recursive",
-    "segmentality_pmf",
-    "token_count_pmf",
     "token_length_count",
     "token_length_count_approx",
     "token_length_limit_pmf",
-    "token_length_pmf",
     "total_token_count",
     "total_token_count_approx",
+    "uniform_segmentality_pmf",
+    "uniform_token_count_pmf",
+    "uniform_token_length_pmf",
 ]

@@ -17,8 +17,8 @@ from ...grampa import Grampa
 from ...stats import chisquare_test, z_test
 from ...theory.grampa.laws import (
     expected_chars_per_token,
-    token_count_pmf,
-    token_length_pmf,
+    uniform_token_count_pmf,
+    uniform_token_length_pmf,
 )
 from ...theory.grampa.lock import (
     lock_keys,
@@ -73,7 +73,7 @@ def check_grampa_uniform(sample_lengths: Callable | None = None, *, n: int = 12,
     m = np.diff(offsets)
     rows = []
     # token count
-    law = token_count_pmf(n)
+    law = uniform_token_count_pmf(n)
     stat, p, dof = chisquare_test(np.bincount(m, minlength=n + 1)[1:],
                               [float(law[j]) for j in range(1, n + 1)])
     rows.append(p_row(claim + ": token count m ~ 1 + Binom(n-1, 1/2)", "§3.1", p,
@@ -82,7 +82,7 @@ def check_grampa_uniform(sample_lengths: Callable | None = None, *, n: int = 12,
     rng = np.random.default_rng(seed + 12345)
     keep = np.flatnonzero(rng.random(size) < m / n)
     pick = offsets[keep] + np.floor(rng.random(keep.size) * m[keep]).astype(np.int64)
-    pmf = token_length_pmf(n)
+    pmf = uniform_token_length_pmf(n)
     stat, p, dof = chisquare_test(np.bincount(lengths[pick], minlength=n + 1)[1:],
                               [float(pmf[x]) for x in range(1, n + 1)])
     rows.append(p_row(claim + ": token length P(ℓ|n) = M(ℓ,n)/Σ M", "Eq. 12, 16", p,

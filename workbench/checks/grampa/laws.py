@@ -13,13 +13,13 @@ import numpy as np
 from ...theory.grampa.laws import (
     chao_strawderman,
     expected_chars_per_token,
-    token_count_pmf,
     token_length_count,
     token_length_count_approx,
     token_length_limit_pmf,
-    token_length_pmf,
     total_token_count,
     total_token_count_approx,
+    uniform_token_count_pmf,
+    uniform_token_length_pmf,
 )
 from ..registry import CheckResult, register, row
 from ._enumerate import (
@@ -143,7 +143,7 @@ def check_enumeration() -> list[CheckResult]:
         if [int(h) for h in hist[1:]] != [token_length_count(x, n) for x in range(1, n + 1)]:
             bad_m.append(n)
         m_hist = np.bincount(np.diff(offsets), minlength=n + 1)
-        law = token_count_pmf(n)
+        law = uniform_token_count_pmf(n)
         if any(Fraction(int(m_hist[m]), 1 << (n - 1)) != law[m] for m in range(1, n + 1)):
             bad_count.append(n)
     return [
@@ -160,8 +160,8 @@ def check_length_pmf() -> list[CheckResult]:
     ok_norm, worst, float_err = True, 0.0, 0.0
     ok_eq27 = True
     for n in range(1, 80):
-        exact = token_length_pmf(n)
-        approx = token_length_pmf(n, exact=False)
+        exact = uniform_token_length_pmf(n)
+        approx = uniform_token_length_pmf(n, exact=False)
         ok_norm = ok_norm and sum(exact.values()) == 1
         # Eq. 27 as an exact fraction: equal to Eq. 12 for ℓ < n, short by 1/((n+1)2^n) at ℓ = n
         bound = Fraction(1, (n + 1) * 2 ** n)
@@ -184,7 +184,7 @@ def check_length_pmf() -> list[CheckResult]:
 def check_chars_per_token() -> list[CheckResult]:
     ok = True
     for n in range(1, 65):
-        direct = sum(Fraction(n, m) * p for m, p in token_count_pmf(n).items())
+        direct = sum(Fraction(n, m) * p for m, p in uniform_token_count_pmf(n).items())
         ok = ok and direct == expected_chars_per_token(n) == 2 * (1 - Fraction(1, 2 ** n))
     for p in (Fraction(1, 7), Fraction(1, 3), Fraction(1, 2), Fraction(3, 4), Fraction(1)):
         for n in range(0, 31):

@@ -5,11 +5,11 @@ one of the ``2^(n-1)`` segmentations (integer compositions of ``n``) is valid, a
 sample puts a boundary on each of the ``n - 1`` inter-character positions with probability
 ½. This module gives, exactly (``int`` / ``fractions.Fraction``):
 
-* the token count ``m ~ 1 + Binom(n-1, ½)`` (:func:`token_count_pmf`) and the segmentality
-  ``S = (m-1)/(n-1)`` (:func:`segmentality_pmf`);
+* the token count ``m ~ 1 + Binom(n-1, ½)`` (:func:`uniform_token_count_pmf`) and the segmentality
+  ``S = (m-1)/(n-1)`` (:func:`uniform_segmentality_pmf`);
 * ``M(ℓ, n)``, the number of length-ℓ tokens over all segmentations (Eq. 16,
   :func:`token_length_count`), its total ``(n+1)·2^(n-2)`` and the token-length law of
-  Eq. 12 (:func:`token_length_pmf`); the approximations Eq. 17/23/27 and the limit Eq. 28;
+  Eq. 12 (:func:`uniform_token_length_pmf`); the approximations Eq. 17/23/27 and the limit Eq. 28;
 * ``E[1/(1+X)]`` for ``X ~ Binom(n, p)`` (Chao & Strawderman 1972, Eq. 34) and the
   expected characters per token ``E[R] = 2(1 - 2^-n)`` (Eq. 36).
 
@@ -25,7 +25,7 @@ verify itself (see :mod:`workbench.checks.grampa`).
 
 Example
 -------
->>> token_count_pmf(3)
+>>> uniform_token_count_pmf(3)
 {1: Fraction(1, 4), 2: Fraction(1, 2), 3: Fraction(1, 4)}
 >>> [token_length_count(ell, 4) for ell in range(1, 5)]
 [12, 5, 2, 1]
@@ -40,6 +40,7 @@ from math import comb
 
 import numpy as np
 
+from ..._core.deprecation import warn_deprecated
 from ..._core.errors import ArgumentTypeError, InvalidValueError
 from ..._core.validate import check_int, check_n
 
@@ -53,7 +54,7 @@ _SCALAR_WHY = f" (the exact value has ~n bits; the cap is {MAX_SCALAR_N})"
 
 
 # --------------------------------------------------------------------------- token count
-def token_count_pmf(n: int) -> dict[int, Fraction]:
+def uniform_token_count_pmf(n: int) -> dict[int, Fraction]:
     """Law of the token count ``m`` of a uniform segmentation: ``m ~ 1 + Binom(n-1, ½)``.
 
     §3.1: each of the ``n - 1`` inter-character positions independently gets a boundary
@@ -71,7 +72,7 @@ def token_count_pmf(n: int) -> dict[int, Fraction]:
 
     Examples
     --------
-    >>> token_count_pmf(4)
+    >>> uniform_token_count_pmf(4)
     {1: Fraction(1, 8), 2: Fraction(3, 8), 3: Fraction(3, 8), 4: Fraction(1, 8)}
     """
     n = check_n(n, maximum=MAX_PMF_N, why=_PMF_WHY)
@@ -79,7 +80,7 @@ def token_count_pmf(n: int) -> dict[int, Fraction]:
     return {m: Fraction(comb(n - 1, m - 1), total) for m in range(1, n + 1)}
 
 
-def segmentality_pmf(n: int) -> dict[Fraction, Fraction]:
+def uniform_segmentality_pmf(n: int) -> dict[Fraction, Fraction]:
     """Law of the segmentality ``S = (m-1)/(n-1)`` of a uniform segmentation (§3.1, fn. 6).
 
     ``S ~ Binom(n-1, ½)/(n-1)``: 0 for the word itself, 1 for the character split.
@@ -96,13 +97,13 @@ def segmentality_pmf(n: int) -> dict[Fraction, Fraction]:
 
     Examples
     --------
-    >>> segmentality_pmf(3)
+    >>> uniform_segmentality_pmf(3)
     {Fraction(0, 1): Fraction(1, 4), Fraction(1, 2): Fraction(1, 2), Fraction(1, 1): Fraction(1, 4)}
     """
     n = check_n(n, maximum=MAX_PMF_N, why=_PMF_WHY)
     if n < 2:
         raise InvalidValueError("segmentality (m-1)/(n-1) is undefined for n = 1 (0/0)")
-    return {Fraction(m - 1, n - 1): p for m, p in token_count_pmf(n).items()}
+    return {Fraction(m - 1, n - 1): p for m, p in uniform_token_count_pmf(n).items()}
 
 
 # --------------------------------------------------------------------------- token length
@@ -180,7 +181,7 @@ def total_token_count_approx(n: int) -> Fraction:
     return ((n + 1) - Fraction(1, 2**n)) * Fraction(2) ** (n - 2)
 
 
-def token_length_pmf(n: int, exact: bool = True) -> dict[int, Fraction] | dict[int, float]:
+def uniform_token_length_pmf(n: int, exact: bool = True) -> dict[int, Fraction] | dict[int, float]:
     """Share of length-ℓ tokens among all tokens of all segmentations (Eq. 12).
 
     Parameters
@@ -199,9 +200,9 @@ def token_length_pmf(n: int, exact: bool = True) -> dict[int, Fraction] | dict[i
 
     Examples
     --------
-    >>> token_length_pmf(3)
+    >>> uniform_token_length_pmf(3)
     {1: Fraction(5, 8), 2: Fraction(1, 4), 3: Fraction(1, 8)}
-    >>> {k: round(v, 4) for k, v in token_length_pmf(3, exact=False).items()}
+    >>> {k: round(v, 4) for k, v in uniform_token_length_pmf(3, exact=False).items()}
     {1: 0.625, 2: 0.25, 3: 0.0938}
     """
     n = check_n(n, maximum=MAX_PMF_N, why=_PMF_WHY)
@@ -286,3 +287,25 @@ def expected_chars_per_token(n: int) -> Fraction:
     """
     n = check_n(n, maximum=MAX_SCALAR_N, why=_SCALAR_WHY)
     return n * chao_strawderman(n - 1, Fraction(1, 2))
+
+
+# --------------------------------------------------------------------------- old names
+def token_count_pmf(n: int) -> dict[int, Fraction]:
+    """Deprecated name of :func:`uniform_token_count_pmf` (goes in the next release)."""
+    warn_deprecated("workbench.theory.token_count_pmf(n)",
+                    "workbench.theory.uniform_token_count_pmf(n)")
+    return uniform_token_count_pmf(n)
+
+
+def token_length_pmf(n: int, exact: bool = True) -> dict[int, Fraction] | dict[int, float]:
+    """Deprecated name of :func:`uniform_token_length_pmf` (goes in the next release)."""
+    warn_deprecated("workbench.theory.token_length_pmf(n)",
+                    "workbench.theory.uniform_token_length_pmf(n)")
+    return uniform_token_length_pmf(n, exact)
+
+
+def segmentality_pmf(n: int) -> dict[Fraction, Fraction]:
+    """Deprecated name of :func:`uniform_segmentality_pmf` (goes in the next release)."""
+    warn_deprecated("workbench.theory.segmentality_pmf(n)",
+                    "workbench.theory.uniform_segmentality_pmf(n)")
+    return uniform_segmentality_pmf(n)
