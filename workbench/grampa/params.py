@@ -23,6 +23,7 @@ Example
 from __future__ import annotations
 
 import math
+import sys
 from typing import NamedTuple
 
 import numpy as np
@@ -68,12 +69,25 @@ class Walk(NamedTuple):
     mirror: bool
 
 
+#: The smallest |τ| whose reciprocal is a finite float (about 5.6e-309, a subnormal).
+TAU_MIN = math.nextafter(1.0 / sys.float_info.max, 1.0)
+
+
 def check_tau(tau: object) -> float:
-    """Validate τ: any real number except 0 and NaN; ±inf allowed. Returns α = 1/τ."""
+    """Validate τ: any real number except 0 and NaN, ±inf allowed, and |τ| at least
+    :data:`TAU_MIN` so that α = 1/τ is finite (closer to 0, 1/τ overflows to ±inf, which no
+    kernel can take). Returns α = 1/τ."""
     tau = check_real(tau, "tau", allow_inf=True)
     if tau == 0.0:
         raise InvalidValueError("tau must be a non-zero real number or ±inf, got 0.0")
-    return 0.0 if math.isinf(tau) else 1.0 / tau
+    if math.isinf(tau):
+        return 0.0
+    alpha = 1.0 / tau
+    if math.isinf(alpha):
+        raise InvalidValueError(
+            f"tau = {tau!r} is too close to 0: 1/tau overflows. |tau| must be at least "
+            f"{TAU_MIN:.4g}")
+    return alpha
 
 
 def power_table(alpha: float) -> np.ndarray:

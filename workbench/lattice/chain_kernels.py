@@ -207,36 +207,47 @@ def log_count(arcs, n, max_len):
 def weighted_table(arcs, weights, alpha, n, max_len, probs):
     """ULM over every segmentation: P(x) ∝ exp(α · Σ weights[id]) as a backward chain.
 
-    ``probs[j, l] = exp(f[j-l] + α w - f[j])`` with ``f`` the forward log-sums (word
-    coordinates = construction coordinates, not mirrored). Returns ``f[n]`` (-inf: none).
+    The forward log-sum of ``word[:j]`` is ``α · v[j] + g[j]``: ``v[j]`` the best prefix
+    weight (the worst if ``α < 0``), ``g[j] = log Σ exp(α · (weight − v[j]))``. Every exponent
+    is ``α`` times a difference of the sign of ``−α``, so no finite ``α`` overflows, and an
+    ``α`` past the floats gives the law's limit (the best segmentations share the mass).
+    ``probs[j, l] = exp(g[j-l] − g[j] + α · (v[j-l] + w − v[j]))`` (word coordinates =
+    construction coordinates, not mirrored). Returns ``g[n]`` (-inf: no segmentation).
     """
-    f = np.full(n + 1, -np.inf)
-    f[0] = 0.0
+    v = np.zeros(n + 1)
+    g = np.zeros(n + 1)
+    reach = np.zeros(n + 1, dtype=np.bool_)
+    reach[0] = True
     for j in range(1, n + 1):
-        top = -np.inf
         for length in range(1, min(j, max_len) + 1):
             tid = arcs[j, length]
-            if tid >= 0 and f[j - length] > -np.inf:
-                top = max(top, f[j - length] + alpha * weights[tid])
-        if top == -np.inf:
+            if tid >= 0 and reach[j - length]:
+                x = v[j - length] + weights[tid]
+                if not reach[j] or (x > v[j] if alpha >= 0 else x < v[j]):
+                    v[j] = x
+                reach[j] = True
+        if not reach[j]:
             continue
         acc = 0.0
         for length in range(1, min(j, max_len) + 1):
             tid = arcs[j, length]
-            if tid >= 0 and f[j - length] > -np.inf:
-                acc += math.exp(f[j - length] + alpha * weights[tid] - top)
-        f[j] = top + math.log(acc)
+            if tid >= 0 and reach[j - length]:
+                d = v[j - length] + weights[tid] - v[j]
+                acc += math.exp(g[j - length] + (0.0 if alpha == 0.0 or d == 0.0 else alpha * d))
+        g[j] = math.log(acc)
     for j in range(n + 1):
         for length in range(max_len + 1):
             probs[j, length] = 0.0
     for j in range(1, n + 1):
-        if f[j] == -np.inf:
+        if not reach[j]:
             continue
         for length in range(1, min(j, max_len) + 1):
             tid = arcs[j, length]
-            if tid >= 0 and f[j - length] > -np.inf:
-                probs[j, length] = math.exp(f[j - length] + alpha * weights[tid] - f[j])
-    return f[n]
+            if tid >= 0 and reach[j - length]:
+                d = v[j - length] + weights[tid] - v[j]
+                probs[j, length] = math.exp(g[j - length] - g[j]
+                                            + (0.0 if alpha == 0.0 or d == 0.0 else alpha * d))
+    return g[n] if reach[n] else -np.inf
 
 
 @njit(**JIT)

@@ -73,20 +73,23 @@ def check_enumerable(word: str, vocab: Vocabulary) -> int:
 
 def weighted_law(word: str, vocab: Vocabulary,
                  weight: Callable[[tuple[str, ...]], Weight], *, log: bool = False,
+                 scale: float = 1.0,
                  deterministic: tuple[str, ...] | None = None) -> SegmentationLaw:
     """``P(x) = weight(x) / Σ_y weight(y)`` over every segmentation ``y`` of ``word``.
 
-    ``log=True``: ``weight`` returns log-weights (floats), exponentiated after subtracting
-    their maximum, so no weight overflows. Raises :class:`SegmentationError` if the word has
-    no segmentation (or every weight is 0), :class:`BudgetError` if it has more than
-    :data:`MAX_ENUMERATED`.
+    ``log=True``: ``P(x) ∝ exp(scale · weight(x))`` for finite float ``weight``s, computed
+    as ``exp(scale · (weight(x) − ref))`` with ``ref`` the largest weight (the smallest if
+    ``scale < 0``): no term overflows for any finite ``scale``, and a ``scale`` so large
+    that ``scale · weight`` itself would overflow gives its limit (the best segmentations
+    share the mass). Raises :class:`SegmentationError` if the word has no segmentation (or
+    every weight is 0), :class:`BudgetError` if it has more than :data:`MAX_ENUMERATED`.
     """
     n_segs = check_enumerable(word, vocab)
     segs = enumerate_segmentations(word, vocab, limit=MAX_ENUMERATED)
     weights = [weight(s) for s in segs]
     if log and weights:
-        top = max(weights)
-        weights = [math.exp(w - top) if top > -math.inf else 0.0 for w in weights]
+        ref = max(weights) if scale >= 0 else min(weights)
+        weights = [math.exp(scale * (w - ref)) if scale != 0 else 1.0 for w in weights]
     total = sum(weights)
     if not segs or total == 0:
         raise SegmentationError(f"no segmentation of {word!r:.60} has positive probability "

@@ -118,6 +118,22 @@ def kbest_segmentations(word: str, score: dict[str, float], longest: int, k: int
     return out
 
 
+def _scaled(alpha: float, diff: float) -> float:
+    """``α · diff`` for a ``diff`` of the sign of ``−α`` (or 0): ``≤ 0``, never NaN (0 when
+    ``α`` or ``diff`` is 0, ``-inf`` when the product underflows past the floats)."""
+    return 0.0 if alpha == 0.0 or diff == 0.0 else alpha * diff
+
+
+def _softmax_weights(scores: list[float], alpha: float) -> list[float]:
+    """``exp(α · score)`` normalised, as ``exp(α · (score − ref))`` with ``ref`` the best score
+    (the worst if ``α < 0``): no overflow for any finite ``α``; at ``|α|`` past the floats
+    the best (worst) segmentations share the mass, the limit of the law."""
+    ref = max(scores) if alpha >= 0 else min(scores)
+    weights = [math.exp(_scaled(alpha, s - ref)) for s in scores]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
 class ULMSampler(TokenSampler):
     """ULM's k-best sampling with smoothing ``α`` (``nbest=1``: the Viterbi segmentation).
 
@@ -170,7 +186,7 @@ class ULMSampler(TokenSampler):
                 raise InvalidValueError(f"model_path: {model_path} is not a SentencePiece model "
                                         f"({err})") from None
         self._cache: dict[str, tuple[list[tuple[str, ...]], list[float]]] = {}
-        self._fwd: dict[str, list[float]] = {}
+        self._fwd: dict[str, tuple[list[float | None], list[float]]] = {}
 
     def __repr__(self) -> str:
         return f"ULMSampler({self.vocab!r}, nbest={self.nbest}, alpha={self.alpha})"
@@ -201,11 +217,7 @@ class ULMSampler(TokenSampler):
             segs, scores = [s for _, s in found], [sc for sc, _ in found]
         if not segs:
             raise SegmentationError(f"no segmentation of {word!r} under this vocabulary")
-        logits = [self.alpha * s for s in scores]
-        top = max(logits)  # the largest α·score (any sign of α): no exp overflows
-        weights = [math.exp(x - top) for x in logits]
-        total = sum(weights)
-        result = (segs, [w / total for w in weights])
+        result = (segs, _softmax_weights(scores, self.alpha))
         if len(self._cache) >= _CACHE_SIZE:
             self._cache.clear()
         self._cache[word] = result
@@ -227,8 +239,8 @@ class ULMSampler(TokenSampler):
         word = check_word(word)
         if self.nbest == -1:
             def enumerate() -> tuple[dict, float]:
-                law = weighted_law(word, self.vocab,
-                                   lambda seg: self.alpha * self._score_of(seg), log=True)
+                law = weighted_law(word, self.vocab, self._score_of, log=True,
+                                   scale=self.alpha)
                 return law.probabilities(), 0.0
 
             chain, det = ulm_chain(word, self.vocab, self.alpha, enumerate)
@@ -243,9 +255,14 @@ class ULMSampler(TokenSampler):
             out[seg] = out.get(seg, 0.0) + p
         return SegmentationLaw(word, out, n_segmentations=n_segs, deterministic=det)
 
-    def _forward(self, word: str) -> list[float]:
-        """``f[j]`` = log Σ over segmentations of ``word[:j]`` of exp(α · score) (cached).
+    def _forward(self, word: str) -> tuple[list[float | None], list[float]]:
+        """The forward log-sums of every prefix ``word[:j]``, without overflow (cached).
 
+        ``log Σ exp(α · score)`` over the segmentations of ``word[:j]`` is ``α · v[j] +
+        g[j]``: ``v[j]`` the best prefix score (the worst if ``α < 0``; None: no
+        segmentation), ``g[j] = log Σ exp(α · (score − v[j]))`` in ``[0, log count]``. Every
+        exponent is ``α`` times a difference of the same sign as ``−α``, so no ``α`` overflows
+        (the kernel :func:`workbench.lattice.chain_kernels.weighted_table` does the same).
         Time: the slice cost model (:mod:`workbench._core.cost`), checked before the pass.
         """
         hit = self._fwd.get(word)
@@ -255,33 +272,37 @@ class ULMSampler(TokenSampler):
         lengths = sorted(self.vocab.token_lengths)
         check_work(slice_units(n, lengths), f"the forward pass over a {n:,}-character word",
                    rate=SLICE_RATE, hint=" (split the word)")
-        f = [-math.inf] * (n + 1)
-        f[0] = 0.0
+        best = max if alpha >= 0 else min
+        v: list[float | None] = [None] * (n + 1)
+        g = [0.0] * (n + 1)
+        v[0] = 0.0
         for j in range(1, n + 1):
-            terms = [f[j - ln] + alpha * score[word[j - ln:j]] for ln in lengths
-                     if ln <= j and f[j - ln] > -math.inf and word[j - ln:j] in score]
-            if terms:
-                top = max(terms)
-                f[j] = top + math.log(sum(math.exp(t - top) for t in terms))
+            arcs = [(v[j - ln] + score[word[j - ln:j]], g[j - ln]) for ln in lengths
+                    if ln <= j and v[j - ln] is not None and word[j - ln:j] in score]
+            if arcs:
+                v[j] = best(s for s, _ in arcs)
+                g[j] = math.log(sum(math.exp(gk + _scaled(alpha, s - v[j])) for s, gk in arcs))
+        out = (v, g)
         if len(self._fwd) >= _CACHE_SIZE // 100:
             self._fwd.clear()
-        self._fwd[word] = f
-        return f
+        self._fwd[word] = out
+        return out
 
     def _sample_all(self, word: str, state: np.uint64) -> list[str]:
         """One draw ∝ exp(α · score) over every segmentation (backward, one uniform a token)."""
-        f = self._forward(word)
-        if f[len(word)] == -math.inf:
+        v, g = self._forward(word)
+        if v[len(word)] is None:
             raise SegmentationError(f"no segmentation of {word!r} under this vocabulary")
         lengths, score, out, j = sorted(self.vocab.token_lengths), self._score, [], len(word)
         while j > 0:
             u, state = next_double(np.uint64(state))
             acc, pick = 0.0, 0
             for ln in lengths:
-                if ln > j or f[j - ln] == -math.inf or word[j - ln:j] not in score:
+                if ln > j or v[j - ln] is None or word[j - ln:j] not in score:
                     continue
                 pick = ln
-                acc += math.exp(f[j - ln] + self.alpha * score[word[j - ln:j]] - f[j])
+                step = v[j - ln] + score[word[j - ln:j]] - v[j]
+                acc += math.exp(g[j - ln] - g[j] + _scaled(self.alpha, step))
                 if u < acc:
                     break
             out.append(word[j - pick:j])
