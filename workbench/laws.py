@@ -392,7 +392,11 @@ class SegmentationLaw:
 
     @property
     def success_mass(self) -> Prob:
-        """``1 - failure_mass``: the total probability of the segmentations."""
+        """The total probability of the segmentations: ``1 - failure_mass``, or for a
+        chain-backed law the chain's own success probability (exactly 0 when no path
+        reaches the end, and accurate where ``1 - failure_mass`` would round to 0)."""
+        if self._chain is not None:
+            return self._chain.success_mass
         return 1 - self._fail
 
     @property

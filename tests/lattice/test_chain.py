@@ -228,3 +228,24 @@ def test_budgets_are_checked_before_allocating():
         law.token_count_pmf()  # 40,001² floats: ~12 GiB, refused before allocating
     with pytest.raises(BudgetError, match=r"needs about 10\^\d+ segmentations"):
         law.probabilities()
+
+
+def test_a_word_no_path_reaches_fails_exactly():
+    """Issue 42 item 8: MaxMatch-dropout on a word with no segmentation reported failure mass
+    1 − 2e-16, a success mass of rounding error and an entropy of 0.0. No path reaches the end:
+    the failure mass is exactly 1, and every summary given success is refused."""
+    law = MaxMatchSampler(Vocabulary(["▁", "c", "a", "f", "ca", "▁ca"]), dropout=0.3).law("▁café")
+    assert law.failure_mass == 1.0 and law.success_mass == 0.0 and law.support_size == 0
+    summary = law.summary()
+    assert "entropy_bits" not in summary and "expected_tokens" not in summary
+    with pytest.raises(ValueError, match="always fails"):
+        law.shannon_entropy()
+
+
+def test_a_tiny_success_mass_is_kept_not_rounded_away():
+    """MaxMatch takes ``ab`` and is stuck at ``c`` unless it drops ``ab`` (probability
+    q = 1e-20): 1 − failure_mass rounds to 0, the chain's own success mass does not."""
+    law = MaxMatchSampler(Vocabulary(["ab", "a", "bc"]), dropout=1e-20).law("abc")
+    assert law.success_mass == pytest.approx(1e-20, rel=1e-12)
+    assert law.probabilities() == {("a", "bc"): pytest.approx(1e-20, rel=1e-12)}
+    assert law.shannon_entropy() == 0.0 and law.expected_tokens == 2.0

@@ -64,8 +64,13 @@ class Chain:
         self.word = word
         self.table = ck.ChainTable(probs, len(word), probs.shape[1] - 1, bool(mirror))
         self._s = ck.success_mass(self.table)
-        self.failure_mass = float(ck.dead_end_mass(self.table)) if can_fail else 0.0
-        self.success_mass = (0.0 if self._s[len(word)] == 0.0 else 1.0 - self.failure_mass)
+        reached = float(self._s[len(word)])  # P(success), from the success DP
+        # No path reaches the end: the sampler always fails, exactly (the dead-end sum would
+        # give 1 - 2e-16 and a success mass of rounding error). A chain that can fail keeps
+        # the DP's success mass, which stays accurate where 1 - failure_mass would round.
+        self.failure_mass = (0.0 if not can_fail else 1.0 if reached == 0.0
+                             else float(ck.dead_end_mass(self.table)))
+        self.success_mass = (0.0 if reached == 0.0 else reached if can_fail else 1.0)
         self._enumerate, self._count, self._log_count = enumerate, count, log_count
         self._stats: tuple[float, float, float] | None = None
         self._n: int | None = None
