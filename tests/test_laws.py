@@ -236,3 +236,23 @@ def test_from_arrays_edge_cases():
     assert failed.support_size == 0 and failed.mode is None and failed.probabilities() == {}
     with pytest.raises(ValueError, match="always fails"):
         _ = failed.shannon_entropy(math.e)
+
+
+def test_a_law_of_a_long_word_has_a_short_repr_and_any_exact_count():
+    """Issue 42: ``repr`` of a long word's law raised (Python's 4,300-digit cap, and a
+    100,000-character word in full); a count past int64 was refused as ``n_segmentations``;
+    TV to uniform overflowed converting a huge count to float."""
+    from workbench import Grampa, Vocabulary
+
+    word = "ab" * 30_000
+    law = Grampa(Vocabulary(["a", "b", "ab"])).law(word)
+    text = repr(law)
+    assert len(text) < 200 and "about 10^" in text and text.startswith("SegmentationLaw('abab")
+    big = 2**100
+    small = SegmentationLaw("ab", {("ab",): 0.5, ("a", "b"): 0.5}, n_segmentations=big)
+    assert small.n_segmentations == big
+    assert small.tv_to_uniform == pytest.approx(1.0)  # the support is ~0 of the N
+    huge = SegmentationLaw("ab", {("ab",): 1.0}, n_segmentations=10**400)
+    assert huge.tv_to_uniform == 1.0 and math.isfinite(huge.kl_to_uniform)
+    exact = SegmentationLaw("ab", {("ab",): F(1)}, n_segmentations=10**400)
+    assert exact.tv_to_uniform == 1 - F(1, 10**400)

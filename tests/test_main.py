@@ -181,3 +181,22 @@ def test_each_option_states_its_default_once_and_as_argparse_has_it():
         else:
             assert stated is not None, f"{where} does not state its default"
             assert stated.group(1).strip() == str(default), where
+
+
+def test_count_of_a_huge_number_prints_whole_and_json_reads_back(capsys):
+    """Issue 42: ``count --json`` wrote a 4,817-digit integer that ``json.loads`` refuses by
+    default; it is now the exact digits as a string (the text output prints them whole),
+    and the CLI no longer lifts Python's int→str cap for the whole process."""
+    import json
+
+    word = "a" * 16_000  # 2^15999 segmentations under the infinite vocabulary
+    cap = sys.get_int_max_str_digits()
+    assert main(["count", "--vocab", "infinite", word]) == 0
+    text = capsys.readouterr().out.split("\t")[1].strip()
+    assert main(["count", "--json", "--vocab", "infinite", word]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["words"][0]["count"] == text and len(text) == 4817
+    assert int(text[-6:]) == 2**15999 % 10**6
+    assert sys.get_int_max_str_digits() == cap
+    assert main(["count", "--json", "--vocab", "infinite", "abcd"]) == 0
+    assert json.loads(capsys.readouterr().out)["words"][0]["count"] == 8

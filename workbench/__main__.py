@@ -103,7 +103,23 @@ class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 
 
 def _print_json(value: object) -> None:
-    print(json.dumps(value, ensure_ascii=False, indent=1, default=str))
+    """``value`` as JSON that ``json.loads`` reads back with its defaults: an int past its
+    4,300 digits (a segmentation count) is written as a string of its digits."""
+    print(json.dumps(_readable(value), ensure_ascii=False, indent=1, default=str))
+
+
+def _readable(value: object) -> object:
+    from workbench._core.bigint import json_int
+
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return json_int(value)
+    if isinstance(value, dict):
+        return {k: _readable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_readable(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True)
@@ -217,23 +233,23 @@ def _run_sample(args: argparse.Namespace) -> int:
 
 def _run_count(args: argparse.Namespace) -> int:
     from workbench import count_segmentations
+    from workbench._core.bigint import exact_digits
     from workbench.datasets import resolve_vocabulary
 
     vocab = resolve_vocabulary(args.vocab)
-    # counts of long words have thousands of digits: print them whole (Python caps int→str)
-    if sys.version_info >= (3, 11):
-        sys.set_int_max_str_digits(0)
     status = 0
     out = []
     for typed, word in zip(args.words, words.spelled(args, vocab)):
         note = words.spelling_note(args, vocab, typed, word)
         n = count_segmentations(word, vocab, args.ell_min, args.direction)
+        # counts of long words have thousands of digits: printed whole; in JSON a count past
+        # the 4,300 digits json.loads reads by default is a string of its digits
         entry = {"word": typed, "spelled": word, "note": note, "count": n}
         out.append(entry)
         if not args.json:
             if note:
                 print(f"workbench count: {note}", file=sys.stderr)
-            print(f"{words.label(word)}\t{n}")
+            print(f"{words.label(word)}\t{exact_digits(n)}")
         if n == 0:
             entry["error"] = words.reason(args, vocab, word)
             if not args.json:

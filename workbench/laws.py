@@ -48,6 +48,7 @@ from typing import Protocol
 
 import numpy as np
 
+from ._core.bigint import about_count
 from ._core.deprecation import warn_deprecated
 from ._core.errors import ArgumentTypeError, InvalidValueError
 from ._core.gcpause import gc_paused
@@ -278,7 +279,9 @@ class SegmentationLaw:
         self._arr: ArrayTable | None = None
         self.exact, self._fail, self._table = _checked_table(word, probabilities, failure_mass)
         if n_segmentations is not None:
-            n_segmentations = check_int(n_segmentations, "n_segmentations", minimum=1)
+            # an exact count: a Python int of any size (2^(n-1) for a long word)
+            n_segmentations = check_int(n_segmentations, "n_segmentations", minimum=1,
+                                        maximum=math.inf)
             if n_segmentations < len(self._table):
                 raise InvalidValueError(f"n_segmentations={n_segmentations:,} is below the support "
                                         f"size {len(self._table):,}")
@@ -333,7 +336,9 @@ class SegmentationLaw:
         law._fail, law._arr = _checked_arrays(word, labels, pieces, offsets, probabilities,
                                               failure_mass)
         if n_segmentations is not None:
-            n_segmentations = check_int(n_segmentations, "n_segmentations", minimum=1)
+            # an exact count: a Python int of any size (2^(n-1) for a long word)
+            n_segmentations = check_int(n_segmentations, "n_segmentations", minimum=1,
+                                        maximum=math.inf)
             if n_segmentations < law._arr.p.size:
                 raise InvalidValueError(f"n_segmentations={n_segmentations:,} is below the support "
                                         f"size {law._arr.p.size:,}")
@@ -368,7 +373,8 @@ class SegmentationLaw:
         return self._n_segs
 
     def __repr__(self) -> str:
-        return (f"SegmentationLaw({self.word!r}, support={self.support_size:,}, "
+        word = repr(self.word) if len(self.word) <= 60 else repr(self.word[:57]) + "…"
+        return (f"SegmentationLaw({word}, support={about_count(self.support_size)}, "
                 f"failure_mass={float(self._fail):.6g})")
 
     # ------------------------------------------------------------------ the law itself
@@ -539,12 +545,15 @@ class SegmentationLaw:
         segmentations outside the support each contribute ``1/N``, so nothing is enumerated.
         """
         n = self._n()
-        u = Fraction(1, n) if self.exact else 1.0 / n
+        # int / int true division: a count past the floats gives 1/N = 0.0, no OverflowError
+        u = Fraction(1, n) if self.exact else 1 / n
+        outside = Fraction(n - self.support_size, n) if self.exact else (
+            (n - self.support_size) / n)
         if self._arr is not None:
             gap = float(np.abs(self._q() - u).sum())
-            return (gap + (n - self.support_size) * u) / 2
+            return (gap + outside) / 2
         gap = sum((abs(q - u) for q in self._conditional()), 0 * u)
-        return (gap + (n - self.support_size) * u) / 2
+        return (gap + outside) / 2
 
     @property
     def regularisation_rate(self) -> Prob:

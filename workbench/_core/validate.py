@@ -42,7 +42,7 @@ MEMORY_BUDGET = 6 * 2**30
 INT64_MAX = 2**63 - 1
 
 def check_int(value: object, name: str, *, minimum: int | None = None,
-              maximum: int | None = None, why: str = "") -> int:
+              maximum: float | None = None, why: str = "") -> int:
     """Return ``value`` as a Python ``int``; refuse bools, floats and out-of-range values.
 
     Parameters
@@ -54,7 +54,8 @@ def check_int(value: object, name: str, *, minimum: int | None = None,
     minimum, maximum : int, optional
         Inclusive bounds. Without ``maximum``, ``2**63 - 1``: integers go to int64 arrays
         and kernels, so a larger one is refused here, naming the argument, instead of
-        overflowing later (pass a larger ``maximum`` for exact Python-int arguments).
+        overflowing later (pass a larger ``maximum``, or ``math.inf`` for no bound, for
+        exact Python-int arguments).
     why : str
         Appended to the error message when ``maximum`` is exceeded (e.g. why a cap exists).
 

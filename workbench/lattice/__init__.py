@@ -36,6 +36,7 @@ from functools import cached_property
 
 import numpy as np
 
+from .._core.bigint import about_count
 from .._core.errors import ArgumentTypeError, InvalidValueError, public
 from .._core.validate import check_budget, check_choice, check_int, check_work
 from ..vocab import Vocabulary
@@ -262,17 +263,6 @@ def _checked_arcs(n: int, arcs: object) -> list[tuple[int, int]]:
                                     f"0..{n}: it needs 0 <= i < j <= {n}")
         out.append((i, j))
     return out
-
-
-def about_count(total: int) -> str:
-    """``total`` with thousands separators, or its order of magnitude when it is huge.
-
-    >>> about_count(10_946), about_count(2**100)
-    ('10,946', 'about 10^30')
-    """
-    if total.bit_length() < 64:
-        return f"{total:,}"
-    return f"about 10^{int(total.bit_length() * 0.30103)}"  # no str() of a huge int
 
 
 def _infinite_count(n: int, ell_min: int) -> int:
