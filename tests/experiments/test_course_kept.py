@@ -121,6 +121,7 @@ def test_after_the_fill_the_notebooks_read_their_kept_results(tiny, monkeypatch)
     assert sum(n.startswith("kept_greedtok_") for n in names) == 4  # 3 methods, UN's model
     assert sum(n.startswith("kept_grampa_efficiency_regulariser_") for n in names) == (
         len(GE.REGULARISER_POINTS["bpe"]) + len(GE.REGULARISER_POINTS["ulm"]))
+    assert all(kept._read(tiny / name, kept.MAX_BYTES) is not None for name in names)  # checked
 
     monkeypatch.setattr(kept, "_MEMO", {})           # a new kernel, as the student's
     GE.sampled_regulariser.cache_clear()

@@ -119,5 +119,65 @@ def test_sampled_regulariser_is_kept_on_disk(efficiency_setup, tmp_path, monkeyp
     monkeypatch.setattr(kept, "_MEMO", {})
     E.sampled_regulariser.cache_clear()
     assert np.array_equal(E.sampled_regulariser(efficiency_setup, param, 3), fresh)
-    assert np.array_equal(np.load(path), fresh)
+    assert np.array_equal(E._load_counts(kept._read(path, kept.MAX_BYTES), fresh.size), fresh)
+    E.sampled_regulariser.cache_clear()
+
+
+def _kept_regulariser(setup, tmp_path, monkeypatch):
+    """(param, the fresh counts, their kept file), the memories emptied."""
+    from workbench.experiments import kept
+
+    monkeypatch.setattr(kept, "CACHE_DIR", tmp_path)
+    monkeypatch.setattr(kept, "_MEMO", {})
+    param = 0.1 if setup.kind == "bpe" else 0.5
+    E.sampled_regulariser.cache_clear()
+    fresh = E.sampled_regulariser(setup, param, 3)
+    (path,) = tmp_path.glob("kept_grampa_efficiency_regulariser_*.npy")
+    monkeypatch.setattr(kept, "_MEMO", {})
+    E.sampled_regulariser.cache_clear()
+    return param, fresh, path
+
+
+def test_a_count_edited_in_a_kept_file_is_sampled_again(efficiency_setup, tmp_path,
+                                                        monkeypatch):
+    """A well-formed edit (the last count + 1, the array still a valid one) fails the check."""
+    param, fresh, path = _kept_regulariser(efficiency_setup, tmp_path, monkeypatch)
+    raw = bytearray(path.read_bytes())
+    raw[-8:] = (np.frombuffer(bytes(raw[-8:]), dtype="<f8") + 1).tobytes()
+    path.write_bytes(bytes(raw))
+    sampled = []
+    monkeypatch.setattr(E, "_sampled_regulariser",
+                        lambda *a: sampled.append(a) or fresh.copy())
+    assert np.array_equal(E.sampled_regulariser(efficiency_setup, param, 3), fresh)
+    assert len(sampled) == 1
+    E.sampled_regulariser.cache_clear()
+
+
+def _npy(a) -> bytes:
+    import io
+
+    buffer = io.BytesIO()
+    np.save(buffer, a)
+    return buffer.getvalue()
+
+
+def test_a_kept_file_that_is_not_the_counts_is_sampled_again(efficiency_setup, tmp_path,
+                                                             monkeypatch):
+    """Empty (EOFError before), cut, of another shape, dtype or order, or not counts:
+    bare (no header) and with a valid header (the loader refuses it)."""
+    from workbench.experiments import kept
+
+    param, fresh, path = _kept_regulariser(efficiency_setup, tmp_path, monkeypatch)
+    good = _npy(fresh)
+    monkeypatch.setattr(E, "_sampled_regulariser", lambda *a: fresh.copy())
+    for payload in (b"", good[:40], good[:-8], good + b"\0" * 8, _npy(fresh[:-1]),
+                    _npy(fresh.astype(np.float32)), _npy(fresh.astype(">f8")),
+                    _npy(fresh.reshape(1, -1)), _npy(fresh - 0.5), _npy(-fresh - 1),
+                    _npy(np.full_like(fresh, np.nan)), b"PK\x03\x04" + good):
+        for headed in (False, True):
+            path.write_bytes(kept._header(path, payload) + payload if headed else payload)
+            monkeypatch.setattr(kept, "_MEMO", {})
+            E.sampled_regulariser.cache_clear()
+            assert np.array_equal(E.sampled_regulariser(efficiency_setup, param, 3), fresh)
+            assert kept._read(path, kept.MAX_BYTES) == good      # written again
     E.sampled_regulariser.cache_clear()

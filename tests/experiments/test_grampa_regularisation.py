@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import matplotlib
@@ -192,3 +193,75 @@ def test_figure6_is_kept_on_disk(tmp_path, monkeypatch) -> None:
                 assert v == again[f][k], (f, k)
     assert again["ulm"]["rate"][0] >= 0 and np.isnan(fresh["bpe-dropout"]["exact"]).all()
     assert path.read_text().endswith("}")
+
+
+def _kept_figure6(tmp_path, monkeypatch):
+    """(Figure 6's small curves, their kept file, the list of computations after), the
+    memory emptied."""
+    from workbench.experiments import kept
+
+    monkeypatch.setattr(kept, "CACHE_DIR", tmp_path)
+    monkeypatch.setattr(kept, "_MEMO", {})
+    first = bl.figure6(n_words=20, n_samples=2, seed=1, values={"ulm": [0.15]})
+    (path,) = tmp_path.glob("kept_grampa_regularisation_figure6_*.json")
+    monkeypatch.setattr(kept, "_MEMO", {})
+    computed: list[str] = []
+    rate = bl.regularisation_rate
+    monkeypatch.setattr(bl, "regularisation_rate",
+                        lambda family, *a, **k: computed.append(family) or rate(family, *a, **k))
+    return first, path, computed
+
+
+def _same_curves(a, b) -> bool:
+    return a.keys() == b.keys() and all(
+        a[f].keys() == b[f].keys() and all(
+            np.array_equal(v, b[f][k], equal_nan=True) if isinstance(v, np.ndarray)
+            else v == b[f][k] for k, v in a[f].items()) for f in a)
+
+
+def test_figure6_kept_file_with_an_edited_rate_is_computed_again(tmp_path, monkeypatch):
+    """A well-formed edit (a rate in [0, 1] replaced) fails the check."""
+    import re
+
+    first, path, computed = _kept_figure6(tmp_path, monkeypatch)
+    text = path.read_text(encoding="utf-8")
+    old = re.search(r'"rate": \[([^,\]]+)', text)
+    new = "0.5" if float(old[1]) != 0.5 else "0.25"
+    path.write_text(text[:old.start(1)] + new + text[old.end(1):], encoding="utf-8")
+    again = bl.figure6(n_words=20, n_samples=2, seed=1, values={"ulm": [0.15]})
+    assert computed == ["ulm"] and _same_curves(again, first)
+
+
+@pytest.mark.parametrize("payload", [b"null", b"[]", b"5", b"[" * 100_000, b"{" * 100_000,
+                                     b'{"format": 1, "curves": {}}',
+                                     b'{"format": 1, "curves": {"ulm": 5}}',
+                                     b'{"format": 1, "curves": {"ulm": {"rate": [1]}}}'])
+def test_figure6_kept_file_that_is_not_the_curves_is_computed_again(tmp_path, monkeypatch,
+                                                                    payload):
+    """Bare (no header) and with a valid header (the loader refuses it)."""
+    from workbench.experiments import kept
+
+    first, path, computed = _kept_figure6(tmp_path, monkeypatch)
+    for headed in (False, True):
+        path.write_bytes(kept._header(path, payload) + payload if headed else payload)
+        monkeypatch.setattr(kept, "_MEMO", {})
+        again = bl.figure6(n_words=20, n_samples=2, seed=1, values={"ulm": [0.15]})
+        assert _same_curves(again, first)
+    assert computed == ["ulm", "ulm"]
+
+
+def test_figure6_kept_file_of_other_curves_is_computed_again(tmp_path, monkeypatch):
+    """The loader checks what the header cannot: the curves of the arguments asked for."""
+    from workbench.experiments import kept
+
+    first, path, computed = _kept_figure6(tmp_path, monkeypatch)
+    doc = json.loads(kept._read(path, kept.MAX_BYTES))
+    for edit in ({"seed": 2}, {"n_samples": 3}, {"values": [0.2]}, {"family": "grampa"},
+                 {"rate": [1.5]}, {"exact": ["0.5"]}, {"words": True}, {"extra": 1}):
+        curves = {**doc["curves"]["ulm"], **edit}
+        payload = json.dumps({"format": 1, "curves": {"ulm": curves}}).encode()
+        path.write_bytes(kept._header(path, payload) + payload)
+        monkeypatch.setattr(kept, "_MEMO", {})
+        assert _same_curves(bl.figure6(n_words=20, n_samples=2, seed=1,
+                                       values={"ulm": [0.15]}), first), edit
+    assert computed == ["ulm"] * 8

@@ -3,6 +3,8 @@ steps, the overlap graph); the notebook itself runs in tests/notebooks/test_note
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from naive import greedtok as naive
 
@@ -104,3 +106,77 @@ def test_trained_greedtok_is_train_greedtok(store, monkeypatch) -> None:
     monkeypatch.setattr(kept, "_MEMO", {})
     again = pc.trained_greedtok(TOY_COUNTS, 3)      # read back from the file
     assert again is not model and again.tokens == model.tokens and again.gains == model.gains
+    assert (again.max_token_length, again.pattern, again.stats) == (
+        model.max_token_length, model.pattern, model.stats)
+
+
+def _one_more(text: str) -> str:
+    """``text`` with its last number one larger (a well-formed edit)."""
+    match = list(re.finditer(r"\d+", text))[-1]
+    return text[:match.start()] + str(int(match[0]) + 1) + text[match.end():]
+
+
+def test_a_well_formed_edit_of_a_kept_result_is_trained_again(store, monkeypatch) -> None:
+    first = pc.compute_tokens_per_word(TOY_COUNTS, [4], methods=("BPE",))
+    (path,) = store.glob("kept_greedtok_bpe_4_*.json")
+    path.write_text(_one_more(path.read_text(encoding="utf-8")), encoding="utf-8")
+    monkeypatch.setattr(kept, "_MEMO", {})
+    calls = []
+    trainer = pc._TRAINERS["BPE"]
+    monkeypatch.setitem(pc._TRAINERS, "BPE", lambda c, k: calls.append(k) or trainer(c, k))
+    assert pc.compute_tokens_per_word(TOY_COUNTS, [4], methods=("BPE",)) == first
+    assert calls == [4]                              # the edit was not read
+
+
+def test_a_well_formed_edit_of_a_kept_model_is_trained_again(store, monkeypatch) -> None:
+    model = pc.trained_greedtok(TOY_COUNTS, 3)
+    (path,) = store.glob("kept_greedtok_greedtok-model_3_*.json")
+    text = path.read_text(encoding="utf-8")
+    gains = text.index('"gains"')                   # the first gain one larger
+    path.write_text(text[:gains] + _one_more(text[gains:text.index("]", gains)])
+                    + text[text.index("]", gains):], encoding="utf-8")
+    monkeypatch.setattr(kept, "_MEMO", {})
+    assert pc.trained_greedtok(TOY_COUNTS, 3).gains == model.gains
+
+
+NOT_RESULTS = [b"", b"null", b"[]", b"5", b'"x"', b"[" * 100_000 + b"]" * 100_000,
+               b'{"format": 1, "tokens": [], "lengths": null}',
+               b'{"format": 1, "tokens": ["zz"], "lengths": [1, 1, 1, 1, 1, 1]}',
+               b'{"format": 1, "tokens": ["6161"], "lengths": [1, 1, 1]}',
+               b'{"format": true, "tokens": ["6161"], "lengths": [1, 1, 1, 1, 1, 1]}',
+               b'{"format": 1, "tokens": ["61"], "lengths": [1, 1, 1, 1, 1, 1]}',
+               b'{"format": 1, "tokens": ["6161"], "lengths": [1, 1, 1, 1, 1, 1.5]}',
+               b'{"format": 1, "tokens": ["6161"], "lengths": [1, 1, 1, 1, 1, 1], "x": 0}']
+
+
+@pytest.mark.parametrize("payload", NOT_RESULTS, ids=range(len(NOT_RESULTS)))
+def test_a_kept_file_that_is_not_a_result_is_trained_again(store, monkeypatch,
+                                                           payload) -> None:
+    """Bare (no header: fails the check) and with a valid header (the loader refuses it)."""
+    path = pc._store_path("BPE", TOY_COUNTS, 4)
+    fresh = pc._TRAINERS["BPE"](TOY_COUNTS, 4)
+    for headed in (False, True):
+        path.write_bytes(kept._header(path, payload) + payload if headed else payload)
+        monkeypatch.setattr(kept, "_MEMO", {})
+        assert pc.compute_token_sets(TOY_COUNTS, 4, methods=("BPE",)) == {"BPE": fresh[0]}
+        assert path.read_text(encoding="utf-8").endswith("}")   # written again
+
+
+@pytest.mark.parametrize("payload", [b"null", b"[]", b"5", b"[" * 100_000,
+                                     b'{"format": "workbench-greedtok"}'])
+def test_a_kept_file_that_is_not_a_model_is_trained_again(store, monkeypatch,
+                                                          payload) -> None:
+    path = pc._store_path("GreedTok-model", TOY_COUNTS, 3)
+    tokens = train_greedtok(TOY_COUNTS, 3, progress=False).tokens
+    for headed in (False, True):
+        path.write_bytes(kept._header(path, payload) + payload if headed else payload)
+        monkeypatch.setattr(kept, "_MEMO", {})
+        assert pc.trained_greedtok(TOY_COUNTS, 3).tokens == tokens
+
+
+def test_a_kept_result_that_cannot_be_written_is_returned(store) -> None:
+    path = pc._store_path("GreedTok-model", TOY_COUNTS, 3)
+    path.mkdir()
+    with pytest.warns(kept.KeptWriteWarning, match=path.name):
+        model = pc.trained_greedtok(TOY_COUNTS, 3)
+    assert model.tokens == train_greedtok(TOY_COUNTS, 3, progress=False).tokens

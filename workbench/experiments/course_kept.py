@@ -10,8 +10,10 @@ notebooks read them from there (``tests/experiments/test_course_kept.py`` checks
 notebooks' source). ``python -m workbench warmup`` runs :data:`FILLS` once after installing
 (:func:`workbench.warmup.fill_kept`), so a student's first visit reads the files.
 
-This module computes nothing of its own, catches nothing (the warm-up reports a failed fill)
-and removes no file (:func:`workbench._core.cachedir.prune` does).
+This module computes nothing of its own, catches nothing (the warm-up reports a failed fill;
+a result computed but not written is a :class:`~.kept.KeptWriteWarning`, not a failure: the
+notebook computes it on its first visit) and removes no file
+(:func:`workbench._core.cachedir.prune` does).
 """
 
 from __future__ import annotations

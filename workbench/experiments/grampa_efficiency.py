@@ -147,18 +147,27 @@ def _setup_key(setup: Setup) -> bytes:
                        None if scores is None else np.asarray(scores).tolist()]).encode()
 
 
-def _load_counts(path: Path, size: int) -> np.ndarray | None:
-    a = np.load(path, allow_pickle=False)
-    ok = (isinstance(a, np.ndarray) and a.dtype == np.float64 and a.shape == (size,)
+def _counts_limit(size: int) -> int:
+    """The largest ``.npy`` of ``size`` float64 counts (bytes: the data and a header)."""
+    return 8 * size + 4096
+
+
+def _load_counts(raw: bytes, size: int) -> np.ndarray | None:
+    """``size`` counts from the bytes of a ``.npy`` (``None``: not such counts, see
+    :func:`.kept.kept`)."""
+    buffer = io.BytesIO(raw)
+    a = np.lib.format.read_array(buffer, allow_pickle=False)
+    ok = (isinstance(a, np.ndarray) and buffer.tell() == len(raw) and a.dtype == np.float64
+          and a.dtype.isnative and a.shape == (size,)
           and bool(np.all(np.isfinite(a))) and bool(np.all(a >= 0))
           and bool(np.all(a == np.round(a))))
     return a if ok else None
 
 
-def _save_counts(path: Path, a: np.ndarray) -> None:
+def _save_counts(a: np.ndarray) -> bytes:
     buffer = io.BytesIO()
     np.save(buffer, a, allow_pickle=False)
-    write_atomic(path, buffer.getvalue(), name="the experiments cache")
+    return buffer.getvalue()
 
 
 @lru_cache(maxsize=512)
@@ -172,8 +181,9 @@ def sampled_regulariser(setup: Setup, param: float, seed: int) -> np.ndarray:
     """
     path = kept_path(__file__, f"regulariser_{setup.kind}_{float(param)!r}_{int(seed)}",
                      _setup_key(setup), suffix=".npy")
-    return _frozen(kept(path, lambda p: _load_counts(p, setup.size),
-                        lambda: _sampled_regulariser(setup, param, seed), _save_counts))
+    return _frozen(kept(path, lambda raw: _load_counts(raw, setup.size),
+                        lambda: _sampled_regulariser(setup, param, seed), _save_counts,
+                        max_bytes=_counts_limit(setup.size)))
 
 
 def _sampled_regulariser(setup: Setup, param: float, seed: int) -> np.ndarray:

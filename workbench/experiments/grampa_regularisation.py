@@ -29,13 +29,11 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from .._core.errors import InvalidValueError
-from .._core.io import write_atomic
 from .._core.validate import (
     BudgetError,
     check_budget,
@@ -258,31 +256,60 @@ def figure6(n_words: int = 200, n_samples: int = 4, seed: int = 0,
             out[family]["vocabulary"] = vocab.name
         return out
 
-    kept_curves = kept(kept_path(__file__, "figure6", key), _load_curves, make, _save_curves)
+    kept_curves = kept(kept_path(__file__, "figure6", key),
+                       lambda raw: _load_curves(raw, chosen, n_samples, seed), make,
+                       _save_curves, max_bytes=_curves_limit(chosen))
     return {f: {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in c.items()}
             for f, c in kept_curves.items()}  # the caller's own arrays (kept ones shared)
 
 
 _CURVE_ARRAYS = ("values", "rate", "exact", "low", "high")
+#: The keys of one family's curve (:func:`regularisation_rate`'s and ``vocabulary``).
+_CURVE_KEYS = frozenset({*_CURVE_ARRAYS, "family", "reference", "words", "n_samples", "seed",
+                         "vocabulary"})
 
 
-def _save_curves(path: Path, curves: dict[str, dict[str, Any]]) -> None:
+def _curves_limit(chosen: Mapping[str, Sequence[float]]) -> int:
+    """The largest JSON of :func:`figure6`'s curves at ``chosen`` (bytes, generous: five
+    numbers per value and a few short fields per family)."""
+    return (64 << 10) + 256 * sum(len(vals) for vals in chosen.values())
+
+
+def _save_curves(curves: dict[str, dict[str, Any]]) -> bytes:
     doc = {f: {k: v.tolist() if k in _CURVE_ARRAYS else v for k, v in c.items()}
            for f, c in curves.items()}
-    write_atomic(path, json.dumps({"format": 1, "curves": doc}), name="the experiments cache")
+    return json.dumps({"format": 1, "curves": doc}).encode()
 
 
-def _load_curves(path: Path) -> dict[str, dict[str, Any]] | None:
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    if (not isinstance(doc, dict) or doc.get("format") != 1
-            or not isinstance(doc.get("curves"), dict)):
+def _is_number(x: object) -> bool:
+    return type(x) in (int, float)
+
+
+def _load_curves(raw: bytes, chosen: Mapping[str, Sequence[float]], n_samples: int,
+                 seed: int) -> dict[str, dict[str, Any]] | None:
+    """:func:`figure6`'s curves at ``chosen`` from their kept JSON (``None``: not those
+    curves; see :func:`.kept.kept`)."""
+    doc = json.loads(raw)
+    if (not isinstance(doc, dict) or set(doc) != {"format", "curves"}
+            or type(doc["format"]) is not int or doc["format"] != 1
+            or not isinstance(doc["curves"], dict) or set(doc["curves"]) != set(chosen)):
         return None
     out = {}
     for family, c in doc["curves"].items():
-        if not isinstance(c, dict) or not all(isinstance(c.get(k), list) for k in _CURVE_ARRAYS):
+        if (not isinstance(c, dict) or set(c) != _CURVE_KEYS or c["family"] != family
+                or c["reference"] not in FAMILIES[:3] or not isinstance(c["vocabulary"], str)
+                or type(c["words"]) is not int or c["words"] < 1
+                or type(c["n_samples"]) is not int or c["n_samples"] != n_samples
+                or type(c["seed"]) is not int or c["seed"] != seed
+                or not all(isinstance(c[k], list) and len(c[k]) == len(chosen[family])
+                           and all(map(_is_number, c[k])) for k in _CURVE_ARRAYS)):
             return None
         arrays = {k: np.array(c[k], dtype=float) for k in _CURVE_ARRAYS}
-        if len({a.shape for a in arrays.values()}) != 1:
+        bands = np.concatenate([arrays["rate"], arrays["low"], arrays["high"]])
+        exact = arrays["exact"][~np.isnan(arrays["exact"])]
+        if (not np.array_equal(arrays["values"], np.array(chosen[family], dtype=float))
+                or not np.all((bands >= 0) & (bands <= 1))
+                or not np.all((exact >= 0) & (exact <= 1))):
             return None
         out[family] = {**c, **arrays}
     return out

@@ -17,7 +17,8 @@ shipped Shakespeare text cut into GreedTok's space-prefixed chunks
 
 Trained results are kept on disk (:mod:`.kept`; the notebook opens in seconds the second
 time): each method's tokens and chunk lengths per (method, k, count table), and
-:func:`trained_greedtok`'s model, one JSON file each.
+:func:`trained_greedtok`'s model, one JSON document each (after the kept file's checked
+header line; a file that fails a check is trained again).
 
 This module draws nothing (:mod:`workbench.figures.partition_cover` does).
 """
@@ -33,7 +34,6 @@ from pathlib import Path
 import numpy as np
 
 from .._core.errors import InvalidValueError
-from .._core.io import write_atomic
 from .._core.validate import check_int
 from ..greedtok import (
     GreedTokModel,
@@ -43,6 +43,8 @@ from ..greedtok import (
     segment,
     vertex_cover_instance,
 )
+from ..greedtok.candidates import TOKEN_BYTES_MAX
+from ..greedtok.encoder import FORMAT as GREEDTOK_FORMAT
 from .kept import kept, kept_path
 from .training import train_batched_bpe, train_greedtok_quietly, train_ulm
 
@@ -127,42 +129,94 @@ def _store_path(kind: str, counts: Mapping[str, int], k: int) -> Path:
     return kept_path(__file__, f"{kind.lower()}_{k}", json.dumps(list(counts.items())).encode())
 
 
-def _load_result(path: Path, n_chunks: int) -> tuple[set[bytes], list[int]] | None:
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    tokens, lengths = doc.get("tokens"), doc.get("lengths")
-    if (doc.get("format") != 1 or not isinstance(tokens, list)
+def _result_limit(counts: Mapping[str, int], k: int) -> int:
+    """The largest JSON a method's result on ``counts`` at ``k`` can be (bytes, generous):
+    a length per chunk, at most ``k`` (+ a few) tokens no longer than the longest chunk."""
+    longest = max([TOKEN_BYTES_MAX, *(len(c.encode("utf-8", "surrogatepass")) for c in counts)])
+    return (1 << 20) + 24 * len(counts) + (k + 512) * (2 * longest + 8)
+
+
+def _load_result(raw: bytes, n_chunks: int) -> tuple[set[bytes], list[int]] | None:
+    """A method's result from its kept JSON (``None``: not one; see :func:`.kept.kept`)."""
+    doc = json.loads(raw)
+    if not isinstance(doc, dict) or set(doc) != {"format", "tokens", "lengths"}:
+        return None
+    tokens, lengths = doc["tokens"], doc["lengths"]
+    if (type(doc["format"]) is not int or doc["format"] != 1 or not isinstance(tokens, list)
             or not isinstance(lengths, list) or len(lengths) != n_chunks
             or not all(isinstance(t, str) for t in tokens)
             or not all(type(n) is int and n >= 0 for n in lengths)):
         return None
-    return {bytes.fromhex(t) for t in tokens}, lengths
+    try:
+        token_set = {bytes.fromhex(t) for t in tokens}
+    except ValueError:
+        return None
+    if len(token_set) != len(tokens) or any(len(t) < 2 for t in token_set):
+        return None
+    return token_set, lengths
 
 
-def _save_result(path: Path, result: object) -> None:
-    tokens, lengths = result  # type: ignore[misc]
+def _save_result(result: tuple[set[bytes], list[int]]) -> bytes:
+    tokens, lengths = result
     doc = {"format": 1, "tokens": sorted(t.hex() for t in tokens),
            "lengths": list(lengths)}
-    write_atomic(path, json.dumps(doc), name="the experiments cache")
+    return json.dumps(doc).encode()
 
 
 def _trained(method: str, counts: Mapping[str, int], k: int) -> tuple[set[bytes], list[int]]:
     """``_TRAINERS[method](counts, k)``, kept on disk (see the module's docstring)."""
-    return kept(_store_path(method, counts, k),  # type: ignore[return-value]
-                 lambda path: _load_result(path, len(counts)),
-                 lambda: _TRAINERS[method](counts, k), _save_result)
+    return kept(_store_path(method, counts, k),
+                lambda raw: _load_result(raw, len(counts)),
+                lambda: _TRAINERS[method](counts, k), _save_result,
+                max_bytes=_result_limit(counts, k))
 
 
-def _load_model(path: Path) -> GreedTokModel | None:
-    model = GreedTokModel.load(path)
-    return model if model.gains is not None and len(model.gains) == len(model.tokens) else None
+#: The keys of a kept GreedTok model (those of :meth:`GreedTokModel.save`'s file).
+_MODEL_KEYS = {"format", "version", "max_token_length", "pattern", "tokens", "gains", "stats"}
+
+
+def _model_limit(k: int) -> int:
+    """The largest JSON a GreedTok model of at most ``k`` tokens can be (bytes, generous)."""
+    return (1 << 20) + k * (2 * TOKEN_BYTES_MAX + 64)
+
+
+def _save_model(model: GreedTokModel) -> bytes:
+    """The model as :meth:`GreedTokModel.save` writes it."""
+    doc = {"format": GREEDTOK_FORMAT, "version": 1, "max_token_length": model.max_token_length,
+           "pattern": model.pattern, "tokens": [t.hex() for t in model.tokens],
+           "gains": model.gains, "stats": model.stats}
+    return json.dumps(doc, indent=1).encode()
+
+
+def _load_model(raw: bytes, k: int) -> GreedTokModel | None:
+    """A model of at most ``k`` tokens, with gains, from :func:`_save_model`'s bytes
+    (``None``: not one; see :func:`.kept.kept`)."""
+    doc = json.loads(raw)
+    if not isinstance(doc, dict) or set(doc) != _MODEL_KEYS:
+        return None
+    tokens, gains = doc["tokens"], doc["gains"]
+    if (doc["format"] != GREEDTOK_FORMAT or type(doc["version"]) is not int
+            or doc["version"] != 1 or type(doc["max_token_length"]) is not int
+            or not isinstance(doc["pattern"], str) or not isinstance(doc["stats"], dict)
+            or not isinstance(tokens, list) or not isinstance(gains, list)
+            or not len(tokens) == len(gains) <= k
+            or not all(isinstance(t, str) for t in tokens)
+            or not all(type(g) is int and g >= 0 for g in gains)):
+        return None
+    try:
+        return GreedTokModel([bytes.fromhex(t) for t in tokens], gains=gains,
+                             max_token_length=doc["max_token_length"], stats=doc["stats"],
+                             pattern=doc["pattern"])
+    except ValueError:  # a token or pattern the model refuses (its errors are ValueErrors)
+        return None
 
 
 def trained_greedtok(counts: Mapping[str, int], k: int) -> GreedTokModel:
     """GreedTok with ``k`` tokens on a chunk → count table (quiet), kept on disk (see above)."""
     k = check_int(k, "k", minimum=1)
-    return kept(_store_path("GreedTok-model", counts, k), _load_model,  # type: ignore[return-value]
-                 lambda: train_greedtok_quietly(counts, k),
-                 lambda path, model: model.save(path))  # type: ignore[attr-defined]
+    return kept(_store_path("GreedTok-model", counts, k), lambda raw: _load_model(raw, k),
+                lambda: train_greedtok_quietly(counts, k), _save_model,
+                max_bytes=_model_limit(k))
 
 
 def compute_token_sets(counts: Mapping[str, int], k: int,
