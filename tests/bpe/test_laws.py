@@ -172,7 +172,7 @@ def test_gpt2_extremes_and_refusal(gpt2):
     assert one.probabilities() == {tuple(word): 1.0}
     long_word = "Ġantidisestablishmentarianismantidisestablishment"
     with hang_guard(0.01, "refusing the law of a long word before any propagation"), \
-            pytest.raises(BudgetError, match=r"needs [\d,]+ states"):
+            pytest.raises(BudgetError, match=r"needs (at least )?[\d,]+ states"):
         gpt2.law(long_word)
 
 
@@ -196,3 +196,28 @@ def test_a_character_split_into_bytes_is_the_failure_mass():
     draws = s.sample_many("aé", 4000)
     broken = sum("\ufffd" in "".join(d) for d in draws)
     assert abs(broken - 2000) < 4 * (4000 * 0.25) ** 0.5
+
+
+def test_a_long_word_is_refused_at_once():
+    """Issue 42: the law of ``"ab" * 500000`` took 53-57 s before refusing (every span of the
+    word was built first). Counting now stops at the first prefix past the budget, and the
+    whole count's time is checked before it starts."""
+    import time
+
+    from workbench import BudgetError, datasets
+    from workbench.bpe.sampler import BPESampler
+
+    sampler = BPESampler(datasets.load_vocabulary("bpe-8k"), dropout=0.1)
+    for word in ["ab" * 500_000, "ab" * 100_000, "ab" * 60]:
+        start = time.perf_counter()
+        with pytest.raises(BudgetError, match="states|time budget"):
+            sampler.law(word)
+        assert time.perf_counter() - start < 10  # a hang guard: ~0.01 s quiet
+    raw = tuple(("ab" * 100_000).encode())
+    stopped = bpe_laws.count_states(raw, sampler._ranks, sampler._longest,
+                                    stop_above=bpe_laws.MAX_STATES)
+    assert bpe_laws.MAX_STATES < stopped < 10**9  # a prefix's count, a lower bound
+    word = tuple(b"abababab")
+    assert bpe_laws.count_states(word, sampler._ranks, sampler._longest, stop_above=2) > 2
+    assert bpe_laws.count_states(word, sampler._ranks, sampler._longest) == \
+        bpe_laws.count_states(word, sampler._ranks, sampler._longest, stop_above=10**9)

@@ -75,48 +75,68 @@ Prob = Fraction | float
 Ranks = Mapping[tuple[Hashable, Hashable], tuple[int, Hashable]]
 
 
-def count_states(symbols: Sequence[Hashable], ranks: Ranks, longest: int) -> int:
+def count_states(symbols: Sequence[Hashable], ranks: Ranks, longest: int,
+                 stop_above: int | None = None) -> int:
     """Number of symbol sequences BPE-dropout can reach from ``symbols`` (exact up to
     :data:`SATURATED`).
 
     A span can be one symbol if it is one initial symbol, or the merge of two adjacent
     spans' symbols; ``longest`` bounds a span (in initial symbols). The count is the number
-    of ways to cut the chunk into such spans, each spelled by one of its symbols.
+    of ways to cut the chunk into such spans, each spelled by one of its symbols. It never
+    falls as the chunk grows (a prefix's cuts extend by the next symbol alone), so with
+    ``stop_above`` the count stops at the first prefix past it and returns that prefix's
+    count, a lower bound: a word far over the budget is refused after a few bytes, not after
+    counting all of them.
     """
-    n, built = len(symbols), built_spans(symbols, ranks, longest)
+    n = len(symbols)
     ways = [1] + [0] * n
-    for j in range(1, n + 1):  # saturating far past any budget: no huge integers
+    built: dict[tuple[int, int], set] = {}
+    for j in range(1, n + 1):
+        _build_spans_ending(built, symbols, ranks, longest, j)
+        # saturating far past any budget: no huge integers
         ways[j] = min(sum(ways[i] * len(built.get((i, j), ()))
                           for i in range(max(0, j - longest), j)), SATURATED)
+        if stop_above is not None and ways[j] > stop_above:
+            return ways[j]
     return ways[n]
+
+
+def _build_spans_ending(built: dict[tuple[int, int], set], symbols: Sequence[Hashable],
+                        ranks: Ranks, longest: int, j: int) -> None:
+    """Add to ``built`` the spans ``(i, j)`` merges can make (shortest first: each needs
+    only spans that end at or before ``j`` and are shorter)."""
+    built[(j - 1, j)] = {symbols[j - 1]}
+    for i in range(j - 2, max(-1, j - longest - 1), -1):
+        made = set()
+        for m in range(i + 1, j):
+            for a in built.get((i, m), ()):
+                for b in built.get((m, j), ()):
+                    hit = ranks.get((a, b))
+                    if hit is not None:
+                        made.add(hit[1])
+        if made:
+            built[(i, j)] = made
 
 
 def built_spans(symbols: Sequence[Hashable], ranks: Ranks, longest: int
                 ) -> dict[tuple[int, int], set]:
     """``(i, j)`` → the symbols merges can make of ``symbols[i:j]`` (spans with any)."""
-    n = len(symbols)
-    built: dict[tuple[int, int], set] = {(i, i + 1): {symbols[i]} for i in range(n)}
-    for width in range(2, min(n, longest) + 1):
-        for i in range(n - width + 1):
-            j, made = i + width, set()
-            for m in range(i + 1, j):
-                for a in built.get((i, m), ()):
-                    for b in built.get((m, j), ()):
-                        hit = ranks.get((a, b))
-                        if hit is not None:
-                            made.add(hit[1])
-            if made:
-                built[(i, j)] = made
+    built: dict[tuple[int, int], set] = {}
+    for j in range(1, len(symbols) + 1):
+        _build_spans_ending(built, symbols, ranks, longest, j)
     return built
 
 
-def check_states(states: int, what: str, n_symbols: int, how: str = "") -> None:
+def check_states(states: int, what: str, n_symbols: int, how: str = "",
+                 at_least: bool = False) -> None:
     """Refuse a propagation over ``states`` states, saying how many (before any work).
 
     ``how``: how ``states`` was estimated (empty: an exact count; else the refusal says
-    so, e.g. :func:`workbench.bpe.semantics.estimated_states`)."""
+    so, e.g. :func:`workbench.bpe.semantics.estimated_states`); ``at_least``: ``states`` is
+    a lower bound (:func:`count_states` stopped early)."""
     if states > MAX_STATES:
-        many = f"more than {SATURATED:.0e}" if states >= SATURATED else f"{states:,}"
+        many = (f"more than {SATURATED:.0e}" if states >= SATURATED
+                else f"at least {states:,}" if at_least else f"{states:,}")
         guess = f"; {how}" if how else ""
         raise BudgetError(f"the BPE-dropout law of {what} needs {many} states, over "
                           f"the budget of {MAX_STATES:,} (sample it instead{guess})")

@@ -94,6 +94,12 @@ def merges_from_vocabulary(vocab: Vocabulary) -> list[tuple[str, str]]:
     return merges
 
 
+#: Units (bytes × longest token²) per second of counting a word's BPE-dropout states when
+#: the count never passes the budget (so never stops early): measured 9.0e6 on the reference
+#: machine (100 kB that no merge joins), halved for slower machines. A word whose count does
+#: pass the budget stops after a few bytes (1 MB of "ab": 0.03 s).
+COUNT_RATE = 4.5e6
+
 class BPESampler(TokenSampler):
     """BPE with optional dropout on a vocabulary, through :class:`workbench.bpe.BPEModel`.
 
@@ -298,10 +304,15 @@ class BPESampler(TokenSampler):
             law = {(self._token[stop],): 1 + 0 * self.dropout}
             return SegmentationLaw(word, law, deterministic=(self._token[stop],))
         raw = chunk.encode("utf-8")
-        check_work(len(raw) * self._longest ** 2, f"counting the BPE-dropout states of "
-                   f"{word!r:.60}", rate=1e7)
         ranks = self._piece_ranks if self.semantics == "sentencepiece" else self._ranks
-        count = laws.count_states(tuple(raw), ranks, self._longest)
+        # the count stops past the budget (it only grows with the prefix), so a long word
+        # is refused after its first bytes; counting a whole word is checked for time first
+        check_work(len(raw) * self._longest ** 2, f"counting the BPE-dropout states of "
+                   f"{word!r:.60}", rate=COUNT_RATE)
+        count = laws.count_states(tuple(raw), ranks, self._longest,
+                                  stop_above=laws.MAX_STATES)
+        if count > laws.MAX_STATES:  # every estimate is >= the reachable segmentations
+            laws.check_states(count, repr(word)[:62], len(raw), at_least=True)
         fast = laws.compiled_route(self.semantics, len(raw))
         states_, how = semantics_.estimated_states(self.semantics, count, fast)
         laws.check_states(states_, repr(word)[:62], len(raw), how)
