@@ -202,17 +202,14 @@ def test_a_long_word_is_refused_at_once():
     """Issue 42: the law of ``"ab" * 500000`` took 53-57 s before refusing (every span of the
     word was built first). Counting now stops at the first prefix past the budget, and the
     whole count's time is checked before it starts."""
-    import time
-
     from workbench import BudgetError, datasets
     from workbench.bpe.sampler import BPESampler
 
     sampler = BPESampler(datasets.load_vocabulary("bpe-8k"), dropout=0.1)
     for word in ["ab" * 500_000, "ab" * 100_000, "ab" * 60]:
-        start = time.perf_counter()
-        with pytest.raises(BudgetError, match="states|time budget"):
+        with hang_guard(0.05, f"refusing the law of a {len(word):,}-character word"), \
+                pytest.raises(BudgetError, match="states|time budget"):
             sampler.law(word)
-        assert time.perf_counter() - start < 10  # a hang guard: ~0.01 s quiet
     raw = tuple(("ab" * 100_000).encode())
     stopped = bpe_laws.count_states(raw, sampler._ranks, sampler._longest,
                                     stop_above=bpe_laws.MAX_STATES)

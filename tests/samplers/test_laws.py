@@ -271,3 +271,19 @@ def test_every_sampler_states_a_law_and_refuses_big_words_at_once():
     # the law of a word MaxMatch-dropout always fails on: all failure, no uniform law
     law = MaxMatchSampler(Vocabulary(["ab", "c"]), dropout=0.5).law("abd")
     assert law.failure_mass == 1 and law.n_segmentations is None
+
+
+def test_an_enumerated_law_of_a_long_word_is_refused_at_once():
+    """Issue 42: ``MarkovRejectionSampler(V).law("ab" * 250000)`` computed the exact count
+    (integers of 75,000 digits, 32 s, then MemoryError on some machines) before refusing.
+    The count is taken in log space first."""
+    from hangguard import hang_guard
+
+    from workbench import BudgetError
+    from workbench.samplers.rejection import MarkovRejectionSampler
+
+    sampler = MarkovRejectionSampler(SCORED)
+    with hang_guard(0.3, "refusing the law of a 500,000-character word"), \
+            pytest.raises(BudgetError, match=r"about 10\^\d+ segmentations, over the budget"):
+        sampler.law("ab" * 250_000)
+    assert sum(sampler.law("abcab").probabilities().values()) == pytest.approx(1.0)
