@@ -239,3 +239,53 @@ def test_worker_threads_are_reused(sample_text):
     after = {t.ident for t in threading.enumerate() if t.name.startswith("workbench-count")}
     assert before and after == before
     assert counting._pool(2) is counting._pool(2)
+
+
+# --------------------------------------------------------------------------- byte-order mark
+BOM = "\ufeff"
+
+
+@pytest.mark.parametrize("pattern", ["gpt4", "gpt2", r"\w+|\s+"])
+@pytest.mark.parametrize("num_threads, block_size", [(1, 1 << 20), (1, 2), (2, 3)])
+def test_a_bom_at_the_start_of_a_file_is_not_text(tmp_path, pattern, num_threads, block_size):
+    """One mark, at the start of each file, dropped; U+FEFF anywhere else is text."""
+    kw = {"num_threads": num_threads, "block_size": block_size, "pattern": pattern}
+    (tmp_path / "bom.txt").write_bytes(b"\xef\xbb\xbfhello")
+    assert count_chunks([tmp_path / "bom.txt"], **kw) == {"hello": 1}
+    body = f"hello {BOM}x\nworld\n{BOM}y z\n" * 3
+    (tmp_path / "a.txt").write_bytes((BOM + body).encode())
+    (tmp_path / "b.txt").write_bytes((BOM + BOM + body).encode())  # the second one is text
+    want = count_chunks(texts=[body, BOM + body], **kw)
+    assert count_chunks([tmp_path / "a.txt", tmp_path / "b.txt"], **kw) == want
+    # in-memory texts are text, not files: nothing is dropped
+    assert BOM in "".join(count_chunks(texts=[BOM + "hello"], **kw))
+
+
+@pytest.mark.parametrize("errors", ["strict", "replace", "ignore"])
+def test_only_the_files_first_three_bytes_make_a_bom(tmp_path, errors):
+    """Bytes dropped by ``errors="ignore"`` before a U+FEFF do not make it a leading mark."""
+    (tmp_path / "t.txt").write_bytes(b"\xef\xbb\xbfa \xef\xbb\xbfb\n")
+    got = count_chunks(tmp_path / "t.txt", errors=errors, num_threads=1)
+    assert got == count_chunks(texts=[f"a {BOM}b\n"], num_threads=1) and BOM in "".join(got)
+    if errors != "strict":
+        data = b"\xff\xef\xbb\xbfab"
+        (tmp_path / "u.txt").write_bytes(data)
+        assert count_chunks(tmp_path / "u.txt", errors=errors, num_threads=1) == \
+            count_chunks(texts=[data.decode("utf-8", errors)], num_threads=1)
+
+
+@given(text=texts_st, block=st.integers(1, 40), bom=st.booleans())
+@_SETTINGS
+def test_random_files_with_a_bom_count_as_their_text_without_it(tmp_path_factory, text, block,
+                                                                 bom):
+    path = tmp_path_factory.mktemp("bom") / "t.txt"
+    path.write_bytes((BOM if bom else "").encode() + text.encode("utf-8"))
+    assert count_chunks(path, block_size=block, num_threads=1) == naive.count_texts([text])
+
+
+@pytest.mark.parametrize("num_threads", [1, 2])
+def test_bad_utf8_after_a_bom_still_names_file_line_and_byte(tmp_path, num_threads):
+    path = tmp_path / "bom_bad.txt"
+    path.write_bytes(b"\xef\xbb\xbfok\n" + b"fine line\n" * 3 + b"ab\xffc\n")
+    with pytest.raises(UnicodeDecodeError, match=r"bom_bad\.txt, line 5, byte 2 of the line"):
+        count_chunks(path, num_threads=num_threads, block_size=8)

@@ -288,3 +288,27 @@ R50K_PAT = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++
 def test_gpt2_pattern_chunks_equal_tiktoken_r50k_spelling(s):
     # tiktoken's r50k_base writes GPT-2's pattern with possessive quantifiers; same chunks
     assert regex.findall(GPT2_PATTERN, s) == regex.findall(R50K_PAT, s)
+
+
+# ---------------------------------------------------------------- .xz files: every stream
+def _two_streams(data: bytes) -> bytes:
+    half = len(data) // 2
+    return lzma.compress(data[:half]) + bytes(4) + lzma.compress(data[half:])
+
+
+def test_gpt2_files_in_several_xz_streams_read_whole(tmp_path):
+    from workbench.bpe.interop import _read_raw
+
+    for path, what in zip(shipped_gpt2_files(), ("encoder.json", "vocab.bpe")):
+        whole = lzma.decompress(path.read_bytes())
+        (tmp_path / path.name).write_bytes(_two_streams(whole))
+        assert _read_raw(tmp_path / path.name, what) == whole
+
+
+@pytest.mark.parametrize("tail", [b"garbage after the stream", b"\xfd7zXZ\x00junk", b"\0"])
+def test_gpt2_xz_files_with_trailing_garbage_are_refused_naming_the_file(tmp_path, tail):
+    enc, merges = shipped_gpt2_files()
+    bad = tmp_path / "vocab.bpe.xz"
+    bad.write_bytes(merges.read_bytes() + tail)
+    with pytest.raises(ValueError, match=r"vocab\.bpe\.xz: cannot read GPT-2's vocab\.bpe"):
+        BPEModel.from_gpt2(enc, bad)

@@ -192,3 +192,33 @@ def test_build_cli_retrains_into_out_dir(tmp_path, capsys):
     assert len(Vocabulary.load(model)) == 299
     assert "sp_bpe_300.model" in capsys.readouterr().out
     assert not (tmp_path / "sp_ulm_300.model").exists()
+
+
+# --------------------------------------------------------------------------- .xz files
+def test_xz_data_files_are_read_stream_by_stream_and_garbage_is_refused(tmp_path,
+                                                                         monkeypatch):
+    import io
+    import tarfile
+
+    from workbench import WorkbenchError
+
+    monkeypatch.setattr(data, "DATA_DIR", tmp_path)
+    (tmp_path / "two.txt.xz").write_bytes(lzma.compress(b"the 5\n") + lzma.compress(b"cat 3\n"))
+    assert data._read_xz("two.txt.xz") == b"the 5\ncat 3\n"
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for name, body in (("a.txt", b"alpha"), ("b.txt", b"beta")):
+            info = tarfile.TarInfo(name)
+            info.size = len(body)
+            tar.addfile(info, io.BytesIO(body))
+    raw = buf.getvalue()
+    (tmp_path / "t.tar.xz").write_bytes(lzma.compress(raw[:700]) + lzma.compress(raw[700:]))
+    assert data._read_tar_xz("t.tar.xz") == (("a.txt", "alpha"), ("b.txt", "beta"))
+    packed = lzma.compress(b"the 5\n")
+    for bad, content in (("junk.txt.xz", packed + b"trailing garbage"),
+                         ("cut.txt.xz", packed + packed[:-4]),
+                         ("junk.tar.xz", lzma.compress(raw) + b"trailing garbage")):
+        (tmp_path / bad).write_bytes(content)
+        read = data._read_tar_xz if bad.endswith(".tar.xz") else data._read_xz
+        with pytest.raises(WorkbenchError, match=bad.replace(".", r"\.")):
+            read(bad)

@@ -16,10 +16,12 @@ The same counting runs three ways, with identical results (same dict, same order
 
 Files are streamed, never read whole: each task reads one byte range of one file line by
 line and counts it in blocks of at most ``block_size`` characters, so memory stays bounded
-whatever the file size. In-memory texts (a list of ``str``) are cut into blocks the same
-way. Where a block may end (GPT-4's and GPT-2's safe cuts, and the caveat for texts
-without one), how a byte range is read, and how undecodable bytes are reported
-(:class:`TextDecodeError`): :mod:`workbench.bpe.blocks`.
+whatever the file size. A UTF-8 byte-order mark at the start of a file is dropped (one, at
+the start of each file: it never becomes a chunk or part of one), as every text reader of
+the package drops it; anywhere else, and in in-memory texts, U+FEFF is text. In-memory
+texts (a list of ``str``) are cut into blocks the same way. Where a block may end (GPT-4's
+and GPT-2's safe cuts, and the caveat for texts without one), how a byte range is read, and
+how undecodable bytes are reported (:class:`TextDecodeError`): :mod:`workbench.bpe.blocks`.
 
 **User patterns.** For any other regex nothing guarantees a safe cut, so each text and
 each file is one unit of work, split by :func:`workbench.bpe.split_patterns.split_with_gaps`
@@ -64,6 +66,7 @@ from tqdm.auto import tqdm
 from .._core.config import JIT
 from .._core.deprecation import renamed_keywords
 from .._core.errors import ArgumentTypeError, InvalidValueError, MissingFileError
+from .._core.jsonfile import UTF8_BOM
 from .._core.validate import check_choice, check_int, check_workers
 from ..counts import as_counts, write_counts
 from .blocks import _CUT, _CUT_GPT2, TextDecodeError, _range_text, _safe_blocks
@@ -102,6 +105,8 @@ def _count_task(task: tuple, counter: Counter[str] | None = None) -> Counter[str
     else:
         _, path, start, stop, errors, size, pattern = task
         pieces = _range_text(path, start, stop, errors)
+        if start == 0:
+            pieces = _without_bom(path, pieces)
     if counter is None:
         counter = Counter()
     if pattern not in NAMED_PATTERNS:
@@ -114,6 +119,19 @@ def _count_task(task: tuple, counter: Counter[str] | None = None) -> Counter[str
         counter.update(dict(zip([block[a:b] for a, b in zip(starts.tolist(), ends.tolist())],
                                 counts.tolist())))
     return counter
+
+
+def _without_bom(path: str, pieces: Iterator[str]) -> Iterator[str]:
+    """The pieces of a file read from its start, without a leading UTF-8 byte-order mark:
+    exactly one, and only where the file's first three bytes are one (the first piece, whole
+    lines, then starts with U+FEFF whatever ``errors`` is). Reads 3 bytes more."""
+    with open(path, "rb") as handle:
+        bom = handle.read(len(UTF8_BOM)) == UTF8_BOM
+    first = next(pieces, None)
+    if first is None:
+        return
+    yield first[1:] if bom and first[:1] == "\ufeff" else first
+    yield from pieces
 
 
 _MUL = np.uint64(0x9E3779B97F4A7C15)
@@ -344,7 +362,8 @@ def count_chunks(paths: str | os.PathLike | Iterable[str | os.PathLike] = (), *,
     ----------
     paths : path or iterable of paths
         UTF-8 text files, streamed by byte ranges of ``block_size`` bytes (never read whole).
-        Each file is a separate text: no chunk spans two files.
+        Each file is a separate text: no chunk spans two files. A leading byte-order mark
+        is dropped.
     texts : iterable of str, optional
         In-memory texts, each a separate text (a single ``str`` is refused: wrap it in a list).
     freq_cutoff : int

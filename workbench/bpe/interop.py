@@ -55,13 +55,14 @@ Example
 
 from __future__ import annotations
 
-import lzma
+import io
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from .._core.errors import ArgumentTypeError, InvalidValueError, public
 from .._core.jsonfile import MAX_JSON_FILE, parse_json, read_bytes
+from ..counts import iter_xz
 from .bytelevel import from_bytelevel_many
 
 #: GPT-2's one special token and its id.
@@ -188,19 +189,26 @@ def tiktoken_ranks(merges: Sequence[tuple[bytes, bytes]], ids: Sequence[int],
 
 
 def _read_raw(path: str | os.PathLike, what: str) -> bytes:
-    """The bytes of a regular file (``.xz``: decompressed), within the JSON size budget."""
+    """The bytes of a regular file (``.xz``: decompressed, every stream, as ``xz -d`` reads
+    it: :func:`workbench.counts.iter_xz`), within the JSON size budget."""
     p = Path(path)
     raw = read_bytes(p, what=f"GPT-2 {what}")
-    if p.suffix == ".xz":
-        try:
-            unpack = lzma.LZMADecompressor()
-            raw = unpack.decompress(raw, max_length=MAX_JSON_FILE + 1)
-        except lzma.LZMAError as err:
-            raise InvalidValueError(f"{p}: cannot read GPT-2's {what} ({err})") from None
-        if len(raw) > MAX_JSON_FILE or not unpack.eof:
-            raise InvalidValueError(f"{p}: GPT-2's {what} decompresses past {MAX_JSON_FILE:,} "
-                                    "bytes (or is truncated)")
-    return raw
+    if p.suffix != ".xz":
+        return raw
+    pieces, size = [], 0
+    try:
+        for piece in iter_xz(p, error=InvalidValueError, file=io.BytesIO(raw)):
+            size += len(piece)
+            if size > MAX_JSON_FILE:  # refused before the rest is expanded
+                break
+            pieces.append(piece)
+    except InvalidValueError as err:
+        raise InvalidValueError(f"{p}: cannot read GPT-2's {what} "
+                                f"({str(err).removeprefix(f'{p}: ')})") from None
+    if size > MAX_JSON_FILE:
+        raise InvalidValueError(f"{p}: GPT-2's {what} decompresses past {MAX_JSON_FILE:,} "
+                                "bytes")
+    return b"".join(pieces)
 
 
 def _read_text(path: str | os.PathLike, what: str) -> str:

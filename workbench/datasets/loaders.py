@@ -36,8 +36,8 @@ Example
 
 from __future__ import annotations
 
+import io
 import json
-import lzma
 import re
 import sys
 import tarfile
@@ -46,7 +46,7 @@ from functools import cache
 from pathlib import Path, PurePosixPath
 
 from .._core.errors import InvalidValueError, MissingFileError
-from ..counts import read_counts
+from ..counts import iter_xz, read_counts
 from ..vocab import Vocabulary
 
 __all__ = [
@@ -123,12 +123,19 @@ def _check_name(name: str, known: Iterable[str], what: str) -> None:
 
 
 def _read_xz(filename: str) -> bytes:
-    return lzma.decompress(_data_file(filename).read_bytes())
+    """A shipped ``.xz`` file decompressed: every stream, as ``xz -d`` reads it."""
+    return _unxz(_data_file(filename))
+
+
+def _unxz(path: Path) -> bytes:
+    """The bytes of an ``.xz`` file (:func:`workbench.counts.iter_xz`: every stream; a
+    truncated or corrupt stream or trailing garbage raises ``InvalidValueError``)."""
+    return b"".join(iter_xz(path, error=InvalidValueError))
 
 
 def _untar_xz(path: Path) -> tuple[tuple[str, str], ...]:
     """(member name, UTF-8 text) for every regular file of a .tar.xz, in archive order."""
-    with tarfile.open(path, "r:xz") as tar:
+    with tarfile.open(fileobj=io.BytesIO(_unxz(path)), mode="r:") as tar:
         return tuple(
             (m.name, tar.extractfile(m).read().decode("utf-8"))  # type: ignore[union-attr]
             for m in tar.getmembers()

@@ -38,6 +38,7 @@ import numpy as np
 from .._core.deprecation import renamed_keywords
 from .._core.errors import ArgumentTypeError, InvalidValueError, MissingFileError
 from .._core.io import atomic_write, check_output_path
+from .._core.jsonfile import UTF8_BOM
 from .._core.validate import MEMORY_BUDGET, check_budget, check_int, check_workers
 from .pipeline import TextTokenizer
 
@@ -75,19 +76,27 @@ def block_ranges(path: str | os.PathLike, block_lines: int) -> list[tuple[int, i
     One streamed pass over the file's bytes (never held whole): lines end at ``\\n``,
     ``\\r\\n`` or a lone ``\\r`` (Python's universal newlines, as text mode reads them),
     and a file of ``k`` line breaks has ``k + 1`` lines (the last one possibly empty),
-    exactly as ``text.split("\\n")`` numbers them. Memory is one entry per block.
+    exactly as ``text.split("\\n")`` numbers them. Memory is one entry per block. A UTF-8
+    byte-order mark at the start of the file is not text: the first block starts after it
+    (byte 3), so no line holds it (one mark, at the start only; U+FEFF elsewhere is text).
 
     >>> import tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "t.txt")
     >>> _ = open(path, "wb").write(b"a\\nb\\r\\nc\\rd\\n")
     >>> block_ranges(path, 2)
     [(0, 0, 5), (2, 5, 9), (4, 9, 9)]
+    >>> _ = open(path, "wb").write(b"\\xef\\xbb\\xbfa\\nb")
+    >>> block_ranges(path, 1)
+    [(0, 3, 5), (1, 5, 6)]
     """
     starts = [0]  # byte offset where each block's first line starts
     lines_done = 0  # line breaks seen so far
     position = 0
     pending_cr = False  # the previous read ended with "\r": is it "\r\n"?
     with open(path, "rb") as handle:
+        if handle.read(len(UTF8_BOM)) == UTF8_BOM:
+            starts[0] = len(UTF8_BOM)  # a byte-order mark: the text starts after it
+        handle.seek(0)
         while True:
             chunk = handle.read(_SCAN_BYTES)
             if not chunk:
@@ -226,10 +235,11 @@ def tokenize_corpus(sources: Iterable[str | os.PathLike] | str, tokenizer: TextT
     Parameters
     ----------
     sources : str, path, or iterable of str / paths
-        Texts (split on ``"\\n"``) or UTF-8 files; lines are numbered per source. A
-        ``str`` is text, a path-like (``pathlib.Path``) a file. A ``str`` that names an
-        existing file is refused (``ValueError``: pass ``Path(name)``): tokenised as its own
-        characters it would silently differ from :func:`tokenize_corpus_dask`, which reads it.
+        Texts (split on ``"\\n"``) or UTF-8 files (a leading byte-order mark dropped);
+        lines are numbered per source. A ``str`` is text, a path-like (``pathlib.Path``) a
+        file. A ``str`` that names an existing file is refused (``ValueError``: pass
+        ``Path(name)``): tokenised as its own characters it would silently differ from
+        :func:`tokenize_corpus_dask`, which reads it.
     tokenizer : TextTokenizer
     seed : int
     num_threads : int, default 2
