@@ -39,6 +39,7 @@ import workbench as wb
 from workbench import metrics, stats, theory
 from workbench.bpe.counting import count_chunks
 from workbench.counts import read_counts, write_counts
+from workbench.course import exercise
 from workbench.greedtok.relaxation import beta_curve, train_greedwmc
 from workbench.lattice import counts_from_arcs
 from workbench.metrics.segmentation import distribution_stats, table7, table8
@@ -241,6 +242,34 @@ REGISTRY: dict[str, tuple[Callable[..., object], dict[str, object]]] = {
                                              dict(n_valid=3, n=4)),
     "theory.pairs_searched": (pairs_searched, dict(remaining=10, vocab_len=300, cap_divisor=2,
                                                    max_batch_size=0)),
+    # the exact laws and their summaries (issue 42: NaN k-best weights, an entropy of 0.0 for
+    # a sampler that always fails, OverflowError in tv_to_uniform)
+    "Grampa.law.summary": (lambda tau, ell_min, direction, word: wb.Grampa(
+        _small(), tau=tau, ell_min=ell_min, direction=direction).law(word).summary(),
+        dict(tau=1.0, ell_min=2, direction="r2l", word="ababab")),
+    "ULMSampler.law.summary": (lambda nbest, alpha, word: wb.ULMSampler(
+        _small(), nbest=nbest, alpha=alpha).law(word).summary(),
+        dict(nbest=-1, alpha=1.0, word="ababab")),
+    "ULMSampler.kbest": (lambda nbest, alpha, word: wb.ULMSampler(
+        _small(), nbest=nbest, alpha=alpha).kbest(word), dict(nbest=3, alpha=1.0, word="abab")),
+    "MaxMatchSampler.law.summary": (lambda dropout, word: wb.MaxMatchSampler(
+        _small(), dropout=dropout).law(word).summary(), dict(dropout=0.3, word="abab")),
+    "StochasTokSampler.law.summary": (lambda rate, word: wb.StochasTokSampler(
+        _small(), rate=rate).law(word).summary(), dict(rate=0.5, word="abab")),
+    "BitRejectionSampler.law.summary": (lambda p, word: wb.BitRejectionSampler(
+        _small(), p=p).law(word).summary(), dict(p=0.5, word="abab")),
+    "BPESampler.law.summary": (lambda dropout, semantics, word: wb.BPESampler(
+        _small(), dropout=dropout, semantics=semantics).law(word).summary(),
+        dict(dropout=0.1, semantics="hf", word="abab")),
+    "Multiplexer.law.summary": (lambda p, tau, word: wb.Multiplexer(
+        lambda w: [w], wb.Grampa(_small(), tau=tau), p).law(word).summary(),
+        dict(p=0.5, tau=2.0, word="abab")),
+    # the exercise checkers: a student's free text against the notebook's expected answer
+    "check_number": (lambda text, expected, tolerance: exercise.check_number(
+        text, expected, tolerance=tolerance), dict(text="5/8", expected=0.625, tolerance=1e-3)),
+    "check_sequence": (exercise.check_sequence, dict(text="1, 2", expected=[1, 2])),
+    "check_set": (exercise.check_set, dict(text="2, 1", expected=[1, 2])),
+    "check_choice": (exercise.check_choice, dict(text="b", expected="b", options=["a", "b"])),
 }
 
 
@@ -329,6 +358,52 @@ def test_every_argument_with_every_listed_value(name):
             _check(name, {**good, arg: value}, arg)
 
 
+#: Numbers at the ends of the floats and past int64 (issue 42: a τ whose reciprocal overflows
+#: reached a kernel as α = inf and corrupted memory): ±0, the subnormals, the smallest normal,
+#: the largest float, ±inf, NaN, values whose reciprocal overflows (below 1/max) or whose
+#: exponential overflows (> 709.78) or underflows to 0 (< -745.13), and ints past int64.
+_FMAX = sys.float_info.max
+EXTREME_NUMBERS = [
+    0, 0.0, -0.0, 5e-324, -5e-324, 1e-310, -1e-310, sys.float_info.min, -sys.float_info.min,
+    1 / _FMAX, math.nextafter(1 / _FMAX, 1.0), 1e-300, 710.0, -746.0, 1e300, _FMAX, -_FMAX,
+    math.inf, -math.inf, math.nan, 2**53 + 1, 2**63 - 1, 2**63, -(2**63) - 1, 2**64, 10**400,
+    -(10**400),
+]
+
+
+def _numeric(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def test_the_extreme_numbers_are_what_they_say():
+    assert math.isinf(1 / 1e-310) and math.isinf(1 / (1 / _FMAX))
+    assert math.isfinite(1 / math.nextafter(1 / _FMAX, 1.0))
+    with pytest.raises(OverflowError):
+        math.exp(710.0)
+    assert math.exp(-746.0) == 0.0 and 5e-324 > 0 and 5e-324 / 2 == 0
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_every_numeric_argument_at_every_extreme(name):
+    """The extreme-value sweep (issue 42): every numeric argument of every registered call
+    (a number, or each number of a list of numbers) at each of :data:`EXTREME_NUMBERS`, in
+    the memory-limited child. A call added to :data:`REGISTRY` is swept with no more code."""
+    if not CHILD:
+        pytest.skip("runs in the memory-limited child")
+    good = REGISTRY[name][1]
+    for arg in sorted(good):
+        value = good[arg]
+        for x in EXTREME_NUMBERS:
+            if _numeric(value):
+                _check(name, {**good, arg: x}, arg)
+            elif isinstance(value, list) and value and all(map(_numeric, value)):
+                for i in range(len(value)):
+                    _check(name, {**good, arg: [*value[:i], x, *value[i + 1:]]}, arg)
+            elif isinstance(value, dict) and value and all(map(_numeric, value.values())):
+                key = next(iter(value))
+                _check(name, {**good, arg: {**value, key: x}}, arg)
+
+
 # ---------------------------------------------------------------- writer / reader round trips
 _KEYS = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30)
 
@@ -396,7 +471,7 @@ def test_properties_under_memory_limit(tmp_path):
     env = {**os.environ, "WORKBENCH_PROPERTY_CHILD": "1"}
     out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
                           "-W", "ignore::UserWarning", "--tb=native", "-rf", __file__, "-k",
-                          "hostile_property or every_argument"],
+                          "hostile_property or every_argument or every_numeric_argument"],
                          env=env, capture_output=True, text=True, preexec_fn=_limit_memory,
                          timeout=1200, cwd=tmp_path)
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]

@@ -289,6 +289,10 @@ def check_number(text: str, expected: int | float | Fraction, *,
         raise ArgumentTypeError(f"tolerance must be a number, not {type(tolerance).__name__}")
     if not tolerance >= 0:
         raise InvalidValueError(f"tolerance must be >= 0, got {tolerance!r}")
+    try:  # an int past the floats (10**400) is an infinite tolerance
+        float(tolerance)
+    except OverflowError:
+        tolerance = math.inf
     try:
         text = _answer_text(text)
         given = parse_number(text)

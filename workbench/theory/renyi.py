@@ -153,9 +153,11 @@ def duplicate_counts(counts: Mapping[Hashable, float], x: Hashable, k: int
     check_size(k, "k", item_bytes=2 * PY_ENTRY_BYTES, what="k copies of x in a dict")
     if x not in counts:
         raise InvalidValueError(f"x = {x!r:.40} is not a token of counts")
+    # a count is a finite real >= 0 (NaN, inf, or an int past the floats has no share)
+    share = check_real(counts[x], f"counts[{x!r:.40}]", minimum=0.0) / k
     out = {t: v for t, v in counts.items() if t != x}
     for i in range(1, k + 1):
-        out[(x, i)] = counts[x] / k
+        out[(x, i)] = share
     return out
 
 
