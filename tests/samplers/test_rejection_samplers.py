@@ -196,3 +196,27 @@ def test_argument_errors():
         MarkovRejectionSampler(v, max_trials=0)
     with pytest.raises(TypeError):
         MarkovRejectionSampler(v).tokenize_batch("aaa")
+
+
+def test_a_tiny_proclivity_is_a_law_not_no_segmentation():
+    """Issue 42: ``BitRejectionSampler(V, p=1e-300).law(word)`` said "no segmentation has
+    positive probability": ``p^(m-1)`` underflowed to 0 for every segmentation. The weights
+    are logs now: the fewest-token segmentation takes the mass; ``p = 0`` (no boundary at
+    all) is still a refusal when the word is not a token."""
+    from workbench import SegmentationError, Vocabulary
+    from workbench.samplers.rejection import BitRejectionSampler
+
+    v = Vocabulary(["a", "b", "ab", "ba", "aba"])
+    law = BitRejectionSampler(v, p=1e-300).law("ababa")
+    probs = law.probabilities()
+    assert law.mode == ("aba", "ba") or law.mode == ("ab", "aba")
+    assert sum(probs.values()) == pytest.approx(1.0)
+    fewest = min(len(s) for s in probs)
+    assert sum(p for s, p in probs.items() if len(s) == fewest) == pytest.approx(1.0)
+    with pytest.raises(SegmentationError):
+        BitRejectionSampler(v, p=0.0).law("ababa")
+    assert BitRejectionSampler(v, p=0.0).law("aba").probabilities() == {("aba",): 1.0}
+    one = BitRejectionSampler(v, p=1.0).law("ababa").probabilities()
+    assert one == {tuple("ababa"): 1.0}
+    half = BitRejectionSampler(v, p=0.5).law("ababa")
+    assert all(q == pytest.approx(1 / half.n_segmentations) for q in half.probabilities().values())

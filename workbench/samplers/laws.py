@@ -102,8 +102,10 @@ def weighted_law(word: str, vocab: Vocabulary,
     segs = enumerate_segmentations(word, vocab, limit=MAX_ENUMERATED)
     weights = [weight(s) for s in segs]
     if log and weights:
-        ref = max(weights) if scale >= 0 else min(weights)
-        weights = [math.exp(scale * (w - ref)) if scale != 0 else 1.0 for w in weights]
+        finite = [w for w in weights if w > -math.inf]  # -inf: a weight of 0
+        ref = (max(finite) if scale >= 0 else min(finite)) if finite else 0.0
+        weights = [0.0 if w == -math.inf else math.exp(scale * (w - ref)) if scale != 0
+                   else 1.0 for w in weights]
     total = sum(weights)
     if not segs or total == 0:
         raise SegmentationError(f"no segmentation of {word!r:.60} has positive probability "

@@ -32,6 +32,7 @@ Example
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -295,6 +296,13 @@ class MarkovRejectionSampler(_RejectionSampler):
         return f"MarkovRejectionSampler({self.vocab!r}, epsilon={self.epsilon!r})"
 
 
+def _xlogy(k: int, q: float) -> float:
+    """``k · log q`` with ``0 · log 0 = 0`` (a factor ``q^0`` is 1 even for ``q = 0``)."""
+    if k == 0:
+        return 0.0
+    return -math.inf if q == 0.0 else k * math.log(q)
+
+
 class BitRejectionSampler(_RejectionSampler):
     """Boundary bits with proclivity ``p``, retried until every token is in V (§3.2).
 
@@ -310,6 +318,7 @@ class BitRejectionSampler(_RejectionSampler):
     """
 
     _kind = kernels.BITS
+    _log_weights = True  # p^(m-1) (1-p)^(n-m) underflows for a small p: kept as its log
 
     def __init__(self, vocab: Vocabulary, *, p: float = 0.5,
                  max_trials: int = DEFAULT_MAX_TRIALS,
@@ -321,8 +330,11 @@ class BitRejectionSampler(_RejectionSampler):
         return f"BitRejectionSampler({self.vocab!r}, p={self.p})"
 
     def _weight(self, seg: tuple[str, ...], n: int) -> float:
+        """``log(p^(m-1) (1-p)^(n-m))`` (``-inf`` for a weight of 0)."""
         m = len(seg)
-        return self.p ** (m - 1) * (1.0 - self.p) ** (n - m) if m else 1.0
+        if not m:
+            return 0.0
+        return _xlogy(m - 1, self.p) + _xlogy(n - m, 1.0 - self.p)
 
 
 class UnigramRejectionSampler(_RejectionSampler):
