@@ -315,3 +315,18 @@ def test_gpt2_long_words_under_the_compiled_semantics_are_answered_or_refused(gp
     assert law.probabilities() == {tuple(tokens[x] for x in k): m for k, m in
                                    sorted(slow.items(), key=lambda km: (
                                        -km[1], len(km[0]), tuple(tokens[x] for x in km[0])))}
+
+
+@pytest.mark.parametrize("sem", list(semantics.SEMANTICS))
+def test_dropout_zero_or_one_is_one_segmentation_at_any_length(gpt2, sem):
+    """Issue 42: the law at dropout 0 or 1 (every merge, or none: one segmentation) was
+    refused for a long word, under every semantics, by the state budget of the laws in
+    between (subword-nmt also by its subset budget). It is answered at once."""
+    vocab, model = gpt2
+    word = "Ġantidisestablishmentarianismantidisestablishment" * 4
+    with hang_guard(0.5, f"the law of a 196-character word at dropout 0 ({sem})"):
+        zero = BPESampler(vocab, model=model, dropout=0.0, semantics=sem).law(word)
+    assert zero.probabilities() == {tuple(BPESampler(vocab, model=model, dropout=0.0)
+                                          .tokenize(word)): 1.0}
+    one = BPESampler(vocab, model=model, dropout=1.0, semantics=sem).law(word)
+    assert one.probabilities() == {tuple(word): 1.0}

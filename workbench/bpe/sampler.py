@@ -278,6 +278,24 @@ class BPESampler(TokenSampler):
         pairs = self.model._sym_merges.tolist()
         return {(a, b): (k, 256 + k) for k, (a, b) in enumerate(pairs)}
 
+    def _counted(self, word: str, raw: bytes, ranks: laws.Ranks) -> tuple[int, bool]:
+        """The word's reachable segmentations and whether the compiled route takes it, its
+        law's states checked against the budget first (refused at once if over).
+
+        Dropout 0 or 1 is one segmentation (every merge, or none), one state per step of any
+        semantics' propagation: nothing to count, no budget to refuse it by."""
+        if self.dropout == 0 or self.dropout == 1:
+            return 1, False
+        check_work(len(raw) * self._longest ** 2, f"counting the BPE-dropout states of "
+                   f"{word!r:.60}", rate=COUNT_RATE)
+        count = laws.count_states(tuple(raw), ranks, self._longest, stop_above=laws.MAX_STATES)
+        if count > laws.MAX_STATES:  # every estimate is >= the reachable segmentations
+            laws.check_states(count, repr(word)[:62], len(raw), at_least=True)
+        fast = laws.compiled_route(self.semantics, len(raw))
+        states, how = semantics_.estimated_states(self.semantics, count, fast)
+        laws.check_states(states, repr(word)[:62], len(raw), how)
+        return count, fast
+
     def law(self, word: str) -> SegmentationLaw:
         """The exact law of :meth:`sample` on ``word`` under this sampler's ``semantics``.
 
@@ -307,15 +325,7 @@ class BPESampler(TokenSampler):
         ranks = self._piece_ranks if self.semantics == "sentencepiece" else self._ranks
         # the count stops past the budget (it only grows with the prefix), so a long word
         # is refused after its first bytes; counting a whole word is checked for time first
-        check_work(len(raw) * self._longest ** 2, f"counting the BPE-dropout states of "
-                   f"{word!r:.60}", rate=COUNT_RATE)
-        count = laws.count_states(tuple(raw), ranks, self._longest,
-                                  stop_above=laws.MAX_STATES)
-        if count > laws.MAX_STATES:  # every estimate is >= the reachable segmentations
-            laws.check_states(count, repr(word)[:62], len(raw), at_least=True)
-        fast = laws.compiled_route(self.semantics, len(raw))
-        states_, how = semantics_.estimated_states(self.semantics, count, fast)
-        laws.check_states(states_, repr(word)[:62], len(raw), how)
+        count, fast = self._counted(word, raw, ranks)
         token = self._sym_tokens
         syms = tuple(raw)
         propagate = semantics_.LAWS.get(self.semantics, laws.dropout_law)

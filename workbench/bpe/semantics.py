@@ -294,7 +294,13 @@ def subword_nmt_law(symbols: Sequence[Hashable], ranks: Ranks, p: Prob) -> Law:
             share = mass
             for r in sorted(groups):
                 occ = groups[r]
-                if len(occ) > MAX_REPEATS:
+                if p == 0:  # every occurrence merges: one child, no subsets to branch on
+                    child = _merge_all(syms, [k for k, _ in occ], occ[0][1])
+                    bucket = buckets.setdefault(len(child), {})
+                    bucket[child] = bucket.get(child, 0) + share
+                    share = 0 * share
+                    break
+                if p != 1 and len(occ) > MAX_REPEATS:
                     raise BudgetError(f"subword-nmt's law branches on 2^{len(occ)} subsets "
                                       f"of one pair's occurrences (at most "
                                       f"2^{MAX_REPEATS}); sample it instead")
