@@ -69,12 +69,12 @@ class Walk(NamedTuple):
     mirror: bool
 
 
-#: The smallest |τ| whose reciprocal is a finite float (about 5.6e-309, a subnormal).
+#: The smallest ``abs(tau)`` whose reciprocal is a finite float (about 5.6e-309, a subnormal).
 TAU_MIN = math.nextafter(1.0 / sys.float_info.max, 1.0)
 
 
 def check_tau(tau: object) -> float:
-    """Validate τ: any real number except 0 and NaN, ±inf allowed, and |τ| at least
+    """Validate τ: any real number except 0 and NaN, ±inf allowed, and ``abs(tau)`` at least
     :data:`TAU_MIN` so that α = 1/τ is finite (closer to 0, 1/τ overflows to ±inf, which no
     kernel can take). Returns α = 1/τ."""
     tau = check_real(tau, "tau", allow_inf=True)
