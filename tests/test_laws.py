@@ -8,7 +8,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from workbench import WorkbenchDeprecationWarning
+from workbench import ArgumentTypeError, InvalidValueError, WorkbenchDeprecationWarning
 from workbench.laws import SegmentationLaw
 
 AB = {("ab",): F(3, 4), ("a", "b"): F(1, 4)}
@@ -256,3 +256,77 @@ def test_a_law_of_a_long_word_has_a_short_repr_and_any_exact_count():
     assert huge.tv_to_uniform == 1.0 and math.isfinite(huge.kl_to_uniform)
     exact = SegmentationLaw("ab", {("ab",): F(1)}, n_segmentations=10**400)
     assert exact.tv_to_uniform == 1 - F(1, 10**400)
+
+
+# ---------------------------------------------------------------- one str is no segmentation
+HALVES = {("a", "b"): 0.5, ("ab",): 0.5}
+
+
+def _chain_law():
+    from workbench import Grampa, Vocabulary
+
+    return Grampa(Vocabulary(["a", "b", "ab"])).law("ab")
+
+
+def _array_law():
+    return SegmentationLaw.from_arrays("ab", ["a", "b", "ab"], np.array([0, 1, 2]),
+                                       np.array([0, 2, 3]), np.array([0.5, 0.5]))
+
+
+@pytest.mark.parametrize("build", [
+    lambda det: SegmentationLaw("ab", HALVES, deterministic=det),
+    lambda det: SegmentationLaw.from_chain(_chain_law().chain, deterministic=det),
+    lambda det: SegmentationLaw.from_arrays("ab", ["a", "b", "ab"], np.array([0, 1, 2]),
+                                            np.array([0, 2, 3]), np.array([0.5, 0.5]),
+                                            deterministic=det),
+], ids=["init", "from_chain", "from_arrays"])
+def test_deterministic_as_one_str_is_refused_not_split(build):
+    """``deterministic="ab"`` was read as ``("a", "b")``, silently; the segmentation of one
+    token is ``("ab",)``."""
+    with pytest.raises(ArgumentTypeError, match=r"deterministic must be a sequence of tokens "
+                       r"\(a tuple of str\), not one str 'ab'.*\('ab',\)"):
+        build("ab")
+    with pytest.raises(ArgumentTypeError, match="deterministic must be a sequence of tokens"):
+        build(b"ab")
+    with pytest.raises(ArgumentTypeError, match="not int"):
+        build(5)
+    assert build(("ab",)).deterministic == ("ab",)
+    assert build(["a", "b"]).deterministic == ("a", "b")  # any sequence of str
+    assert build(("ab",)).regularisation_rate == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("law", [lambda: SegmentationLaw("ab", HALVES), _chain_law,
+                                 _array_law, lambda: SegmentationLaw("ab", AB)],
+                         ids=["float", "chain", "arrays", "exact"])
+def test_probability_refuses_one_str_and_reads_any_sequence(law):
+    law = law()
+    for one in ("ab", "a", b"ab"):
+        with pytest.raises(ArgumentTypeError, match="tokens must be a sequence of tokens"):
+            law.probability(one)
+    assert float(law.probability(["a", "b"])) == float(law.probability(("a", "b"))) > 0
+    assert law.probability([["a"], "b"]) == 0 and law.probability((1, 2)) == 0
+
+
+# ---------------------------------------------------------------- probabilities, in words
+@pytest.mark.parametrize("value, why", [
+    (float("nan"), "NaN is not a number"), (-0.5, "a probability cannot be negative"),
+    (1.5, "a probability cannot exceed 1"), (F(3, 2), "a probability cannot exceed 1"),
+])
+def test_a_bad_probability_names_its_segmentation_and_why(value, why):
+    with pytest.raises(InvalidValueError) as err:
+        SegmentationLaw("ab", {("ab",): 0.5, ("a", "b"): value})
+    assert str(err.value) == (f"probabilities[('a', 'b')] must be a probability in [0, 1], "
+                              f"got {value!r} ({why})")
+    with pytest.raises(InvalidValueError, match=rf"failure_mass must be a probability in "
+                       rf"\[0, 1\], got .* \({why}\)"):
+        SegmentationLaw("ab", {("ab",): 1.0}, failure_mass=value)
+    with pytest.raises(ArgumentTypeError, match=r"probabilities\[\('ab',\)\] must be a "
+                       r"probability \(a real number in \[0, 1\]\), not str"):
+        SegmentationLaw("ab", {("ab",): "1"})
+
+
+def test_a_bad_array_probability_names_its_index_and_why():
+    with pytest.raises(InvalidValueError, match=r"^probabilities\[1\] \(segmentation 1\) must "
+                       r"be a probability in \[0, 1\], got nan \(NaN is not a number\)$"):
+        SegmentationLaw.from_arrays("ab", ["a", "b", "ab"], np.array([0, 1, 2]),
+                                    np.array([0, 2, 3]), np.array([1.0, np.nan]))

@@ -53,7 +53,14 @@ from ._core.deprecation import warn_deprecated
 from ._core.errors import ArgumentTypeError, InvalidValueError
 from ._core.gcpause import gc_paused
 from ._core.law_arrays import ArrayTable, array_order, gather, start_masks
-from ._core.validate import PY_ENTRY_BYTES, BudgetError, check_budget, check_int, log_base
+from ._core.validate import (
+    PY_ENTRY_BYTES,
+    BudgetError,
+    check_budget,
+    check_int,
+    check_tokens,
+    log_base,
+)
 
 __all__ = ["SegmentationLaw", "LawChain", "MAX_SUPPORT", "SUM_TOLERANCE"]
 
@@ -68,16 +75,26 @@ EXACT_DISTINCT_MAX_M = 1024
 Prob = Fraction | float
 
 
+def _why_not_probability(value: float | Fraction) -> str:
+    """Why a number outside [0, 1] (or NaN) is no probability, in plain words."""
+    if value != value:
+        return "NaN is not a number"
+    return "a probability cannot be negative" if value < 0 else "a probability cannot exceed 1"
+
+
 def _check_prob(value: object, what: object) -> Prob:
-    """``value`` as a Fraction (ints too) or a float in [0, 1]; ``what`` names it on error."""
+    """``value`` as a Fraction (ints too) or a float in [0, 1]; ``what`` names it on error:
+    an argument's name, or a segmentation (its entry of ``probabilities``)."""
     if type(value) is float and 0.0 <= value <= 1.0:  # the common case, fast (no ABC check)
         return value
-    what = what if isinstance(what, str) else f"P{what!r:.60}"
+    what = what if isinstance(what, str) else f"probabilities[{what!r:.60}]"
     if isinstance(value, bool) or not isinstance(value, Real):
-        raise ArgumentTypeError(f"{what} must be a real number, not {type(value).__name__}")
+        raise ArgumentTypeError(f"{what} must be a probability (a real number in [0, 1]), not "
+                                f"{type(value).__name__}")
     out: Prob = Fraction(value) if isinstance(value, (Fraction, int)) else float(value)
     if not (0 <= out <= 1):  # also refuses NaN
-        raise InvalidValueError(f"{what} must be in [0, 1], got {value!r}")
+        raise InvalidValueError(f"{what} must be a probability in [0, 1], got {value!r} "
+                                f"({_why_not_probability(out)})")
     return out
 
 
@@ -91,6 +108,14 @@ def _check_segmentation(seg: object, word: str) -> tuple[str, ...]:
     if spelled != word:
         raise InvalidValueError(f"segmentation {seg!r:.80} does not spell the word {word!r:.60}")
     return seg
+
+
+def _check_deterministic(deterministic: object, word: str) -> tuple[str, ...] | None:
+    """The ``deterministic`` argument checked: None, or a segmentation of ``word`` (one str
+    is refused, not split into characters)."""
+    if deterministic is None:
+        return None
+    return _check_segmentation(check_tokens(deterministic, "deterministic"), word)
 
 
 class LawChain(Protocol):
@@ -237,8 +262,11 @@ def _checked_inputs(labels: Sequence[str], pieces: object, offsets: object,
         raise InvalidValueError(f"a law holds at most {MAX_SUPPORT:,} segmentations, got {n:,}")
     check_budget(n * 64 + pieces.size * 24, f"a law of {n:,} segmentations")
     fail = float(_check_prob(failure_mass, "failure_mass"))
-    if not ((p >= 0.0) & (p <= 1.0)).all():  # NaN fails both
-        raise InvalidValueError("probabilities must be in [0, 1]")
+    bad = np.flatnonzero(~((p >= 0.0) & (p <= 1.0)))  # NaN fails both
+    if bad.size:
+        k = int(bad[0])
+        raise InvalidValueError(f"probabilities[{k}] (segmentation {k}) must be a probability "
+                                f"in [0, 1], got {float(p[k])!r} ({_why_not_probability(p[k])})")
     total = float(p.sum()) + fail
     if abs(total - 1.0) > SUM_TOLERANCE:
         raise InvalidValueError(f"probabilities and failure_mass sum to {total!r}, not 1")
@@ -263,7 +291,9 @@ class SegmentationLaw:
         them, whatever the sampler can reach); needed by the distances to uniform.
     deterministic : tuple of str, optional
         The sampler's deterministic segmentation (dropout 0, ULM's Viterbi, ...); needed by
-        :attr:`regularisation_rate`.
+        :attr:`regularisation_rate`. A sequence of tokens spelling ``word``: one ``str`` is
+        refused with :class:`~workbench.ArgumentTypeError`, not split into characters (the
+        one-token segmentation of ``"ab"`` is ``("ab",)``).
 
     Summaries that need a probability law (entropy, token counts, KL and TV to uniform) are
     of the law *conditioned on success*: probabilities divided by ``1 - failure_mass``.
@@ -286,8 +316,7 @@ class SegmentationLaw:
                 raise InvalidValueError(f"n_segmentations={n_segmentations:,} is below the support "
                                         f"size {len(self._table):,}")
         self._n_segs = n_segmentations
-        self.deterministic = (None if deterministic is None
-                              else _check_segmentation(tuple(deterministic), word))
+        self.deterministic = _check_deterministic(deterministic, word)
 
     @classmethod
     def from_chain(cls, chain: LawChain, *, deterministic: Sequence[str] | None = None
@@ -309,8 +338,7 @@ class SegmentationLaw:
         law._fail = float(chain.failure_mass)
         law._table = None
         law._n_segs = None
-        law.deterministic = (None if deterministic is None
-                             else _check_segmentation(tuple(deterministic), chain.word))
+        law.deterministic = _check_deterministic(deterministic, chain.word)
         return law
 
     @classmethod
@@ -343,8 +371,7 @@ class SegmentationLaw:
                 raise InvalidValueError(f"n_segmentations={n_segmentations:,} is below the support "
                                         f"size {law._arr.p.size:,}")
         law._n_segs = n_segmentations
-        law.deterministic = (None if deterministic is None
-                             else _check_segmentation(tuple(deterministic), word))
+        law.deterministic = _check_deterministic(deterministic, word)
         return law
 
     @property
@@ -419,17 +446,27 @@ class SegmentationLaw:
 
         A chain-backed law multiplies the path's transition probabilities, or, once
         :meth:`probabilities` has enumerated, reads the enumeration (equal within rounding).
+
+        Parameters
+        ----------
+        tokens : sequence of str
+            A segmentation, e.g. ``("a", "b")``; a sequence holding anything but non-empty
+            strings is no segmentation (probability 0).
+
+        Raises
+        ------
+        ArgumentTypeError
+            If ``tokens`` is one ``str`` (``"ab"`` is not split into ``("a", "b")``: the
+            one-token segmentation is ``("ab",)``) or not iterable.
         """
-        if isinstance(tokens, str):
-            raise ArgumentTypeError("tokens must be a sequence of str, not one str")
+        tokens = check_tokens(tokens, "tokens")
+        if not all(isinstance(t, str) and t for t in tokens):
+            return Fraction(0) if self.exact else 0.0
         if self._chain is not None and self._table is None:  # enumerated: agree with it
-            tokens = tuple(tokens)
-            if not all(isinstance(t, str) and t for t in tokens):
-                return 0.0
             return self._chain.probability(tokens)
         if self._arr is not None and self._arr.masks is not None:
-            return self._array_probability(tuple(tokens))
-        return self._probs.get(tuple(tokens), Fraction(0) if self.exact else 0.0)
+            return self._array_probability(tokens)
+        return self._probs.get(tokens, Fraction(0) if self.exact else 0.0)
 
     def _array_probability(self, tokens: tuple) -> float:
         """:meth:`probability` by the start mask (segmentations spelling the word are

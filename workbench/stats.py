@@ -35,6 +35,7 @@ from ._core.errors import ArgumentTypeError, InvalidValueError
 from ._core.validate import check_int, check_real, check_size, check_sized_input
 
 __all__ = [
+    "DISTRIBUTION_TOLERANCE",
     "chisquare_lumped",
     "chisquare_test",
     "frequencies",
@@ -98,24 +99,74 @@ def frequencies(counts: Sequence[float] | np.ndarray, n_cells: int | None = None
     return np.pad(c / c.sum(), (0, size - c.size))
 
 
+#: :func:`tv_distance` takes a distribution whose entries sum to 1 within this (absolute):
+#: float rounding of a computed law or of ``counts / n``, never a histogram of raw counts.
+DISTRIBUTION_TOLERANCE = 1e-6
+
+
+def _distribution(values: object, name: str) -> np.ndarray:
+    """``values`` as a 1-D float array of a probability distribution, checked (by name):
+    non-empty, finite, non-negative, summing to 1 within :data:`DISTRIBUTION_TOLERANCE`."""
+    arr = _finite(values, name)
+    if arr.size == 0:
+        raise InvalidValueError(f"{name} is empty: a probability distribution needs at least "
+                                "one cell")
+    neg = np.flatnonzero(arr < 0)
+    if neg.size:
+        raise InvalidValueError(f"{name} is not a probability distribution: {name}[{neg[0]}] = "
+                                f"{float(arr[neg[0]]):.12g} is negative")
+    try:
+        total = math.fsum(arr.tolist())
+    except OverflowError:  # finite entries past the float range in sum (1e308, 1e308)
+        total = math.inf
+    if abs(total - 1.0) > DISTRIBUTION_TOLERANCE:
+        raise InvalidValueError(
+            f"{name} is not a probability distribution: its entries sum to {total:.12g}, not 1 "
+            f"(within {DISTRIBUTION_TOLERANCE:g}); for counts, pass frequencies(counts)")
+    return arr
+
+
 def tv_distance(p: Sequence[float] | np.ndarray, q: Sequence[float] | np.ndarray) -> float:
     """Total variation distance ``½ Σ |p_i - q_i|`` of two distributions on the same cells.
+
+    Parameters
+    ----------
+    p, q : sequence of float
+        Probability distributions on the same cells: 1-D, equally long, not empty, every
+        entry finite and ``>= 0``, the entries summing to 1 within
+        :data:`DISTRIBUTION_TOLERANCE` (turn counts into shares with :func:`frequencies`).
+
+    Returns
+    -------
+    float
+        The distance, in ``[0, 1]``.
 
     Raises
     ------
     ValueError
-        If ``p`` and ``q`` have different shapes (pad with :func:`frequencies` first).
+        (:class:`~workbench.InvalidValueError`) If ``p`` or ``q`` is no probability
+        distribution (the message names which, and why), or they have different lengths
+        (pad with :func:`frequencies` first).
+    TypeError
+        (:class:`~workbench.ArgumentTypeError`) If either holds something that is not a number.
 
     Examples
     --------
     >>> tv_distance([0.5, 0.5], [1.0, 0.0])
     0.5
+    >>> tv_distance([5, 0], [0.5, 0.5])
+    Traceback (most recent call last):
+    ...
+    workbench.InvalidValueError: p is not a probability distribution: its entries sum to 5, \
+not 1 (within 1e-06); for counts, pass frequencies(counts)
     """
-    p = _finite(p, "p")
-    q = _finite(q, "q")
+    p = _distribution(p, "p")
+    q = _distribution(q, "q")
     if p.shape != q.shape:
-        raise InvalidValueError(f"shapes differ: {p.shape} vs {q.shape}")
-    return float(0.5 * np.abs(p - q).sum())
+        raise InvalidValueError(f"p and q must be distributions on the same cells, got "
+                                f"len(p) = {p.size} and len(q) = {q.size} (pad with "
+                                f"frequencies(counts, n_cells=...))")
+    return float(min(0.5 * np.abs(p - q).sum(), 1.0))
 
 
 def tv_sampling_bound(n_cells: int, n_samples: int, delta: float = 1e-6) -> float:

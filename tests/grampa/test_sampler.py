@@ -345,6 +345,17 @@ def test_bad_words():
     assert g.sample_many("ab", 0) == []
 
 
+def test_probability_refuses_tokens_given_as_one_str():
+    """``probability("ab", "ab")`` read the str as ``["a", "b"]`` and answered its
+    probability; one str is refused, any sequence of str read."""
+    g = Grampa(Vocabulary(["a", "b", "ab"]))
+    for tokens in ("ab", "a", b"ab"):
+        with pytest.raises(wb.ArgumentTypeError, match="tokens must be a sequence of tokens"):
+            g.probability("ab", tokens)
+    assert g.probability("ab", ("a", "b")) == g.probability("ab", ["a", "b"]) > 0.0
+    assert g.probability("ab", ["ab"]) == g.law("ab").probability(("ab",)) > 0.0
+
+
 @pytest.mark.parametrize("direction", ["l2r", "r2l"])
 @pytest.mark.parametrize("tau", [1.0, 5.0, -10.0, math.inf, 0.5])
 def test_fast_kernel_draws_the_same_samples_as_the_general_kernel(tau, direction):

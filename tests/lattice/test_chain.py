@@ -249,3 +249,17 @@ def test_a_tiny_success_mass_is_kept_not_rounded_away():
     assert law.success_mass == pytest.approx(1e-20, rel=1e-12)
     assert law.probabilities() == {("a", "bc"): pytest.approx(1e-20, rel=1e-12)}
     assert law.shannon_entropy() == 0.0 and law.expected_tokens == 2.0
+
+
+def test_probability_and_log_probability_refuse_one_str():
+    """A segmentation given as one str was read as its characters: ``"ab"`` as ``("a",
+    "b")``; refused, any sequence of str read."""
+    from workbench import ArgumentTypeError
+
+    chain = Grampa(Vocabulary(["a", "b", "ab"])).law("ab").chain
+    for method in (chain.probability, chain.log_probability):
+        with pytest.raises(ArgumentTypeError, match=r"tokens must be a sequence of tokens "
+                           r"\(a tuple of str\), not one str 'ab'"):
+            method("ab")
+    p = chain.probability(("a", "b"))
+    assert p > 0.0 and p == pytest.approx(math.exp(chain.log_probability(["a", "b"])))

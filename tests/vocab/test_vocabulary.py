@@ -8,8 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from workbench import Vocabulary, VocabularyFormatError
-from workbench.vocab import SP_SPACE, bytes_to_unicode
+from workbench import InvalidValueError, Vocabulary, VocabularyFormatError
+from workbench.vocab import SP_SPACE, bytes_to_unicode, spell
 
 # --------------------------------------------------------------------------- construction
 
@@ -199,13 +199,17 @@ def test_plain_list_refuses_unsaveable(tmp_path):
         Vocabulary(["a\u2028b"]).save(tmp_path / "v.txt")
 
 
-def test_json_round_trip_keeps_everything(tmp_path):
+@pytest.mark.parametrize("alphabet", ["identity", "byte-level"])
+def test_json_round_trip_keeps_everything(tmp_path, alphabet):
+    tokens = ROUND_TRIP_TOKENS + ["a\nb"]
+    if alphabet == "byte-level":  # the same tokens spelled in the alphabet (raw " " is not)
+        tokens = [spell(alphabet, t) for t in tokens]
     v = Vocabulary(
-        ROUND_TRIP_TOKENS + ["a\nb"],
-        ids=[5 * k + 1 for k in range(len(ROUND_TRIP_TOKENS) + 1)],
-        alphabet="byte-level",
+        tokens,
+        ids=[5 * k + 1 for k in range(len(tokens))],
+        alphabet=alphabet,
         name="mine",
-        scores=[float(-k) for k in range(len(ROUND_TRIP_TOKENS) + 1)],
+        scores=[float(-k) for k in range(len(tokens))],
     )
     path = tmp_path / "vocab.json"
     v.save(path)
@@ -213,7 +217,7 @@ def test_json_round_trip_keeps_everything(tmp_path):
     assert back == v
     assert back.tokens == v.tokens
     assert back.ids.tolist() == v.ids.tolist()
-    assert back.alphabet == "byte-level"
+    assert back.alphabet == alphabet
     assert back.name == "mine"
     assert back.scores.tolist() == v.scores.tolist()
 
@@ -377,6 +381,16 @@ def test_sentencepiece_model(tmp_path, model_type):
     assert "".join(pieces).replace(SP_SPACE, " ").strip() == "ab ré"
 
 
+def test_sentencepiece_user_symbol_with_a_space_is_left_out(tmp_path):
+    """SentencePiece spells spaces "▁" before matching, so a user-defined symbol "a b" is
+    never output: not a token (the sentencepiece alphabet holds no plain space)."""
+    spm = pytest.importorskip("sentencepiece")
+    path, sp = _train_sentencepiece(tmp_path, spm, vocab_size=80, user_defined_symbols=["a b"])
+    assert "a b" not in sp.encode("xa b", out_type=str)
+    v = Vocabulary.load(path)
+    assert "a b" not in v and len(v) == sp.get_piece_size() - 4  # <unk>, <s>, </s>, "a b"
+
+
 def test_sentencepiece_byte_fallback_pieces_are_not_tokens(tmp_path):
     spm = pytest.importorskip("sentencepiece")
     path, sp = _train_sentencepiece(tmp_path, spm, vocab_size=320, byte_fallback=True)
@@ -523,6 +537,74 @@ def test_byte_level_from_alphabet_rejects_foreign_characters():
     v = Vocabulary(["a"], alphabet="byte-level")
     with pytest.raises(ValueError, match="byte-level"):
         v.from_alphabet(" ")  # a raw space is not a byte-level character
+
+
+@pytest.mark.parametrize("token, char", [
+    ("你好", "你"), ("a b", " "), ("ab\x00", "\x00"), ("Ġ\u0144", "\u0144"), ("\ud800", "\ud800"),
+])
+def test_byte_level_vocabulary_refuses_a_token_outside_the_alphabet(token, char):
+    """GPT-2's alphabet is 256 characters (U+0143 "Ń" is the last, U+0144 is out): a token
+    with any other character could never match a spelled word; refused, naming both."""
+    with pytest.raises(ValueError, match="byte-level alphabet") as err:
+        Vocabulary(["a", token], alphabet="byte-level")
+    assert isinstance(err.value, InvalidValueError)
+    msg = str(err.value)
+    assert "position 1" in msg and repr(token) in msg
+    assert repr(char) in msg and f"U+{ord(char):04X}" in msg
+    assert Vocabulary(["a", token]).tokens == ("a", token)  # identity: any character
+
+
+def test_byte_level_vocabulary_takes_all_256_characters_and_spelled_words():
+    chars = list(bytes_to_unicode().values())
+    assert len(Vocabulary(chars, alphabet="byte-level")) == 256
+    words = ["你好", " hé", "\x00\n", "😀"]
+    v = Vocabulary([spell("byte-level", w) for w in words], alphabet="byte-level")
+    assert [v.from_alphabet(t) for t in v] == words
+    assert Vocabulary.infinite("byte-level").is_infinite
+
+
+def test_sentencepiece_vocabulary_refuses_a_plain_space():
+    with pytest.raises(InvalidValueError, match=r"token at position 1 'a b' holds ' ' "
+                       r"\(U\+0020\).*sentencepiece alphabet"):
+        Vocabulary(["▁a", "a b"], alphabet="sentencepiece")
+    # only U+0020 is spelled "▁": other blanks are characters of the alphabet
+    assert len(Vocabulary(["▁a", "a\tb", "\u3000"], alphabet="sentencepiece")) == 3
+
+
+def test_vocabulary_load_refuses_a_token_its_alphabet_cannot_spell(tmp_path):
+    path = tmp_path / "v.txt"
+    path.write_text("a\n你好\n", encoding="utf-8")
+    assert len(Vocabulary.load(path)) == 2  # identity
+    with pytest.raises(VocabularyFormatError, match=r"v\.txt.*'你好' holds '你'.*byte-level"):
+        Vocabulary.load(path, alphabet="byte-level")
+
+
+@pytest.mark.parametrize("name", ["gpt2", "bpe-8k", "ulm-8k"])
+def test_shipped_vocabularies_keep_their_alphabets(name):
+    from workbench.datasets import load_vocabulary
+
+    v = load_vocabulary(name)
+    assert len(v) > 8000 and v.to_alphabet(" king") in v
+
+
+def test_hf_tokenizer_json_leaves_out_added_tokens_the_alphabet_cannot_spell(tmp_path):
+    """An added token is matched whole in the raw text, before any spelling: one with a
+    plain space (this package's own export writes its stop words so) is no piece of a
+    spelled word and is left out; a model token outside the alphabet is still refused."""
+    for pre, vocab in [("ByteLevel", {"a": 0, "Ġthe": 1, " the": 2}),
+                       ("Metaspace", {"a": 0, "▁the": 1, " the": 2})]:
+        doc = {"added_tokens": [{"id": 2, "content": " the", "special": False}],
+               "pre_tokenizer": {"type": pre},
+               "model": {"type": "BPE", "vocab": vocab, "merges": []}}
+        path = tmp_path / "tokenizer.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        v = Vocabulary.load(path)
+        assert v.tokens == tuple(vocab)[:2] and " the" not in v
+        doc["added_tokens"] = []
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        with pytest.raises(VocabularyFormatError, match=r"\$\.model\.vocab\[' the'\]: "
+                           r"token ' the' holds ' '"):
+            Vocabulary.load(path)
 
 
 def test_sentencepiece_alphabet():

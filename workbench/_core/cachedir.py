@@ -4,7 +4,11 @@ Numba's compiled kernels (:mod:`.config`), the pretokeniser's class table
 (:mod:`workbench.bpe.split`), the checked GPT-2 model (:mod:`workbench.bpe.gpt2cache`) and
 the experiments' kept results (:mod:`workbench.experiments.kept`) live under
 :data:`CACHE_ROOT`: ``$NUMBA_CACHE_DIR/workbench`` when that variable is set, else
-``workbench-numba`` in the temporary directory.
+``workbench-numba`` in the temporary directory. ``NUMBA_CACHE_DIR`` must then be an absolute
+path: a relative one would put the caches in whatever directory a process starts in (a
+repository, a home directory), so importing this module refuses it with
+:class:`~workbench.InvalidValueError`, naming the variable, its value and the directory it
+would have meant (set it to an absolute path, or unset it).
 
 :func:`prune` removes the rebuildable *files* of that directory that are stale by one rule:
 a file named as the package names them (:data:`NAMES`; files of one *name* differ only in
@@ -23,16 +27,39 @@ subdirectories, symbolic links.
 
 from __future__ import annotations
 
+import math
+import numbers
 import os
 import re
 import tempfile
 import time
 from pathlib import Path
 
+from .errors import ArgumentTypeError, InvalidValueError
+
 __all__ = ["CACHE_ROOT", "MAX_AGE_DAYS", "NAMES", "RETIRED", "mark_used", "prune"]
 
-CACHE_ROOT = Path(os.environ.get("NUMBA_CACHE_DIR") or tempfile.gettempdir()) / (
-    "workbench" if os.environ.get("NUMBA_CACHE_DIR") else "workbench-numba")
+
+def _cache_root() -> Path:
+    """:data:`CACHE_ROOT` from the environment (see the module docstring): a relative
+    ``NUMBA_CACHE_DIR`` is refused, never read against the current directory."""
+    env = os.environ.get("NUMBA_CACHE_DIR")
+    if not env:
+        return Path(tempfile.gettempdir()) / "workbench-numba"
+    if not os.path.isabs(env):
+        try:
+            meant = f" (from here, {Path.cwd() / env})"
+        except OSError:  # the current directory was removed
+            meant = ""
+        raise InvalidValueError(
+            f"NUMBA_CACHE_DIR must be an absolute path, got the relative {env!r:.200}: it would "
+            f"put the compiled-kernel and data caches in whatever directory a process starts "
+            f"in{meant}; set it to an absolute path or unset it (the default is "
+            f"{Path(tempfile.gettempdir()) / 'workbench-numba'})")
+    return Path(env) / "workbench"
+
+
+CACHE_ROOT = _cache_root()
 
 #: Days a rebuildable file may go unused before :func:`prune` removes it (if it is not the
 #: most recently used of its name).
@@ -66,6 +93,22 @@ def _name_of(filename: str) -> str | None:
     return "" if any(p.fullmatch(filename) for p in RETIRED) else None
 
 
+def _check_age(value: object) -> float:
+    """``max_age_days`` as a float: a finite real number ``>= 0``, else refused by name."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ArgumentTypeError(f"max_age_days must be a real number of days (>= 0), not "
+                                f"{type(value).__name__} ({value!r:.40})")
+    try:
+        days = float(value)
+    except OverflowError:  # an int past the float range
+        days = math.inf
+    if not (math.isfinite(days) and days >= 0):
+        raise InvalidValueError(f"max_age_days must be a finite number of days >= 0, got "
+                                f"{value!r:.40}" + (" (a negative age would remove files in use)"
+                                                    if days < 0 else ""))
+    return days
+
+
 def mark_used(path: str | os.PathLike) -> None:
     """Set ``path``'s mtime to now: it was read (:func:`prune` keeps files in use). Best
     effort: a file that cannot be touched is left as it is."""
@@ -85,7 +128,10 @@ def prune(root: str | os.PathLike = CACHE_ROOT, max_age_days: float = MAX_AGE_DA
     root : path-like
         The directory (default :data:`CACHE_ROOT`); a missing one holds nothing.
     max_age_days : float
-        Days without use after which a file that is not its name's newest is removed.
+        Days without use after which a file that is not its name's newest is removed: a
+        finite real number ``>= 0`` (``0`` removes every stale file however recent, keeping
+        each name's newest; a negative age would reach into the future and remove files in
+        use, so it is refused, as are NaN and infinity).
     now : float, optional
         The present as a POSIX time (default: the clock); for tests.
 
@@ -93,7 +139,15 @@ def prune(root: str | os.PathLike = CACHE_ROOT, max_age_days: float = MAX_AGE_DA
     -------
     list of Path
         The files removed (a file another process removed first is not listed).
+
+    Raises
+    ------
+    ArgumentTypeError
+        If ``max_age_days`` is not a real number (``True``, ``"14"``, ``None``).
+    InvalidValueError
+        If ``max_age_days`` is negative, NaN or infinite (nothing is removed).
     """
+    max_age_days = _check_age(max_age_days)
     cutoff = (time.time() if now is None else now) - max_age_days * 86400.0
     groups: dict[str, list[tuple[float, Path]]] = {}
     stale: list[Path] = []  # retired names and temporaries: none kept

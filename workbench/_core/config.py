@@ -12,12 +12,14 @@ lookup and silently return wrong arcs. So every kernel of this package is cached
 package module it imports, transitively*. An edit to ``_core/trie.py`` recompiles the kernels
 of every module that reaches it; an edit to a notebook module, which no kernel imports,
 recompiles nothing. All entries live under one directory, :data:`CACHE_ROOT`
-(``$NUMBA_CACHE_DIR/workbench`` when that variable is set). ``python -m workbench warmup``
+(``$NUMBA_CACHE_DIR/workbench`` when that variable is set; it must be an absolute path, a
+relative one is refused when :mod:`.cachedir` is imported). ``python -m workbench warmup``
 removes the per-source-hash directories of earlier versions (``workbench-numba-<hash>`` in the
 temp directory) and the index files of kernels that no longer exist.
 
 This module defines no kernels and imports nothing of the package but :mod:`.cachedir` (where
-:data:`CACHE_ROOT` is defined, for processes that have not loaded numba).
+:data:`CACHE_ROOT` is defined, for processes that have not loaded numba; it imports only
+:mod:`.errors`).
 """
 
 from __future__ import annotations
@@ -98,7 +100,7 @@ def dependency_closure(path: str | os.PathLike) -> list[Path]:
 
     >>> names = [p.name for p in dependency_closure(PACKAGE_DIR / "_core" / "config.py")]
     >>> names
-    ['cachedir.py', 'config.py']
+    ['cachedir.py', 'config.py', 'errors.py']
     """
     start = Path(path).resolve()
     seen = {start}

@@ -189,6 +189,31 @@ def check_probability(value: object, name: str = "p") -> float:
     return out
 
 
+def check_tokens(value: object, name: str = "tokens") -> tuple:
+    """A segmentation argument (a sequence of tokens) as a tuple, its items unchecked.
+
+    One ``str`` (or ``bytes``) is refused, never split into its characters: ``"ab"`` given
+    for ``("ab",)`` would silently become ``("a", "b")``. A non-iterable is refused too.
+
+    >>> check_tokens(["a", "b"])
+    ('a', 'b')
+    >>> check_tokens("ab", "deterministic")
+    Traceback (most recent call last):
+    ...
+    workbench.ArgumentTypeError: deterministic must be a sequence of tokens (a tuple of str), \
+not one str 'ab'; the one-token segmentation is written ('ab',)
+    """
+    if isinstance(value, (str, bytes)):
+        raise ArgumentTypeError(f"{name} must be a sequence of tokens (a tuple of str), not one "
+                                f"{type(value).__name__} {value!r:.60}; the one-token "
+                                f"segmentation is written ({value!r:.60},)")
+    try:
+        return tuple(value)  # type: ignore[call-overload]
+    except TypeError:
+        raise ArgumentTypeError(f"{name} must be a sequence of tokens (a tuple of str), not "
+                                f"{type(value).__name__}") from None
+
+
 def check_choice(value: object, name: str, choices: Iterable[str]) -> str:
     """One of a fixed set of strings; the error lists the valid ones.
 
@@ -205,19 +230,56 @@ def check_choice(value: object, name: str, choices: Iterable[str]) -> str:
     return value
 
 
+_UNITS = ((2**40, "TiB"), (2**30, "GiB"), (2**20, "MiB"), (2**10, "KiB"))
+
+
+def _over_budget(n_bytes: int | float, budget: int | float) -> str:
+    """``"needs ~X, over the budget of Y"`` with the need visibly over the budget.
+
+    Both are written in the budget's unit with one decimal; when that rounds the need down
+    to the budget's figure (6.0 GiB against 6.0 GiB), the exact byte counts are added.
+
+    >>> _over_budget(10**12, 6 * 2**30)
+    'needs ~931.3 GiB, over the budget of 6.0 GiB'
+    >>> _over_budget(6 * 2**30 + 2**20, 6 * 2**30)
+    'needs ~6.0 GiB (6,443,499,520 bytes), over the budget of 6.0 GiB (6,442,450,944 bytes)'
+    >>> _over_budget(5000, 4096)
+    'needs ~4.9 KiB, over the budget of 4.0 KiB'
+    """
+    scale, unit = next(((s, u) for s, u in _UNITS if budget >= s), (1, "bytes"))
+    limit = f"{budget / scale:.1f} {unit}"
+    if isinstance(n_bytes, int) and n_bytes.bit_length() > 1000:  # past the float range
+        return f"needs over 2^{n_bytes.bit_length() - 1} bytes, over the budget of {limit}"
+    if not math.isfinite(n_bytes):
+        return f"needs an unbounded amount, over the budget of {limit}"
+    need = f"{n_bytes / scale:.1f} {unit}"
+    if round(n_bytes / scale, 1) <= round(budget / scale, 1):  # rounds to the budget
+        need += f" ({math.ceil(n_bytes):,} bytes)"
+        limit += f" ({math.floor(budget):,} bytes)"
+    return f"needs ~{need}, over the budget of {limit}"
+
+
 def check_budget(n_bytes: int | float, what: str, *, budget: int = MEMORY_BUDGET,
                  hint: str = "") -> None:
     """Refuse a request whose estimated size ``n_bytes`` exceeds ``budget`` (before allocating).
+
+    The message gives the need and the budget in the budget's unit, and their exact byte
+    counts when the rounded figures would look equal.
 
     >>> try:
     ...     check_budget(10**12, "a table")
     ... except BudgetError as err:
     ...     print(err)
     a table needs ~931.3 GiB, over the budget of 6.0 GiB per call
+    >>> try:
+    ...     check_budget(6 * 2**30 + 8, "a table")
+    ... except BudgetError as err:
+    ...     print(err)  # doctest: +NORMALIZE_WHITESPACE
+    a table needs ~6.0 GiB (6,442,450,952 bytes), over the budget of 6.0 GiB
+    (6,442,450,944 bytes) per call
     """
     if n_bytes > budget:
-        raise BudgetError(f"{what} needs ~{n_bytes / 2**30:.1f} GiB, over the budget of "
-                          f"{budget / 2**30:.1f} GiB per call{hint}")
+        raise BudgetError(f"{what} {_over_budget(n_bytes, budget)} per call{hint}")
 
 
 
@@ -339,8 +401,8 @@ def check_size(n_items: int, name: str, *, item_bytes: float, what: str,
     """
     n_bytes = n_items * item_bytes
     if n_bytes > budget:
-        raise BudgetError(f"{name} = {n_items:,}: {what} needs ~{n_bytes / 2**30:.1f} GiB, over "
-                          f"the budget of {budget / 2**30:.1f} GiB per call")
+        raise BudgetError(f"{name} = {n_items:,}: {what} {_over_budget(n_bytes, budget)} per "
+                          "call")
     return n_items
 
 

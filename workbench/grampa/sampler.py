@@ -29,6 +29,7 @@ from .._core.validate import (
     check_budget,
     check_flat_words,
     check_int,
+    check_tokens,
     check_work,
 )
 from ..lattice import (
@@ -412,12 +413,14 @@ class Grampa(TokenSampler):
         """Exact probability that this sampler returns ``tokens`` for ``word``.
 
         0.0 if the tokens do not concatenate to ``word`` or use an arc outside the walked
-        graph. Raises :class:`SegmentationError` if ``word`` has no segmentation at all.
+        graph. Raises :class:`SegmentationError` if ``word`` has no segmentation at all, and
+        :class:`~workbench.ArgumentTypeError` if ``tokens`` is one ``str`` (``"ab"`` is not
+        read as ``["a", "b"]``; the one-token segmentation is ``["ab"]``).
         """
         from . import laws
 
         word = self._check_word(word)
-        tokens = list(tokens)
+        tokens = list(check_tokens(tokens))
         if not all(isinstance(t, str) and t for t in tokens) or "".join(tokens) != word:
             return 0.0
         probs, span = self._probs(word)

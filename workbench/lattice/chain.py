@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-from .._core.validate import check_budget
+from .._core.validate import check_budget, check_tokens
 
 #: Log-probabilities within this relative gap are a tie for the mode (float rounding).
 MODE_TIE_TOLERANCE = 1e-12
@@ -112,7 +112,12 @@ class Chain:
         return count[n]
 
     def probability(self, tokens: tuple[str, ...]) -> float:
-        """P(the sampler returns ``tokens``) (not conditioned on success); 0 if not a path."""
+        """P(the sampler returns ``tokens``) (not conditioned on success); 0 if not a path.
+
+        ``tokens`` is a tuple of str; one ``str`` is refused (``ArgumentTypeError``), not
+        read as its characters.
+        """
+        tokens = check_tokens(tokens)
         probs, n, span, mirror = self.table
         if "".join(tokens) != self.word:
             return 0.0
@@ -126,7 +131,9 @@ class Chain:
         return p
 
     def log_probability(self, tokens: tuple[str, ...]) -> float:
-        """``log`` of :meth:`probability` without underflow (``-inf``: not a path)."""
+        """``log`` of :meth:`probability` without underflow (``-inf``: not a path); one
+        ``str`` is refused as there."""
+        tokens = check_tokens(tokens)
         probs, n, span, mirror = self.table
         if "".join(tokens) != self.word:
             return -math.inf

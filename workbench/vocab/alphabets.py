@@ -3,6 +3,12 @@
 Three alphabets: ``"identity"`` (as given), ``"byte-level"`` (GPT-2: UTF-8 bytes mapped to
 printable characters, so a space is ``Ġ``) and ``"sentencepiece"`` (a space is ``▁``).
 
+Two of them constrain how a token may be spelled, and :func:`outside_alphabet` says where a
+token breaks the rule (a :class:`~workbench.Vocabulary` refuses such a token, since no
+spelled word could ever contain it): a byte-level token holds only the 256 characters of
+:func:`bytes_to_unicode`; a SentencePiece token holds no plain space (U+0020, spelled
+``▁``). Identity tokens may hold any character.
+
 Spelling is never guessed: a function that takes a word either documents that the word is
 already spelled (segmentation, sampling) or takes a plain word and spells it once. Spelling
 twice changes a byte-level word (``Ġ`` is itself two bytes), so no function here checks
@@ -17,6 +23,10 @@ Example
 """
 
 from __future__ import annotations
+
+import bisect
+import itertools
+import re
 
 from .._core.errors import ArgumentTypeError, InvalidValueError
 
@@ -50,6 +60,17 @@ def bytes_to_unicode() -> dict[int, str]:
 
 _BYTE_TO_CHAR = bytes_to_unicode()
 _CHAR_TO_BYTE = {c: b for b, c in _BYTE_TO_CHAR.items()}
+#: The first character a token spelled in each alphabet cannot hold (one C-level scan).
+_FORBIDDEN = {
+    "byte-level": re.compile("[^" + "".join(map(re.escape, sorted(_CHAR_TO_BYTE))) + "]"),
+    "sentencepiece": re.compile(" "),
+}
+_RULE = {
+    "byte-level": "the byte-level alphabet (GPT-2's 256 characters for bytes; spell a plain "
+                  "word with to_alphabet)",
+    "sentencepiece": "the sentencepiece alphabet (a space is spelled '\u2581'; spell a plain "
+                     "word with to_alphabet)",
+}
 
 
 def _check(alphabet: object, text: object, name: str) -> None:
@@ -58,6 +79,53 @@ def _check(alphabet: object, text: object, name: str) -> None:
                                 f"{alphabet!r:.40}")
     if not isinstance(text, str):
         raise ArgumentTypeError(f"{name} must be str, not {type(text).__name__}")
+
+
+def outside_alphabet(alphabet: str, token: str) -> str | None:
+    """The first character of ``token`` that a token spelled in ``alphabet`` cannot hold, or
+    None if ``token`` keeps the alphabet's rule (see the module docstring).
+
+    >>> outside_alphabet("byte-level", "Ġh你"), outside_alphabet("byte-level", "ĠhÃ©")
+    ('你', None)
+    >>> outside_alphabet("sentencepiece", "a b"), outside_alphabet("identity", "a b")
+    (' ', None)
+    """
+    _check(alphabet, token, "token")
+    pattern = _FORBIDDEN.get(alphabet)
+    found = None if pattern is None else pattern.search(token)
+    return None if found is None else found.group()
+
+
+def check_spelled(alphabet: str, token: str, where: str = "token") -> str:
+    """Return ``token`` if it keeps ``alphabet``'s rule, else raise ``InvalidValueError``
+    naming the token (``where`` says which, e.g. ``"token at position 3"``), the character
+    and the alphabet.
+
+    >>> check_spelled("byte-level", "你好")
+    Traceback (most recent call last):
+    ...
+    workbench.InvalidValueError: token '你好' holds '你' (U+4F60), which is not in the byte-level \
+alphabet (GPT-2's 256 characters for bytes; spell a plain word with to_alphabet)
+    """
+    c = outside_alphabet(alphabet, token)
+    if c is not None:
+        raise InvalidValueError(f"{where} {token!r:.60} holds {c!r} (U+{ord(c):04X}), which is "
+                                f"not in {_RULE[alphabet]}")
+    return token
+
+
+def first_outside(alphabet: str, tokens: list[str]) -> int | None:
+    """The position of the first token of ``tokens`` (checked str) that breaks ``alphabet``'s
+    rule (:func:`outside_alphabet`), or None: one scan of them all, for a whole vocabulary.
+
+    >>> first_outside("byte-level", ["a", "Ġb", "c d"]), first_outside("identity", ["c d"])
+    (2, None)
+    """
+    pattern = _FORBIDDEN.get(alphabet)
+    found = None if pattern is None else pattern.search("".join(tokens))
+    if found is None:
+        return None
+    return bisect.bisect_right(list(itertools.accumulate(map(len, tokens))), found.start())
 
 
 def spell(alphabet: str, word: str) -> str:

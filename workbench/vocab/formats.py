@@ -9,7 +9,12 @@ Every reader returns the keyword arguments of :class:`.vocabulary.Vocabulary` (t
 alphabet, name, scores) or raises :class:`VocabularyFormatError` naming the file and the
 place (line, or JSON path). A format this package cannot honour as a segmentation
 vocabulary (HF WordPiece, whose ``##`` pieces exist only inside a word; BPE with a
-continuing-subword prefix or end-of-word suffix) is refused by name, never read as garbage.
+continuing-subword prefix or end-of-word suffix) is refused by name, never read as garbage;
+so is a token its alphabet cannot spell (a byte-level token outside GPT-2's 256 characters,
+a SentencePiece token with a plain space), except that a ``tokenizer.json``'s special tokens,
+and its added tokens the alphabet cannot spell (matched whole in the raw text, never a piece
+of a spelled word), are left out, as are a SentencePiece model's user-defined symbols with a
+plain space (SentencePiece never outputs them).
 Files are checked before reading: a regular file (not ``/dev/zero``), within the size budget.
 
 This module does not write files (``Vocabulary.save`` writes the JSON form) and does not
@@ -29,7 +34,7 @@ from pathlib import Path
 
 from .._core.errors import InvalidValueError, public
 from .._core.jsonfile import Node, decode_text, parse_json, read_bytes
-from .alphabets import SP_SPACE, bytes_to_unicode
+from .alphabets import SP_SPACE, bytes_to_unicode, outside_alphabet
 
 #: The largest vocabulary file read (bytes): far above any real vocabulary (GPT-4's
 #: tiktoken file is 1.7 MB, a 256k SentencePiece model ~5 MB).
@@ -38,7 +43,6 @@ _TIKTOKEN_LINE = re.compile(r"[A-Za-z0-9+/]+={0,2} [0-9]+")
 _SP_CONTROL = frozenset({"<unk>", "<s>", "</s>", "<pad>", "<mask>", "<cls>", "<sep>"})
 
 _BYTE_PIECE = re.compile(r"<0x[0-9A-Fa-f]{2}>")
-_BYTE_LEVEL = frozenset(bytes_to_unicode().values())
 
 
 @public
@@ -162,19 +166,18 @@ def _load_json(p: Path, raw: bytes) -> dict:
         f"(found {found})")
 
 
-def _outside_byte_level(token: str) -> str | None:
-    """The first character of ``token`` outside GPT-2's byte-level alphabet, or None."""
-    return next((c for c in token if c not in _BYTE_LEVEL), None)
+_ALPHABET_RULE = {"byte-level": "the byte-level alphabet (GPT-2's 256 characters for bytes)",
+                  "sentencepiece": "the sentencepiece alphabet (a space is spelled '\u2581')"}
 
 
-def _refuse_outside_byte_level(where: str, token: str) -> None:
-    """Raise unless ``token`` is spelled in the byte-level alphabet (``where``: file and
-    JSON path); such a token could never match a byte-level word."""
-    c = _outside_byte_level(token)
+def _refuse_outside(where: str, alphabet: str, token: str) -> None:
+    """Raise unless ``token`` keeps ``alphabet``'s rule (:func:`.alphabets.outside_alphabet`;
+    ``where``: file and JSON path); such a token could never match a spelled word."""
+    c = outside_alphabet(alphabet, token)
     if c is not None:
         raise VocabularyFormatError(
-            f"{where}: token {token!r:.60} holds {c!r} (U+{ord(c):04X}), which is not in the "
-            f"byte-level alphabet (GPT-2's 256 characters for bytes), so it can never match")
+            f"{where}: token {token!r:.60} holds {c!r} (U+{ord(c):04X}), which is not in "
+            f"{_ALPHABET_RULE[alphabet]}, so it can never match")
 
 
 def _from_encoder(root: Node) -> dict:
@@ -184,7 +187,7 @@ def _from_encoder(root: Node) -> dict:
     for token, node in root.items():
         if token == "":
             node.fail("is the empty string, which is not a token")
-        _refuse_outside_byte_level(f"{root.file}: {node.path}", token)
+        _refuse_outside(f"{root.file}: {node.path}", "byte-level", token)
         tokens.append(token)
         ids.append(node.int(minimum=0))
     return dict(tokens=tokens, ids=ids, alphabet="byte-level", name=root.file.stem)
@@ -283,11 +286,19 @@ def _from_hf_tokenizer(p: Path, doc: dict) -> dict:
     alphabet = "identity"
     if '"ByteLevel"' in kinds:
         alphabet = "byte-level"
-        for k in keep:  # an added token is matched whole, before any byte-level spelling
-            if items[k][0] not in declared:
-                _refuse_outside_byte_level(f"{p}: {where[k]}", items[k][0])
     elif '"Metaspace"' in kinds or SP_SPACE in kinds:  # Metaspace, or Llama's Replace(" ", ▁)
         alphabet = "sentencepiece"
+    if alphabet != "identity":
+        # An added token is matched whole in the raw text, before any spelling: one the
+        # alphabet cannot spell (" the" with a plain space) is no piece of a spelled word, so
+        # it is left out like the special tokens; any other such token is refused.
+        keep = [k for k in keep if items[k][0] not in declared
+                or outside_alphabet(alphabet, items[k][0]) is None]
+        for k in keep:
+            _refuse_outside(f"{p}: {where[k]}", alphabet, items[k][0])
+        if not keep:
+            raise VocabularyFormatError(f"{p}: $.model.vocab holds only added tokens the "
+                                        f"{alphabet} alphabet cannot spell: no text token")
     items = [items[k] for k in keep]
     scores = [s for _, _, s in items] if all(s is not None for _, _, s in items) else None
     return dict(tokens=[t for t, _, _ in items], ids=[i for _, i, _ in items],
@@ -377,7 +388,10 @@ def _load_sentencepiece(p: Path, raw: bytes) -> dict:
             if kind in (_SP_NORMAL, _SP_USER_DEFINED) and piece and not math.isfinite(score):
                 raise VocabularyFormatError(f"{p}: piece {index} ({piece!r:.40}) has score "
                                             f"{score}; scores must be finite")
-            if kind in (_SP_NORMAL, _SP_USER_DEFINED) and piece:
+            # a user-defined symbol with a plain space never matches (SentencePiece spells
+            # spaces "▁" first): left out, as the sentencepiece alphabet has no plain space
+            dead = kind == _SP_USER_DEFINED and " " in piece
+            if kind in (_SP_NORMAL, _SP_USER_DEFINED) and piece and not dead:
                 tokens.append(piece)
                 ids.append(index)
                 scores.append(score)

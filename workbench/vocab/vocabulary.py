@@ -35,7 +35,7 @@ import numpy as np
 from .._core.errors import ArgumentTypeError, InvalidValueError, UnknownNameError
 from .._core.io import check_output_path, write_atomic
 from .._core.validate import BudgetError, check_budget
-from .alphabets import ALPHABETS, spell, unspell
+from .alphabets import ALPHABETS, check_spelled, first_outside, spell, unspell
 from .formats import VocabularyFormatError, read_vocabulary_bytes, read_vocabulary_file
 
 if TYPE_CHECKING:  # the trie module loads numba: imported where a trie is built
@@ -54,7 +54,10 @@ class Vocabulary:
     ----------
     tokens : iterable of str
         The tokens, spelled in the vocabulary's alphabet. Non-strings raise ``TypeError``;
-        the empty string and duplicates raise ``ValueError``.
+        the empty string and duplicates raise ``ValueError``, and so does a token the
+        alphabet cannot spell, naming it and its character: a byte-level token holds only
+        GPT-2's 256 byte characters (``"你好"`` is spelled ``"ä½łå¥½"``), a SentencePiece
+        token no plain space (it is spelled ``▁``); see :func:`.alphabets.outside_alphabet`.
     ids : iterable of int, optional
         One non-negative, distinct id below ``2**31 - 1`` per token (larger ids raise
         ``ValueError``); by default ``0, 1, 2, ...`` in order.
@@ -94,7 +97,7 @@ class Vocabulary:
             raise ArgumentTypeError("tokens must be an iterable of str, not a single string")
         if alphabet not in ALPHABETS:
             raise InvalidValueError(f"alphabet must be one of {ALPHABETS}, got {alphabet!r}")
-        toks = _checked_tokens(tokens)
+        toks = _checked_tokens(tokens, alphabet)
         id_arr = _checked_ids(ids, len(toks))
         score_arr = None if scores is None else _checked_scores(scores, toks)
         id_arr.setflags(write=False)
@@ -438,8 +441,9 @@ def _why(token: str, pos: int) -> str:
 # --------------------------------------------------------------------------- loaders
 
 
-def _checked_tokens(tokens: Iterable[str]) -> list[str]:
-    """The tokens as a list: at most MAX_TOKENS non-empty, distinct strings."""
+def _checked_tokens(tokens: Iterable[str], alphabet: str) -> list[str]:
+    """The tokens as a list: at most MAX_TOKENS non-empty, distinct strings, each spelled in
+    ``alphabet`` (:func:`.alphabets.outside_alphabet`)."""
     toks = list(itertools.islice(tokens, MAX_TOKENS + 1))
     if len(toks) > MAX_TOKENS:
         raise BudgetError(f"tokens: more than MAX_TOKENS = {MAX_TOKENS:,} tokens; a vocabulary "
@@ -453,6 +457,9 @@ def _checked_tokens(tokens: Iterable[str]) -> list[str]:
         if tok in index:
             raise InvalidValueError(f"duplicate token {tok!r} at positions {index[tok]} and {pos}")
         index[tok] = pos
+    pos = first_outside(alphabet, toks)
+    if pos is not None:
+        check_spelled(alphabet, toks[pos], f"token at position {pos}")
     return toks
 
 

@@ -74,3 +74,31 @@ def test_bad_law_unit_and_segmentation():
         mixture_entropy(0.5, 1.0, 0.5, unit="dits")
     with pytest.raises(ValueError, match="does not spell"):
         mixture_law(law, ("a",), 0.5)
+
+
+def test_deterministic_as_one_str_is_refused_not_split():
+    """``mixture_law(law, "ab", p)`` read "ab" as ``("a", "b")``; refused, for enumerated and
+    chain-backed laws, and by the mixture chain's probability and log_probability."""
+    from workbench import ArgumentTypeError, Grampa, Vocabulary
+
+    table = SegmentationLaw("ab", {("ab",): 0.5, ("a", "b"): 0.5})
+    chained = Grampa(Vocabulary(["a", "b", "ab"])).law("ab")
+    for law in (table, chained):
+        with pytest.raises(ArgumentTypeError, match=r"deterministic must be a sequence of "
+                           r"tokens \(a tuple of str\), not one str 'ab'"):
+            mixture_law(law, "ab", 0.5)
+        assert mixture_law(law, ["ab"], 0.5).probability(("ab",)) == pytest.approx(0.75)
+    mixed = mixture_law(chained, ("ab",), 0.5).chain
+    for method in (mixed.probability, mixed.log_probability):
+        with pytest.raises(ArgumentTypeError, match="not one str 'ab'"):
+            method("ab")
+    assert mixed.probability(["ab"]) == pytest.approx(0.75)
+
+
+@pytest.mark.parametrize("p, why", [(1.5, "a probability cannot exceed 1"),
+                                    (-0.1, "a probability cannot be negative"),
+                                    (float("nan"), "NaN is not a number")])
+def test_a_bad_rate_says_why_in_words(p, why):
+    with pytest.raises(ValueError, match=rf"the multiplexing rate p is a probability and must "
+                       rf"be in \[0, 1\], got {p!r} \({why}\)"):
+        mix(p, 1.0, 0.0)

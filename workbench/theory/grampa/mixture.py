@@ -36,6 +36,7 @@ from numbers import Real
 from typing import TypeVar
 
 from ..._core.errors import ArgumentTypeError, InvalidValueError
+from ..._core.validate import check_tokens
 from ...laws import LawChain, SegmentationLaw
 
 __all__ = ["MixtureChain", "mix", "mixture_entropy", "mixture_law"]
@@ -50,7 +51,10 @@ def _check_rate(p: object) -> Real:
         raise ArgumentTypeError("the multiplexing rate p must be a real number, not "
                                 f"{type(p).__name__}")
     if not 0 <= p <= 1:  # also refuses NaN
-        raise InvalidValueError(f"the multiplexing rate p must be in [0, 1], got {p!r}")
+        why = ("NaN is not a number" if p != p else "a probability cannot be negative" if p < 0
+               else "a probability cannot exceed 1")
+        raise InvalidValueError(f"the multiplexing rate p is a probability and must be in "
+                                f"[0, 1], got {p!r} ({why})")
     return p
 
 
@@ -103,7 +107,8 @@ def mixture_law(law: SegmentationLaw, deterministic: Sequence[str] | None,
         The stochastic tokeniser's law on the word.
     deterministic : sequence of str or None
         The deterministic tokeniser's segmentation of the word; ``None`` when it fails on
-        the word (then its ``1 − p`` joins the failure mass).
+        the word (then its ``1 − p`` joins the failure mass). One ``str`` is refused
+        (:class:`~workbench.ArgumentTypeError`), not split into characters.
     p : real in [0, 1]
         The multiplexing rate, P(the stochastic tokeniser is used).
 
@@ -127,7 +132,7 @@ def mixture_law(law: SegmentationLaw, deterministic: Sequence[str] | None,
     p = _check_rate(p)
     if not (law.exact and isinstance(p, (Fraction, int))):
         p = float(p)
-    det = None if deterministic is None else tuple(deterministic)
+    det = None if deterministic is None else check_tokens(deterministic, "deterministic")
     if law.chain is not None:  # summaries by the chain's dynamic programs: any length
         return SegmentationLaw.from_chain(MixtureChain(law.chain, det, float(p)),
                                           deterministic=det)
@@ -205,13 +210,17 @@ class MixtureChain:
         return (self._chain.support_size() if self._s > 0.0 else 0) + extra
 
     def probability(self, tokens: tuple[str, ...]) -> float:
-        """P(the multiplexer returns ``tokens``) (not conditioned on success)."""
+        """P(the multiplexer returns ``tokens``) (not conditioned on success); one ``str``
+        is refused, not read as its characters."""
+        tokens = check_tokens(tokens)
         if tokens == self._det:
             return self._q
         return self._p * float(self._chain.probability(tokens)) if self._s > 0.0 else 0.0
 
     def log_probability(self, tokens: tuple[str, ...]) -> float:
-        """``log`` of :meth:`probability` without underflow (``-inf``: never returned)."""
+        """``log`` of :meth:`probability` without underflow (``-inf``: never returned); one
+        ``str`` is refused."""
+        tokens = check_tokens(tokens)
         if tokens == self._det and self._p < 1.0:
             return math.log(self._q)
         if self._s == 0.0:
