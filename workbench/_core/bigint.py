@@ -1,5 +1,7 @@
-"""Exact Python integers that may be astronomically large (segmentation counts), shown and
-stored without ``str()`` of a huge int, which Python refuses past 4,300 digits.
+"""Huge exact integers (segmentation counts) shown and stored without Python's digit cap.
+
+``str()`` of an int past 4,300 digits raises ``ValueError`` (and ``json.loads`` refuses
+such an int): these helpers write its order of magnitude, or its exact digits as a string.
 
 This module does not count anything (see :mod:`workbench.lattice`).
 """
