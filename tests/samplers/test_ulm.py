@@ -63,3 +63,16 @@ def test_alpha_zero_is_uniform_over_the_segmentations():
     law = ULMSampler(V, nbest=-1, alpha=0.0).law(WORD)
     n = law.n_segmentations
     assert all(p == pytest.approx(1 / n) for p in law.probabilities().values())
+
+
+def test_a_long_word_over_every_segmentation_does_not_overflow():
+    """The forward sums grow to log(number of segmentations): summed from their largest term
+    (a plain exp of a 4,000-character word's sum is inf). At α = 0 the law is uniform, so its
+    entropy is log2 of the count."""
+    word = "abc" * 1400
+    sampler = ULMSampler(V, nbest=-1, alpha=0.0, seed=1)
+    law = sampler.law(word)
+    n_bits = math.log2(law.n_segmentations)
+    assert n_bits > 1024  # exp(the forward sum in nats) is past the floats
+    assert law.shannon_entropy() == pytest.approx(n_bits, rel=1e-9)
+    assert "".join(sampler.sample(word)) == word

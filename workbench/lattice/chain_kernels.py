@@ -204,7 +204,7 @@ def log_count(arcs, n, max_len):
 
 
 @njit(**JIT)
-def weighted_table(arcs, weights, alpha, n, max_len, probs):
+def weighted_table(arcs, weights, alpha, n, max_len, probs):  # noqa: C901  (numba kernel)
     """ULM over every segmentation: P(x) ∝ exp(α · Σ weights[id]) as a backward chain.
 
     The forward log-sum of ``word[:j]`` is ``α · v[j] + g[j]``: ``v[j]`` the best prefix
@@ -228,13 +228,20 @@ def weighted_table(arcs, weights, alpha, n, max_len, probs):
                 reach[j] = True
         if not reach[j]:
             continue
+        top = -np.inf  # log-sum-exp from the largest term: g grows to log(count), no overflow
+        for length in range(1, min(j, max_len) + 1):
+            tid = arcs[j, length]
+            if tid >= 0 and reach[j - length]:
+                d = v[j - length] + weights[tid] - v[j]
+                top = max(top, g[j - length] + (0.0 if alpha == 0.0 or d == 0.0 else alpha * d))
         acc = 0.0
         for length in range(1, min(j, max_len) + 1):
             tid = arcs[j, length]
             if tid >= 0 and reach[j - length]:
                 d = v[j - length] + weights[tid] - v[j]
-                acc += math.exp(g[j - length] + (0.0 if alpha == 0.0 or d == 0.0 else alpha * d))
-        g[j] = math.log(acc)
+                acc += math.exp(g[j - length] + (0.0 if alpha == 0.0 or d == 0.0 else alpha * d)
+                                - top)
+        g[j] = top + math.log(acc)
     for j in range(n + 1):
         for length in range(max_len + 1):
             probs[j, length] = 0.0

@@ -281,7 +281,9 @@ class ULMSampler(TokenSampler):
                     if ln <= j and v[j - ln] is not None and word[j - ln:j] in score]
             if arcs:
                 v[j] = best(s for s, _ in arcs)
-                g[j] = math.log(sum(math.exp(gk + _scaled(alpha, s - v[j])) for s, gk in arcs))
+                terms = [gk + _scaled(alpha, s - v[j]) for s, gk in arcs]
+                top = max(terms)  # g grows to log(count): summed from its largest term
+                g[j] = top + math.log(sum(math.exp(t - top) for t in terms))
         out = (v, g)
         if len(self._fwd) >= _CACHE_SIZE // 100:
             self._fwd.clear()
