@@ -314,6 +314,25 @@ def _scanned(raw: bytes, budget: int) -> dict[str, int] | None:
     return scan_counts(raw, budget=budget)
 
 
+def check_counts_path(path: str | os.PathLike) -> Path:
+    """``path`` as the file :func:`write_counts` will write, checked before any work: a
+    writable place (:func:`workbench._core.io.check_output_path`) whose name does not promise
+    a compression other than xz (``.gz``, ``.bz2``, ``.zst``, ``.lz4``, ``.zip``, ``.7z``).
+
+    Raises
+    ------
+    TypeError, ValueError
+        A path that cannot be written, or that names another compression.
+    """
+    check_output_path(path)
+    target = Path(path)
+    if target.suffix.lower() in _OTHER_COMPRESSIONS:
+        kind = _OTHER_COMPRESSIONS[target.suffix.lower()][0]
+        raise InvalidValueError(f"out: {target} names a {kind} file, but count tables are "
+                                "written as plain TSV or xz-compressed: name it .tsv or .tsv.xz")
+    return target
+
+
 def write_counts(counts: Mapping[str, int], path: str | os.PathLike) -> None:
     """Write a table as ``chunk<TAB>count`` TSV (csv-quoted where needed), most common first.
 
@@ -338,12 +357,7 @@ def write_counts(counts: Mapping[str, int], path: str | os.PathLike) -> None:
         An invalid table (see :func:`as_counts`), a chunk that is not valid UTF-8 (a lone
         surrogate), an output path that cannot be written or names another compression.
     """
-    check_output_path(path)
-    target = Path(path)
-    if target.suffix.lower() in _OTHER_COMPRESSIONS:
-        kind = _OTHER_COMPRESSIONS[target.suffix.lower()][0]
-        raise InvalidValueError(f"out: {target} names a {kind} file, but count tables are "
-                                "written as plain TSV or xz-compressed: name it .tsv or .tsv.xz")
+    target = check_counts_path(path)
     table = as_counts(counts)
     for chunk in table:
         try:

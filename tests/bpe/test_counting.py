@@ -43,8 +43,15 @@ def sample_file(sample_text, tmp_path_factory):
     return path
 
 
-def _write(data: bytes) -> str:
-    handle = tempfile.NamedTemporaryFile("wb", suffix=".txt", delete=False)
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory):
+    """A directory of this module's files (tests write only under pytest's temporary
+    directories; hypothesis tests cannot take the function-scoped ``tmp_path``)."""
+    return tmp_path_factory.mktemp("counting-files")
+
+
+def _write(data: bytes, directory) -> str:
+    handle = tempfile.NamedTemporaryFile("wb", suffix=".txt", delete=False, dir=directory)
     with handle:
         handle.write(data)
     return handle.name
@@ -69,8 +76,8 @@ def test_random_texts_equal_reference(texts, block, cutoff):
 
 @given(text=texts_st, block=st.integers(1, 40))
 @_SETTINGS
-def test_random_files_equal_reference(text, block):
-    path = _write(text.encode("utf-8"))
+def test_random_files_equal_reference(scratch, text, block):
+    path = _write(text.encode("utf-8"), scratch)
     try:
         assert count_chunks(path, block_size=block, num_threads=1) == naive.count_files([path])
     finally:
@@ -82,8 +89,8 @@ def test_random_files_equal_reference(text, block):
                      max_size=40),
        block=st.integers(1, 20), errors=st.sampled_from(["replace", "ignore"]))
 @_SETTINGS
-def test_undecodable_bytes_follow_bytes_decode(data, block, errors):
-    path = _write(b"".join(data))
+def test_undecodable_bytes_follow_bytes_decode(scratch, data, block, errors):
+    path = _write(b"".join(data), scratch)
     try:
         got = count_chunks(path, block_size=block, num_threads=1, errors=errors)
         assert got == naive.count_files([path], errors=errors)
@@ -108,10 +115,10 @@ def test_independent_of_block_size_and_processes(sample_text, sample_file):
     assert multiprocessing.active_children() == []
 
 
-def test_files_without_cut_points_are_one_block():
+def test_files_without_cut_points_are_one_block(tmp_path):
     """Every line starts with whitespace and holds one word: no safe cut anywhere."""
     text = "".join(f"\t{w}\n" for w in ("alpha", "beta", "gamma") * 200)
-    path = _write(text.encode())
+    path = _write(text.encode(), tmp_path)
     try:
         assert count_chunks(path, block_size=16, num_threads=1) == naive.count_texts([text])
         assert list(counting._safe_blocks([text], 16)) == [text]
@@ -188,6 +195,18 @@ def test_tsv_round_trip_and_cutoff(tmp_path):
     assert apply_freq_cutoff(tmp_path / "u.tsv", 2) == {"x": 5}
     with pytest.raises(ValueError, match="freq_cutoff must be >= 1"):
         apply_freq_cutoff(table, 0)
+
+
+def test_an_output_path_is_checked_before_the_counting(tmp_path, monkeypatch):
+    """``out`` naming another compression (or an unwritable place) is refused before a
+    byte is counted, not after the work (issue 42)."""
+    def no_counting(*args, **kwargs):
+        raise AssertionError("counted before the output path was checked")
+
+    monkeypatch.setattr(counting, "_plan", no_counting)
+    for bad in (tmp_path / "t.tsv.gz", tmp_path / "t.bz2", tmp_path):
+        with pytest.raises(ValueError):
+            count_chunks(texts=["a b"], out=bad)
 
 
 # --------------------------------------------------------------------------- progress, Ctrl-C

@@ -30,11 +30,13 @@ after a ``"\\n"`` that follows ``\\S`` and precedes ``\\S``; and a file is one u
 work (still streamed in blocks, memory bounded, but not split across threads: several
 files run in parallel).
 
-**Undecodable bytes.** Files are read as UTF-8 (no BOM stripping, no newline translation:
-``"\\r\\n"`` stays two characters). With ``errors="strict"`` (the default) an invalid byte
-sequence raises :class:`UnicodeDecodeError` whose message names the file, the line number
-and the byte offset within the line; ``errors="replace"`` substitutes U+FFFD (the table then
-holds chunks with ``"\\ufffd"``) and ``errors="ignore"`` drops the bytes, exactly as
+**Undecodable bytes.** Files are read as UTF-8 with no newline translation (``"\\r\\n"``
+stays two characters); a byte range is read as it is, and the caller drops a file's leading
+byte-order mark (:func:`workbench.bpe.counting.count_chunks` does, once per file). With
+``errors="strict"`` (the default) an invalid byte sequence raises
+:class:`UnicodeDecodeError` whose message names the file, the line number and the byte
+offset within the line; ``errors="replace"`` substitutes U+FFFD (the table then holds
+chunks with ``"\\ufffd"``) and ``errors="ignore"`` drops the bytes, exactly as
 ``bytes.decode`` does on the whole file. (:class:`TextDecodeError` is the
 :class:`UnicodeDecodeError` raised.)
 """

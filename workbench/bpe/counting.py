@@ -68,7 +68,7 @@ from .._core.deprecation import renamed_keywords
 from .._core.errors import ArgumentTypeError, InvalidValueError, MissingFileError
 from .._core.jsonfile import UTF8_BOM
 from .._core.validate import check_choice, check_int, check_workers
-from ..counts import as_counts, write_counts
+from ..counts import as_counts, check_counts_path, write_counts
 from .blocks import _CUT, _CUT_GPT2, TextDecodeError, _range_text, _safe_blocks
 from .split import chunk_end, class_table, code_points
 from .split_patterns import NAMED_PATTERNS, resolve_pattern, split_with_gaps
@@ -434,6 +434,8 @@ def count_chunks(paths: str | os.PathLike | Iterable[str | os.PathLike] = (), *,
     text_list = _check_texts(texts)
     if not path_list and texts is None:
         raise InvalidValueError("nothing to count: give paths and/or texts=[...]")
+    if out is not None:
+        check_counts_path(out)  # before the counting, not after it
 
     total, tasks = _plan(path_list, text_list, block_size, errors, pattern)
     if num_threads is None:
