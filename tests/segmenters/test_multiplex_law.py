@@ -402,3 +402,17 @@ def test_a_long_word_has_its_summaries_without_enumeration():
     assert law.kl_to_uniform == pytest.approx(log_n - law.shannon_entropy(math.e), rel=1e-9)
     with pytest.raises(BudgetError):
         law.probabilities()
+
+
+def test_a_deterministic_tokeniser_returning_one_str_is_refused_not_split():
+    """A callable that returns ``"ab"`` for ``["ab"]`` was split into ``["a", "b"]`` by
+    ``tokenize`` and ``law``; it is refused, naming what returned it."""
+    from workbench import ArgumentTypeError
+
+    mux = Multiplexer(lambda w: w, Grampa(SCORED, seed=0), p=0.0, seed=0)
+    with pytest.raises(ArgumentTypeError, match="deterministic tokeniser's result"):
+        mux.tokenize_batch(["abc"])
+    with pytest.raises(ArgumentTypeError, match="deterministic tokeniser's result"):
+        mux.law("abc")
+    ok = Multiplexer(lambda w: [w], Grampa(SCORED, seed=0), p=0.0, seed=0)
+    assert ok.tokenize_batch(["abc"]) == [["abc"]]

@@ -39,7 +39,13 @@ from fractions import Fraction
 import numpy as np
 
 from .._core.errors import ArgumentTypeError, InvalidValueError
-from .._core.validate import check_flat_words, check_int, check_probability, check_size
+from .._core.validate import (
+    check_flat_words,
+    check_int,
+    check_probability,
+    check_size,
+    check_tokens,
+)
 from ..interfaces import LawSampler, Sampler, Segmenter, WordSampler
 from ..lattice import SegmentationError
 from ..laws import SegmentationLaw
@@ -175,8 +181,13 @@ class Multiplexer(TokenSampler):
             sampled = iter(self.stochastic.tokenize_batch(picked))
         else:
             sampled = iter([self.stochastic.sample(w) for w in picked])
-        return [list(next(sampled)) if h else list(self.deterministic(w))
+        return [list(next(sampled)) if h else list(self._deterministic(w))
                 for w, h in zip(words, heads)]
+
+    def _deterministic(self, word: str) -> tuple[str, ...]:
+        """The deterministic tokeniser's segmentation of ``word``: a str it returns is
+        refused, not split into characters."""
+        return check_tokens(self.deterministic(word), "the deterministic tokeniser's result")
 
     def __call__(self, word: str) -> list[str]:
         """Tokenise one word: :meth:`tokenize` (a deterministic tokeniser's spelling)."""
@@ -221,7 +232,7 @@ class Multiplexer(TokenSampler):
             raise ArgumentTypeError("the stochastic sampler's law(word) returned "
                                     f"{type(law).__name__}, not a SegmentationLaw")
         try:
-            det: tuple[str, ...] | None = tuple(self.deterministic(word))
+            det: tuple[str, ...] | None = self._deterministic(word)
         except SegmentationError as err:
             det, stuck = None, err
         # no half that can be chosen segments the word: the sampler's own error
